@@ -1,0 +1,86 @@
+# counter-gap: every target bootstraps .venv on first use (Python 3.11 + the package index only).
+PYTHON ?= python3.11
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+CORPUS  ?= resources/sample
+OUT     ?= outputs/sample
+MODEL   ?=
+WORKERS ?= 1
+MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
+
+.PHONY: help setup extract generate namemap cda evaluate baseline analyze weights sowinobias \
+        annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate test clean
+
+help:
+	@echo "make extract [CORPUS=dir OUT=dir MODEL=name WORKERS=n]   books -> original instances"
+	@echo "make generate [OUT=dir]                                  instances -> quadruples"
+	@echo "make test                                                run the test suite"
+	@echo "other targets: namemap cda evaluate analyze weights sowinobias annotate-* bench"
+
+setup: $(STAMP)
+$(STAMP): pyproject.toml resources/constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c resources/constraints.txt -e '.[test]'
+	touch $(STAMP)
+
+extract: $(STAMP)
+	$(PY) -m pipeline extract --corpus $(CORPUS) --out $(OUT) --workers $(WORKERS) $(MODEL_ARG)
+
+generate: $(STAMP)
+	$(PY) -m pipeline generate --instances $(OUT)/instances.parquet --out $(OUT) $(MODEL_ARG)
+
+NAMEMAP_OUT ?= outputs/namemap
+namemap: $(STAMP)
+	$(PY) -m pipeline namemap --out $(NAMEMAP_OUT)
+
+CONLL ?=
+MODE  ?= acda
+cda: $(STAMP)
+	$(PY) -m pipeline cda --conll $(CONLL) --mode $(MODE) --out $(OUT)/$(notdir $(CONLL)).$(MODE)
+
+DATASET ?= $(OUT)/quadruples.parquet
+SYSTEMS ?=
+evaluate: $(STAMP)
+	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(SYSTEMS),--system $(s)) --out $(OUT)/evaluation
+
+analyze: $(STAMP)
+	$(PY) -m pipeline analyze --dataset $(DATASET) --out $(OUT)/analysis
+
+VARIANT ?= all
+weights: $(STAMP)
+	$(PY) -m pipeline weights --dataset $(DATASET) --variant $(VARIANT) --out $(OUT)/weights-$(VARIANT).json
+
+SOWINO_OUT ?= outputs/sowinobias
+sowinobias: $(STAMP)
+	$(PY) -m pipeline sowinobias --out $(SOWINO_OUT)
+
+annotate-export: $(STAMP)
+	$(PY) -m pipeline annotate-export --quadruples $(OUT)/quadruples.parquet --out $(OUT)/annotation
+
+annotate-serve: $(STAMP)
+	$(PY) -m pipeline annotate-serve --quadruples $(OUT)/quadruples.parquet --db $(OUT)/annotations.sqlite
+
+annotate-import: $(STAMP)
+	$(PY) -m pipeline annotate-import --results $(RESULTS) --quadruples $(OUT)/quadruples.parquet --out $(OUT)/final
+
+# Benchmarks are scripts, not tests: they print medians and ratios measured side by side.
+bench: $(STAMP)
+	$(PY) -m pipeline.benchmarks.extract
+
+bench-namemap: $(STAMP)
+	$(PY) -m pipeline.benchmarks.namemap
+
+bench-weights: $(STAMP)
+	$(PY) -m pipeline.benchmarks.weights
+
+bench-evaluate: $(STAMP)
+	$(PY) -m pipeline.benchmarks.evaluate
+
+test: $(STAMP)
+	$(PY) -m pytest -q tests
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -38,6 +38,26 @@ def _missing(name: str) -> InputError:
     )
 
 
+PARAGRAPH_BREAKS = "paragraph_breaks"
+
+
+def _register_paragraph_breaks() -> None:
+    from spacy.language import Language
+
+    if Language.has_factory(PARAGRAPH_BREAKS):
+        return
+
+    @Language.component(PARAGRAPH_BREAKS)
+    def paragraph_breaks(doc):
+        """A token after a line break (books: a paragraph break) starts a sentence. The
+        parser respects sentence starts that are already set."""
+        for tok in doc[1:]:
+            prev = doc[tok.i - 1]
+            if prev.is_space and "\n" in prev.text:
+                tok.is_sent_start = True
+        return doc
+
+
 @functools.lru_cache(maxsize=4)
 def load(name: str | None = None, exclude: tuple[str, ...] = tuple(EXCLUDE)):
     """Load (once per process) the spaCy pipeline ``name`` without the excluded components."""
@@ -50,6 +70,9 @@ def load(name: str | None = None, exclude: tuple[str, ...] = tuple(EXCLUDE)):
         nlp = spacy.load(name, exclude=list(exclude))
     except OSError as exc:
         raise _missing(name) from exc
+    if "parser" in nlp.pipe_names:
+        _register_paragraph_breaks()
+        nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
     return nlp
 
 

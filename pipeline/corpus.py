@@ -8,9 +8,9 @@ A book becomes a list of paragraphs (each one line of text); the book text that 
   hard-wrapped lines are unwrapped into paragraphs (blank lines separate paragraphs);
   ``_italics_`` are kept as written.
 * Other ``.txt`` books (BookCorpus style): paragraphs separated by blank lines, or one
-  paragraph per line. Blank-line paragraphs are assumed when the file has blank lines and its
-  blocks average at least 1.5 lines (i.e. it is hard-wrapped); otherwise one line = one
-  paragraph.
+  paragraph per line. The file is taken as hard-wrapped (blank lines separate paragraphs)
+  when it has blank lines, its blocks average at least 1.5 lines and 95 % of its lines are
+  at most ``WRAP_WIDTH`` characters long; otherwise one line = one paragraph.
 * ``.epub`` books via EbookLib: the documents of the spine in reading order, one paragraph per
   ``<p>`` (or heading) element, title and author from the Dublin Core metadata.
 """
@@ -29,6 +29,7 @@ _EBOOK_NO = re.compile(r"\[\s*(?:e-?book|etext)\s*#\s*(\d+)\s*\]", re.IGNORECASE
 _EBOOK_NO_LOOSE = re.compile(r"(?:e-?book|etext)\s*#\s*(\d+)", re.IGNORECASE)
 _ENCODING = re.compile(r"^Character set encoding:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
 _WS = re.compile(r"\s+")
+WRAP_WIDTH = 100
 
 
 class BookSkipped(Exception):
@@ -136,9 +137,10 @@ def parse_gutenberg(text: str, path: Path, rel: str) -> Book:
 
 def parse_plain(text: str, path: Path, rel: str) -> Book:
     lines = _lines(text)
-    non_empty = sum(1 for l in lines if l.strip())
+    lengths = sorted(len(l.rstrip()) for l in lines if l.strip())
     blocks = unwrap(lines)
-    if len(blocks) > 1 and non_empty / len(blocks) >= 1.5:
+    p95 = lengths[int(0.95 * (len(lengths) - 1))] if lengths else 0
+    if len(blocks) > 1 and len(lengths) / len(blocks) >= 1.5 and p95 <= WRAP_WIDTH:
         fmt, paragraphs = "txt-paragraphs", blocks
     else:
         fmt, paragraphs = "txt-lines", [_WS.sub(" ", l.strip()) for l in lines if l.strip()]

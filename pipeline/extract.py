@@ -86,7 +86,8 @@ def person_mentions(doc) -> list[NameMention]:
 
 
 def pronoun_tokens(doc) -> list:
-    return [t for t in doc if t.tag_ in PRONOUN_TAGS and target_pronoun_gender(t.text)]
+    """Gendered non-reflexive pronouns: by spelling, and by tag (PRP, PRP$) when tagged."""
+    return [t for t in doc if target_pronoun_gender(t.text) and (t.tag_ in PRONOUN_TAGS or not t.tag_)]
 
 
 def _context(doc, sents, lo: int, hi: int):
@@ -171,11 +172,15 @@ def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES):
 
 
 def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
-                       mentions: list[NameMention] | None = None) -> tuple[list[dict], list[NameMention], list]:
-    """Instances of one parsed Doc. Returns (instance records, name mentions, pronoun tokens)."""
+                       only: set[int] | None = None) -> tuple[list[dict], list[NameMention], list]:
+    """Instances of one parsed Doc (``chunk_offset``: where it starts in the book text).
+    ``only``: consider only the pronouns at these character offsets of the Doc.
+    Returns (instance records, name mentions, pronoun tokens)."""
     sents = doc_sentences(doc)
-    mentions = person_mentions(doc) if mentions is None else mentions
+    mentions = person_mentions(doc)
     pronouns = pronoun_tokens(doc)
+    if only is not None:
+        pronouns = [t for t in pronouns if t.idx in only]
     if not sents or len(mentions) < 4 or not pronouns:
         return [], mentions, pronouns
     sent_of_token = {}
@@ -258,6 +263,7 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
 
     from pipeline import nlp as nlp_mod
     from pipeline.corpus import BookSkipped, read_book
+    from pipeline.prune import parsed_docs
 
     t0 = time.perf_counter()
     p, r = Path(path), Path(root)
@@ -273,22 +279,16 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
     name, version = nlp_mod.model_id(nlp)
     meta = BookMeta(book.book_id, book.title, book.author, name, version, spacy.__version__)
     chunks = chunk_paragraphs(book.paragraphs)
-    if strategy == "prune":
-        from pipeline.prune import pruned_docs
-        docs = pruned_docs(nlp, chunks, batch_size)
-    else:
-        docs = ((off, doc) for (off, _), doc in zip(chunks, nlp.pipe((c for _, c in chunks), batch_size=batch_size)))
     result = BookResult(None)
     words = n_names = n_prons = 0
-    for offset, doc, *rest in docs:
-        words += rest[0] if rest else count_words(doc)
-        insts, mentions, prons = instances_from_doc(doc, offset, meta)
-        if rest:   # prune: mentions of the whole chunk come from the NER pass
-            mentions, prons = rest[1], rest[2]
-        result.instances.extend(insts)
+    for offset, whole, parts in parsed_docs(nlp, chunks, strategy, batch_size):
+        mentions, prons = person_mentions(whole), pronoun_tokens(whole)
         result.mentions.extend(mention_records(book.book_id, offset, mentions, prons))
+        words += count_words(whole)
         n_names += len(mentions)
         n_prons += len(prons)
+        for part_offset, doc, only in parts:
+            result.instances.extend(instances_from_doc(doc, part_offset, meta, only)[0])
     result.instances.sort(key=lambda r: r["book_start"] + r["pronoun_offset"])
     seen, unique = set(), []
     for inst in result.instances:    # a pronoun yields at most one instance

@@ -44,6 +44,9 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     fd, tmp = tempfile.mkstemp(prefix=f".tmp-{target.name}.", dir=target.parent)
     os.close(fd)
     tmp_path = Path(tmp)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(tmp_path, 0o666 & ~umask)   # mkstemp creates 0600; outputs are ordinary files
     try:
         yield tmp_path
         os.replace(tmp_path, target)

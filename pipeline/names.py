@@ -152,31 +152,36 @@ class Person:
 def group_persons(mentions: list[NameMention]) -> tuple[list[Person], bool]:
     """Merge name variants inside one context into persons.
 
-    Forms are taken longest first. A form whose name tokens are a subset of an existing
-    person's tokens, with a compatible gender (equal, or the form is ungendered), joins that
-    person ("Harriet" -> "Harriet Smith", "Knightley" -> "Mr. Knightley"); an ungendered form
-    thereby takes the person's gender. A form that fits no person starts a new one. A form
-    that fits two or more persons ("Weston" beside "Mr. Weston" and "Mrs. Weston") is
-    ambiguous: the second return value is then False and the context must not be used.
-    Persons are returned in order of first mention.
+    Forms (name tokens without title, gender, titled or not) are taken longest first,
+    titled before untitled, gendered before ungendered. A form joins an existing person when
+    its name tokens are a subset of the person's tokens and its gender is compatible: equal,
+    or the form is ungendered, or the form is untitled and the person titled (a title beats
+    gender-guesser: "Weston" may be Mr. or Mrs. Weston). So "Harriet" joins "Harriet Smith"
+    and "Knightley" joins "Mr. Knightley", taking that person's gender. A form that fits no
+    person starts a new one. A form that fits two or more persons ("Weston" beside
+    "Mr. Weston" and "Mrs. Weston") is ambiguous: the second return value is then False and
+    the context must not be used. Persons are returned in order of first mention.
     """
-    forms: dict[tuple[tuple[str, ...], str], list[NameMention]] = {}
+    forms: dict[tuple[tuple[str, ...], str, bool], list[NameMention]] = {}
     for m in mentions:
-        forms.setdefault((m.key_tokens, m.gender), []).append(m)
-    order = sorted(forms, key=lambda k: (-len(k[0]), k[1] == UNGENDERED, min(x.start for x in forms[k])))
+        forms.setdefault((m.key_tokens, m.gender, bool(m.title)), []).append(m)
+    order = sorted(forms, key=lambda k: (-len(k[0]), not k[2], k[1] == UNGENDERED,
+                                         min(x.start for x in forms[k])))
     persons: list[Person] = []
+    titled: list[bool] = []
     ok = True
-    for key_tokens, gender in order:
-        ms = forms[(key_tokens, gender)]
+    for key_tokens, gender, is_titled in order:
+        ms = forms[(key_tokens, gender, is_titled)]
         toks = frozenset(key_tokens)
-        fits = [p for p in persons if toks <= p.key_tokens and (gender == p.gender or gender == UNGENDERED)]
+        fits = [i for i, p in enumerate(persons) if toks <= p.key_tokens and (
+            gender == p.gender or gender == UNGENDERED or (not is_titled and titled[i]))]
         if len(fits) > 1:
             ok = False
-            fits = fits[:1]
         if fits:
-            fits[0].mentions.extend(ms)
+            persons[fits[0]].mentions.extend(ms)
         else:
             persons.append(Person(" ".join(ms[0].name.split()), gender, toks, list(ms)))
+            titled.append(is_titled)
     for p in persons:
         p.mentions.sort(key=lambda m: m.start)
     persons.sort(key=lambda p: p.mentions[0].start)

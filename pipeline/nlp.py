@@ -70,10 +70,21 @@ def load(name: str | None = None, exclude: tuple[str, ...] = tuple(EXCLUDE)):
         nlp = spacy.load(name, exclude=list(exclude))
     except OSError as exc:
         raise _missing(name) from exc
-    if "parser" in nlp.pipe_names:
-        _register_paragraph_breaks()
-        nlp.add_pipe(PARAGRAPH_BREAKS, before="parser")
+    _register_paragraph_breaks()
+    nlp.add_pipe(PARAGRAPH_BREAKS, first=True)
     return nlp
+
+
+def ner_components(nlp) -> list[str]:
+    """Pass A of extract: paragraph breaks + NER. NER runs before the parser has set any
+    sentence boundary, so its entities are the same whether or not the text is parsed later
+    (the strategies full and prune then agree on every name)."""
+    return [c for c in (PARAGRAPH_BREAKS, "ner") if c in nlp.pipe_names]
+
+
+def parse_components(nlp) -> list[str]:
+    """Pass B of extract: tagging and dependency parsing of Docs that went through pass A."""
+    return [c for c in nlp.pipe_names if c not in (PARAGRAPH_BREAKS, "ner", "lemmatizer", "senter")]
 
 
 def model_id(nlp) -> tuple[str, str]:

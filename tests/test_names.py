@@ -1,0 +1,83 @@
+"""Name gender rules and name-variant grouping (pipeline/names.py), on hand-built Docs."""
+
+import pytest
+from spacy.tokens import Doc, Span
+
+from pipeline.names import group_persons, mention_from_span, name_gender, title_gender
+
+
+def _doc(nlp, words, persons):
+    doc = Doc(nlp.vocab, words=words)
+    doc.ents = [Span(doc, s, e, label="PERSON") for s, e in persons]
+    return doc
+
+
+@pytest.mark.parametrize("title,gender", [
+    ("Mr.", "masculine"), ("Mrs.", "feminine"), ("Miss", "feminine"), ("Ms.", "feminine"),
+    ("Sir", "masculine"), ("Lady", "feminine"), ("Lord", "masculine"), ("Madame", "feminine"),
+    ("Monsieur", "masculine"), ("Mrs", "feminine"), ("Mr", "masculine"), ("Countess", "feminine"),
+])
+def test_title_genders(title, gender):
+    assert title_gender(title) == gender
+
+
+def test_untitled_and_lowercase_titles():
+    assert title_gender("Dr.") is None          # no traditional gender: not in the table
+    assert title_gender("Professor") is None
+    assert title_gender("lady") is None         # a common noun, not a title
+
+
+def test_title_beats_gender_guesser():
+    # "Leslie" is andy / "Jo" andy for gender-guesser, but the title decides.
+    assert name_gender("Leslie", "Mr.") == ("masculine", "title")
+    assert name_gender("Jo", "Miss") == ("feminine", "title")
+    assert name_gender("Harriet")[0] == "feminine"
+    assert name_gender("Thomas")[0] == "masculine"
+    assert name_gender("Jo")[0] == "ungendered"          # andy
+    assert name_gender("Knightley")[0] == "ungendered"   # unknown
+    assert name_gender("Harriet Smith")[0] == "feminine"  # first token decides
+
+
+def test_mention_takes_title_before_entity(nlp):
+    doc = _doc(nlp, ["I", "saw", "Mrs.", "Goddard", "'s", "house", "."], [(3, 5)])
+    m = mention_from_span(doc.ents[0])
+    assert (m.text, m.title, m.name, m.gender) == ("Mrs. Goddard", "Mrs.", "Goddard", "feminine")
+    assert doc.text[m.start:m.end] == "Mrs. Goddard"   # possessive 's stays outside
+
+
+def test_mention_with_title_inside_entity(nlp):
+    doc = _doc(nlp, ["Lady", "Russell", "smiled", "."], [(0, 2)])
+    m = mention_from_span(doc.ents[0])
+    assert (m.text, m.title, m.gender, m.gender_source) == ("Lady Russell", "Lady", "feminine", "title")
+
+
+def test_lowercase_entity_is_not_a_name(nlp):
+    doc = _doc(nlp, ["the", "old", "man", "left"], [(1, 3)])
+    assert mention_from_span(doc.ents[0]) is None
+
+
+def _mentions(nlp, words, persons):
+    doc = _doc(nlp, words, persons)
+    return [mention_from_span(e) for e in doc.ents]
+
+
+def test_group_merges_variants(nlp):
+    ms = _mentions(nlp, ["Harriet", "Smith", "and", "Harriet", "and", "Mr.", "Knightley", "and", "Knightley"],
+                   [(0, 2), (3, 4), (6, 7), (8, 9)])
+    persons, ok = group_persons(ms)
+    assert ok
+    assert [(p.name, p.gender, len(p.mentions)) for p in persons] == [
+        ("Harriet Smith", "feminine", 2), ("Knightley", "masculine", 2)]
+
+
+def test_group_ambiguous_variant(nlp):
+    ms = _mentions(nlp, ["Mr.", "Weston", "and", "Mrs.", "Weston", "saw", "Weston"], [(1, 2), (4, 5), (6, 7)])
+    persons, ok = group_persons(ms)
+    assert not ok                                # "Weston" could be either
+    assert {p.gender for p in persons} == {"masculine", "feminine"}
+
+
+def test_group_keeps_different_titled_people_apart(nlp):
+    ms = _mentions(nlp, ["Mr.", "Weston", "and", "Mrs.", "Weston"], [(1, 2), (4, 5)])
+    persons, ok = group_persons(ms)
+    assert ok and len(persons) == 2

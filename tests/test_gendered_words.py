@@ -1,0 +1,126 @@
+"""The gendered word list and flip(): hand-written cases and checks of the whole list."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pipeline import gendered_words as gw
+from pipeline.pronouns import FEMININE, MASCULINE, opposite
+
+
+@pytest.mark.parametrize("word, tag, expected", [
+    ("he", None, "she"), ("she", None, "he"),
+    ("her", "PRP", "him"), ("her", "PRP$", "his"), ("him", "PRP", "her"),
+    ("his", "PRP$", "her"), ("his", "PRP", "hers"), ("hers", "PRP", "his"),
+    ("hers", "NNS", "his"),                      # the tagger's usual mistake does not matter
+    ("himself", "PRP", "herself"), ("herself", "PRP", "himself"),
+])
+def test_pronouns(word, tag, expected):
+    assert gw.flip(word, tag) == expected
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("He", "She"), ("HE", "SHE"), ("Mr.", "Mrs."), ("MRS.", "MR."), ("Gentlemen", "Ladies"),
+    ("HIMSELF", "HERSELF"), ("Uncle", "Aunt"),
+])
+def test_case_is_kept(word, expected):
+    assert gw.flip(word) == expected
+
+
+def test_her_his_by_tag_keeps_case():
+    assert gw.flip("Her", "PRP$") == "His"
+    assert gw.flip("Her", "PRP") == "Him"
+    assert gw.flip("HIS", "PRP") == "HERS"
+
+
+@pytest.mark.parametrize("word, expected", [
+    ("man's", "woman's"), ("boys'", "girls'"), ("Father's", "Mother's"), ("woman’s", "man’s"),
+    ("king’s", "queen’s"), ("Miss.", "Sir."), ("sir.", "madam."),
+])
+def test_possessives_and_final_period(word, expected):
+    assert gw.flip(word) == expected
+
+
+def test_tag_gate_for_non_pronouns():
+    assert gw.flip("count", "VB") is None          # "he would count the money"
+    assert gw.flip("miss", "VBP") is None
+    assert gw.flip("Count", "NNP") == "Countess"
+    assert gw.flip("count") == "countess"          # no tag: always flipped
+    assert gw.flip("her", "VB") == "him"           # pronouns are never gated
+
+
+def test_marked_feminine_is_one_directional():
+    assert gw.flip("authoress") == "author"
+    assert gw.flip("author") is None
+    assert gw.gender_of("author") is None
+    assert gw.gender_of("authoress") == FEMININE
+
+
+def test_first_pair_decides():
+    assert gw.flip("lady") == "gentleman"
+    assert gw.flip("lord") == "lady"
+    assert gw.flip("miss") == "sir"
+
+
+def test_pronoun_tag_uses_dependency():
+    assert gw.pronoun_tag("his", "PRP$", "pobj") == "PRP"     # "a friend of his"
+    assert gw.pronoun_tag("His", "PRP$", "nsubj") == "PRP"    # "His was the better one"
+    assert gw.pronoun_tag("her", "PRP", "poss") == "PRP$"
+    assert gw.pronoun_tag("her", "PRP", "dative") == "PRP"
+    assert gw.pronoun_tag("her", "PRP$", None) == "PRP$"
+    assert gw.pronoun_tag("man", "NN", "poss") == "NN"
+
+
+def test_unlisted_words():
+    for w in ("table", "the", "said", "person", "child", "", "Emma"):
+        assert gw.flip(w) is None and gw.gender_of(w) is None
+
+
+# ------------------------------------------------------------------ the list itself ------
+
+def test_list_size_and_categories():
+    rows = gw.pairs()
+    assert len(rows) >= 300
+    cats = Counter(c for _, _, c in rows)
+    for needed in ("pronoun", "kinship", "title", "occupation", "general", "possessive"):
+        assert cats[needed] > 0, needed
+    plurals = sum(1 for m, f, _ in rows if m.endswith(("s", "men")) and f.endswith(("s", "men")))
+    assert plurals >= 80
+
+
+def test_list_rows_are_well_formed():
+    rows = gw.pairs()
+    assert len(set(rows)) == len(rows), "duplicate rows"
+    for m, f, c in rows:
+        assert m and f and m != f and c
+        assert m == m.strip().lower() and f == f.strip().lower()
+        assert "\t" not in m + f
+
+
+def test_no_word_is_both_genders():
+    masc = {m for m, _, c in gw.pairs() if c != gw.MARKED_FEMININE}
+    fem = {f for _, f, _ in gw.pairs()}
+    assert not (masc & fem)
+
+
+def test_every_listed_word_flips_to_the_opposite_gender():
+    for m, f, c in gw.pairs():
+        words = [f] if c == gw.MARKED_FEMININE else [m, f]
+        for w in words:
+            g = gw.gender_of(w)
+            assert g in (MASCULINE, FEMININE), w
+            for tag in (None, "NN", "PRP", "PRP$"):
+                out = gw.flip(w, tag)
+                assert out is not None, (w, tag)
+                want = None if c == gw.MARKED_FEMININE else opposite(g)
+                assert gw.gender_of(out) == want, (w, tag, out)
+
+
+def test_flip_of_flip_has_the_original_gender():
+    for m, f, c in gw.pairs():
+        if c == gw.MARKED_FEMININE:
+            continue
+        for w in (m, f):
+            assert gw.gender_of(gw.flip(gw.flip(w))) == gw.gender_of(w), w

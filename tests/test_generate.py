@@ -1,0 +1,315 @@
+"""Generate stage: hand-written instances for every substitution rule, and the CLI on
+extract-style input. Expected texts below are written by hand."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from pipeline import schemas
+from pipeline.cli import main
+from pipeline.generate import VARIANTS, check_instance, check_offsets, make_variant, quadruple
+from pipeline.io import read_gap_tsv, write_records
+from test_generate_helpers import build_instance, by_variant, names_of
+
+F, M = "feminine", "masculine"
+
+
+def texts(inst):
+    rows, _ = quadruple(inst, "q")
+    for r in rows:
+        check_offsets(r)
+    return {k: v["text"] for k, v in by_variant(rows).items()}, by_variant(rows)
+
+
+def test_variant_constants_match_schema():
+    assert VARIANTS == schemas.VARIANTS
+
+
+def test_titles_swap_as_whole_mentions(nlp):
+    inst = build_instance(
+        nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that she was late.",
+        {"C1": ("Goddard", F, ["Mrs. Goddard"]), "C2": ("Harriet", F, ["Harriet"]),
+         "O1": ("Knightley", M, ["Mr. Knightley"]), "O2": ("Tom", M, ["Tom"])},
+        ("she", 0), ("C1", 0), ("C2", 0))
+    t, rows = texts(inst)
+    assert t["original"] == inst["text"]
+    assert t["control"] == "Harriet met Tom and Mrs. Goddard. Mr. Knightley said that she was late."
+    assert t["swap-1"] == "Mr. Knightley met Mrs. Goddard and Tom. Harriet said that he was late."
+    assert t["swap-2"] == "Tom met Harriet and Mr. Knightley. Mrs. Goddard said that he was late."
+    # the mention titles travel with the names
+    c1 = next(n for n in rows["swap-1"]["names"] if n["role"] == "C1")
+    assert c1["name"] == "Knightley" and c1["gender"] == M and c1["mentions"][0]["title"] == "Mr."
+
+
+def test_possessives_are_kept(nlp):
+    inst = build_instance(
+        nlp, "Tom's sister met Frank's aunt, Maria and Lucy. He was glad.",
+        {"C1": ("Tom", M, ["Tom"]), "C2": ("Frank", M, ["Frank"]),
+         "O1": ("Maria", F, ["Maria"]), "O2": ("Lucy", F, ["Lucy"])},
+        ("He", 0), ("C1", 0), ("C2", 0))
+    t, _ = texts(inst)
+    assert t["control"] == "Frank's sister met Tom's aunt, Lucy and Maria. He was glad."
+    assert t["swap-1"] == "Maria's brother met Lucy's uncle, Tom and Frank. She was glad."
+
+
+def test_pronoun_cases_and_capitalisation(nlp):
+    text = ("Emma saw Anne with Frank and John. She gave her book to him, and he thanked her; "
+            "the book was hers, and John blamed himself. HE WAS SORRY.")
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        ("She", 0), ("C1", 0), ("C2", 0))
+    t, rows = texts(inst)
+    assert t["swap-1"] == ("Frank saw John with Emma and Anne. He gave his book to her, and she thanked him; "
+                           "the book was his, and Anne blamed herself. SHE WAS SORRY.")
+    assert rows["swap-1"]["pronoun"] == "He" and rows["swap-1"]["pronoun_gender"] == M
+    assert rows["control"]["pronoun"] == "She" and rows["control"]["pronoun_gender"] == F
+    assert {r["original_gender"] for r in rows.values()} == {F}
+
+
+def test_independent_his_becomes_hers(nlp):
+    inst = build_instance(
+        nlp, "Tom met Frank, Emma and Anne. The horse was his, and he rode it.",
+        {"C1": ("Tom", M, ["Tom"]), "C2": ("Frank", M, ["Frank"]),
+         "O1": ("Emma", F, ["Emma"]), "O2": ("Anne", F, ["Anne"])},
+        ("he", 0), ("C1", 0), ("C2", 0))
+    t, _ = texts(inst)
+    assert t["swap-1"] == "Emma met Anne, Tom and Frank. The horse was hers, and she rode it."
+
+
+def test_surname_that_is_a_gendered_word_is_not_flipped(nlp):
+    inst = build_instance(
+        nlp, "Mr. King told the king that Emma and Anne had seen Tom. She laughed.",
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("King", M, ["Mr. King"]), "O2": ("Tom", M, ["Tom"])},
+        ("She", 0), ("C1", 0), ("C2", 0))
+    t, rows = texts(inst)
+    assert t["swap-1"] == "Emma told the queen that Mr. King and Tom had seen Anne. He laughed."
+    assert t["swap-2"] == "Anne told the queen that Tom and Mr. King had seen Emma. He laughed."
+    assert t["control"] == "Tom told the king that Anne and Emma had seen Mr. King. She laughed."
+
+
+def test_a_and_b_stay_at_their_positions(nlp):
+    text = "Emma called Anne. Frank and John came, and Anne said that she would go."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        ("she", 0), ("C1", 0), ("C2", 1))
+    _, rows = texts(inst)
+    o = rows["original"]
+    assert (o["a"], o["a_offset"], o["b"], o["b_offset"]) == ("Emma", 0, "Anne", text.index("Anne said"))
+    c = rows["control"]
+    assert c["text"] == "Anne called Emma. John and Frank came, and Emma said that she would go."
+    assert (c["a"], c["a_offset"]) == ("Anne", 0)
+    assert (c["b"], c["b_offset"]) == ("Emma", c["text"].index("Emma said"))
+    s1 = rows["swap-1"]
+    assert s1["text"] == "Frank called John. Emma and Anne came, and John said that he would go."
+    assert (s1["a"], s1["b"]) == ("Frank", "John")
+    assert s1["b_offset"] == s1["text"].index("John said")
+    s2 = rows["swap-2"]
+    assert (s2["a"], s2["b"]) == ("John", "Frank")
+    # roles are slots: C1 holds the name now at the original C1's positions
+    assert names_of(c)["C1"] == ["Anne"] and names_of(s1)["C1"] == ["Frank"] and names_of(s2)["C1"] == ["John"]
+    assert names_of(s1)["O2"] == ["Anne"]
+    assert {r["id"] for r in rows.values()} == {"q", "q-control", "q-swap-1", "q-swap-2"}
+
+
+def test_name_forms_follow_the_mention_shape(nlp):
+    text = ("Harriet Smith met Emma Woodhouse, Mr. Elton and Robert Martin. "
+            "Later Harriet told Emma that Robert had left, and she cried.")
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Harriet Smith", F, ["Harriet Smith", "Harriet"]), "C2": ("Emma Woodhouse", F, ["Emma Woodhouse", "Emma"]),
+         "O1": ("Elton", M, ["Mr. Elton"]), "O2": ("Robert Martin", M, ["Robert Martin", "Robert"])},
+        ("she", 0), ("C1", 1), ("C2", 1))
+    t, rows = texts(inst)
+    assert t["control"] == ("Emma Woodhouse met Harriet Smith, Robert Martin and Mr. Elton. "
+                            "Later Emma told Harriet that Mr. Elton had left, and she cried.")
+    # Harriet (first name) becomes Mr. Elton (never named without his title)
+    assert t["swap-1"] == ("Mr. Elton met Robert Martin, Harriet Smith and Emma Woodhouse. "
+                           "Later Mr. Elton told Robert that Emma had left, and he cried.")
+    # persons written in the same shapes come back unchanged under control twice; Robert's
+    # first-name mention went through "Mr. Elton" and comes back as his full name (documented)
+    back, _ = make_variant(make_variant(inst, "control")[0], "control")
+    assert names_of(back)["C1"] == names_of(rows["original"])["C1"]
+    assert names_of(back)["C2"] == names_of(rows["original"])["C2"]
+    assert back["text"] == text.replace("that Robert had", "that Robert Martin had")
+
+
+def test_gendered_nouns_articles_and_entities(nlp):
+    text = "An earl met Emma, Anne, Tom and Frank at Prince Edward Island. She called her uncle an actor."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("She", 0), ("C1", 0), ("C2", 0))
+    # mark "Prince Edward Island" as a place, whatever the small model thinks
+    start = text.index("Prince")
+    for i, s in enumerate(inst["token_starts"]):
+        if start <= s < start + len("Prince Edward Island"):
+            inst["token_ents"][i] = ("B-GPE" if s == start else "I-GPE")
+    t, _ = texts(inst)
+    assert t["swap-1"] == "A countess met Tom, Frank, Emma and Anne at Prince Edward Island. He called his aunt an actress."
+
+
+def test_original_variant_is_the_input(nlp):
+    inst = build_instance(
+        nlp, "Emma and Anne met Tom and Frank. She smiled at him.",
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("She", 0), ("C1", 0), ("C2", 0))
+    rec, edits = make_variant(inst, "original")
+    assert edits == [] and rec["text"] == inst["text"] and rec["names"] == inst["names"]
+    assert rec["tokens"] == inst["tokens"] and rec["token_starts"] == inst["token_starts"]
+
+
+@pytest.mark.parametrize("breakage, message", [
+    (lambda i: i.update(pronoun_offset=i["pronoun_offset"] + 1), "pronoun"),
+    (lambda i: i["names"].pop(), "roles"),
+    (lambda i: i["names"][0]["mentions"][0].update(start=3), "mention"),
+    (lambda i: i.update(a_name="O1"), "a_name"),
+    (lambda i: i.update(pronoun_gender="masculine"), "must be"),
+    (lambda i: i.pop("tokens"), "missing"),
+])
+def test_check_instance_rejects_broken_records(nlp, breakage, message):
+    inst = build_instance(
+        nlp, "Emma and Anne met Tom and Frank. She smiled at him.",
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("She", 0), ("C1", 0), ("C2", 0))
+    check_instance(inst)
+    breakage(inst)
+    with pytest.raises(ValueError, match=message):
+        check_instance(inst)
+
+
+# ---------------------------------------------------------------------------- CLI -------
+
+def _two_instances(nlp):
+    a = build_instance(
+        nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that she was late.",
+        {"C1": ("Goddard", F, ["Mrs. Goddard"]), "C2": ("Harriet", F, ["Harriet"]),
+         "O1": ("Knightley", M, ["Mr. Knightley"]), "O2": ("Tom", M, ["Tom"])},
+        ("she", 0), ("C1", 0), ("C2", 0), instance_id="158-1200")
+    b = build_instance(
+        nlp, "Tom met Frank, Emma and Anne. The horse was his, and he rode it.",
+        {"C1": ("Tom", M, ["Tom"]), "C2": ("Frank", M, ["Frank"]),
+         "O1": ("Emma", F, ["Emma"]), "O2": ("Anne", F, ["Anne"])},
+        ("he", 0), ("C1", 0), ("C2", 0), pattern="MEDIALPRO", instance_id="158-3400")
+    return [a, b]
+
+
+def test_cli_on_instances(nlp, tmp_path, capsys):
+    src = tmp_path / "instances.parquet"
+    write_records(_two_instances(nlp), src, schemas.INSTANCES)
+    out = tmp_path / "out"
+    assert main(["generate", "--instances", str(src), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "quadruples        2 (8 instances)" in printed
+    assert "she -> he" in printed and "name mentions swapped: 24" in printed
+    df = pd.read_parquet(out / "quadruples.parquet")
+    assert list(df.columns) == schemas.QUADRUPLES.names
+    assert list(df["id"]) == ["158-1200", "158-1200-control", "158-1200-swap-1", "158-1200-swap-2",
+                              "158-3400", "158-3400-control", "158-3400-swap-1", "158-3400-swap-2"]
+    assert df["a_coref"].isna().all() and df["b_coref"].isna().all()
+    assert set(df["url"]) == {"https://www.gutenberg.org/ebooks/999"}
+    # the GAP TSV export passes the project's own GAP validation (offsets point at strings)
+    rows, bad = read_gap_tsv(out / "quadruples.tsv")
+    assert bad == 0 and len(rows) == 8
+    assert rows[2]["Text"] == "Mr. Knightley met Mrs. Goddard and Tom. Harriet said that he was late."
+    assert rows[2]["Book"] == "A Test Book" and rows[2]["A-coref"] is None
+
+
+def test_cli_bad_instance_exits_2_and_writes_nothing(nlp, tmp_path, capsys):
+    insts = _two_instances(nlp)
+    insts[1]["a_offset"] += 1
+    src = tmp_path / "instances.parquet"
+    write_records(insts, src, schemas.INSTANCES)
+    out = tmp_path / "out"
+    assert main(["generate", "--instances", str(src), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "row 2" in err
+    assert not (out / "quadruples.parquet").exists() and not (out / "quadruples.tsv").exists()
+    assert main(["generate", "--instances", str(src), "--out", str(out), "--skip-bad-rows"]) == 0
+    assert "warning:" in capsys.readouterr().err
+    assert len(pd.read_parquet(out / "quadruples.parquet")) == 4
+
+
+def test_cli_missing_input(tmp_path, capsys):
+    assert main(["generate", "--instances", str(tmp_path / "nope.parquet"), "--out", str(tmp_path)]) == 2
+    assert "file not found" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ mentions extract missed ----
+
+def test_complete_mentions_adds_missed_names(nlp):
+    from pipeline.generate import complete_mentions
+
+    text = "Emma met Anne, Tom and Frank. Anne laughed, and Emma told her that she was wrong."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("she", 0), ("C1", 1), ("C2", 1))
+    # extract missed the first "Anne" (say NER labelled it ORG) and the first "Emma"
+    inst["names"][1]["mentions"].pop(0)
+    inst["names"][0]["mentions"].pop(0)
+    inst["a_name"], inst["b_name"] = "C1", "C2"    # A = the later "Emma", B = the later "Anne"
+    i = inst["token_starts"].index(text.index("Anne"))
+    inst["token_ents"][i] = "B-ORG"
+    inst["a"], inst["a_offset"] = "Emma", text.index("Emma told")
+    inst["b"], inst["b_offset"] = "Anne", text.index("Anne laughed")
+    # roles as extract would have seen them: Anne's kept mention comes before Emma's
+    inst["names"][0]["role"], inst["names"][1]["role"] = "C2", "C1"
+    inst["a_name"], inst["b_name"] = "C2", "C1"
+    check_instance(inst)
+    done, added = complete_mentions(inst)
+    assert added == 2
+    check_instance(done)
+    assert names_of(done) == {"C1": ["Emma", "Emma"], "C2": ["Anne", "Anne"], "O1": ["Tom"], "O2": ["Frank"]}
+    assert (done["a_name"], done["b_name"]) == ("C1", "C2")        # relabelled with the roles
+    t, _ = texts(done)
+    assert t["swap-1"] == "Tom met Frank, Emma and Anne. Frank laughed, and Tom told him that he was wrong."
+
+
+def test_complete_mentions_ignores_common_words_and_other_entities(nlp):
+    from pipeline.generate import complete_mentions
+
+    text = "Will met Grace, Tom and Frank at Grace Church. Will you come? asked Grace, and he smiled."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Tom", M, ["Tom"]), "C2": ("Frank", M, ["Frank"]),
+         "O1": ("Will", M, ["Will"]), "O2": ("Grace", F, ["Grace"])},
+        ("he", 0), ("C1", 0), ("C2", 0))
+    # (genders do not matter to the completion) keep only the first mention of each name;
+    # mark "Grace Church" as a building and the second "Will" as a modal
+    for n in inst["names"]:
+        n["mentions"] = n["mentions"][:1]
+    start = text.index("Grace Church")
+    for k, s in enumerate(inst["token_starts"]):
+        if start <= s < start + len("Grace Church"):
+            inst["token_ents"][k] = "B-FAC" if s == start else "I-FAC"
+    k = inst["token_starts"].index(text.index("Will you"))
+    inst["token_tags"][k] = "MD"
+    done, added = complete_mentions(inst)
+    got = {(m["start"], m["text"]) for n in done["names"] for m in n["mentions"]}
+    assert (text.index("Grace Church"), "Grace") not in got
+    assert (text.index("Will you"), "Will") not in got
+    assert (text.index("Grace, and"), "Grace") in got
+    assert added == 1
+
+
+def test_titles_of_other_people_and_gerund_subjects(nlp):
+    text = ("Mrs Smith met Anne, Mr Elliot and Charles at the house of Lady Russell, and the Miss "
+            "Musgroves came too. Anne did not like his staying away, and she said so.")
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Smith", F, ["Mrs Smith"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Elliot", M, ["Mr Elliot"]), "O2": ("Charles", M, ["Charles"])},
+        ("she", 0), ("C1", 0), ("C2", 1))
+    t, _ = texts(inst)
+    assert t["swap-1"] == ("Mr Elliot met Charles, Mrs Smith and Anne at the house of Lord Russell, and the Mr "
+                           "Musgroves came too. Charles did not like her staying away, and he said so.")

@@ -1,0 +1,140 @@
+"""Generate stage on GAP-format input: qualification, gold labels, bad input, and an
+integration run on part of ../shared/reference/gap/gap-test.tsv (skipped when absent)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pandas as pd
+import pytest
+
+from pipeline import generate as gen
+from pipeline.cli import main
+from pipeline.io import GAP_COLUMNS, read_gap_tsv
+
+T1 = ("Emma Woodhouse met John Knightley and Harriet Smith at the old house. Later Robert Martin "
+      "told Harriet that she was welcome, and Emma agreed with her.")
+T2 = ("Mary Smith called Anne Baker while George Brown and Henry Clark waited outside. "
+      "Anne said that she would come with her sister.")
+T3 = "Mary Smith called Anne Baker while George Brown waited outside. Anne said that she would come."
+T4 = "Mary Smith called Anne Baker while George Brown and Zqxv Plorth waited outside. Anne said that she would come."
+
+
+def _row(id_, text, pron, pron_from, a, a_from, a_coref, b, b_from, b_coref):
+    return {"ID": id_, "Text": text, "Pronoun": pron, "Pronoun-offset": str(text.index(pron, text.index(pron_from))),
+            "A": a, "A-offset": str(text.index(a, text.index(a_from))), "A-coref": a_coref,
+            "B": b, "B-offset": str(text.index(b, text.index(b_from))), "B-coref": b_coref,
+            "URL": f"http://example.org/{id_}"}
+
+
+ROWS = [
+    _row("r1", T1, "she", "she was", "Emma Woodhouse", "Emma", "FALSE", "Harriet", "Harriet that", "TRUE"),
+    _row("r2", T2, "she", "she", "Mary Smith", "Mary", "FALSE", "Anne", "Anne said", "TRUE"),
+    _row("r3", T3, "she", "she", "Mary Smith", "Mary", "FALSE", "Anne", "Anne said", "TRUE"),
+    _row("r4", T4, "she", "she", "Mary Smith", "Mary", "FALSE", "Anne", "Anne said", "TRUE"),
+    _row("r5", T2, "she", "she", "George Brown", "George", "FALSE", "Anne", "Anne said", "TRUE"),
+]
+
+
+def write_tsv(path, rows, columns=GAP_COLUMNS):
+    lines = ["\t".join(columns)] + ["\t".join(str(r.get(c, "")) for c in columns) for r in rows]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_gap_instance_qualification(nlp):
+    reasons = {}
+    for r in ROWS:
+        row = {**r, **{k: int(r[k]) for k in ("Pronoun-offset", "A-offset", "B-offset")}}
+        inst, reason, _ = gen.gap_instance(row, nlp(row["Text"]))
+        reasons[r["ID"]] = reason
+        if inst is not None:
+            gen.check_instance(inst)
+    assert reasons == {"r1": None, "r2": None, "r3": gen.REJECT_FEWER, "r4": gen.REJECT_UNGENDERED,
+                       "r5": gen.REJECT_AB_PERSONS}
+
+
+def test_gap_conversion_cli(tmp_path, capsys):
+    src = write_tsv(tmp_path / "mini.tsv", ROWS)
+    out = tmp_path / "out"
+    assert main(["generate", "--gap-tsv", str(src), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "qualified         2" in printed
+    assert f"1  {gen.REJECT_FEWER}" in printed and f"1  {gen.REJECT_UNGENDERED}" in printed
+    rows, bad = read_gap_tsv(out / "quadruples.tsv")
+    assert bad == 0
+    assert [r["ID"] for r in rows] == ["r1", "r1-control", "r1-swap-1", "r1-swap-2",
+                                       "r2", "r2-control", "r2-swap-1", "r2-swap-2"]
+    by_id = {r["ID"]: r for r in rows}
+    assert by_id["r1"]["Text"] == T1
+    # "Harriet" (second mention) was missed by NER and found by string match
+    assert by_id["r1-swap-1"]["Text"] == (
+        "John Knightley met Emma Woodhouse and Robert Martin at the old house. Later Harriet Smith "
+        "told Robert that he was welcome, and John agreed with him.")
+    assert (by_id["r1-swap-1"]["A"], by_id["r1-swap-1"]["B"]) == ("John Knightley", "Robert")
+    assert by_id["r1-control"]["Text"] == (
+        "Harriet Smith met Robert Martin and Emma Woodhouse at the old house. Later John Knightley "
+        "told Emma that she was welcome, and Harriet agreed with her.")
+    for r in rows:   # gold labels kept for all four variants
+        assert (r["A-coref"], r["B-coref"]) == (False, True)
+        assert r["URL"] == f"http://example.org/{r['ID'].split('-')[0]}"
+    df = pd.read_parquet(out / "quadruples.parquet")
+    assert set(df["source"]) == {"gap-tsv:mini.tsv"} and set(df["instance_id"]) == {""}
+    assert set(df.loc[df.variant.str.startswith("swap"), "pronoun_gender"]) == {"masculine"}
+
+
+@pytest.mark.parametrize("breakage, message", [
+    (lambda rows: rows[1].update({"A-offset": "x7"}), "row 3: A-offset is not an integer"),
+    (lambda rows: rows[0].update({"B-offset": "3"}), "row 2: B-offset 3 does not point at B"),
+])
+def test_gap_bad_rows(tmp_path, capsys, breakage, message):
+    rows = [dict(r) for r in ROWS]
+    breakage(rows)
+    src = write_tsv(tmp_path / "bad.tsv", rows)
+    out = tmp_path / "out"
+    assert main(["generate", "--gap-tsv", str(src), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and message in err
+    assert not out.exists() or not any(out.iterdir())
+    assert main(["generate", "--gap-tsv", str(src), "--out", str(out), "--skip-bad-rows"]) == 0
+    captured = capsys.readouterr()
+    assert "warning:" in captured.err and "1 bad rows skipped" in captured.out
+    assert len(read_gap_tsv(out / "quadruples.tsv")[0]) == 4
+
+
+def test_gap_missing_column(tmp_path, capsys):
+    src = write_tsv(tmp_path / "cols.tsv", ROWS, [c for c in GAP_COLUMNS if c != "B-coref"])
+    assert main(["generate", "--gap-tsv", str(src), "--out", str(tmp_path / "out")]) == 2
+    assert "missing column(s) B-coref" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "quadruples.parquet").exists()
+
+
+@pytest.mark.shared
+def test_gap_test_file_head(shared_dir, nlp):
+    """The first 300 rows of gap-test.tsv: every qualified example yields a consistent
+    quadruple that keeps the file's text and gold labels."""
+    rows, _ = read_gap_tsv(shared_dir / "reference" / "gap" / "gap-test.tsv")
+    rows = rows[:300]
+    docs = nlp.pipe((r["Text"] for r in rows), batch_size=64)
+    qualified, reasons = 0, set()
+    for row, doc in zip(rows, docs):
+        inst, reason, _ = gen.gap_instance(row, doc)
+        if inst is None:
+            reasons.add(reason)
+            continue
+        qualified += 1
+        gen.check_instance(inst)
+        quad, _ = gen.quadruple(inst, row["ID"], "gap-tsv:gap-test.tsv", row["URL"], row["A-coref"], row["B-coref"])
+        assert quad[0]["text"] == row["Text"]
+        # A and B of the original contain the file's A and B (a title may be added)
+        assert row["A"] in quad[0]["a"] and row["B"] in quad[0]["b"]
+        for r in quad:
+            gen.check_offsets(r)
+            assert (r["a_coref"], r["b_coref"]) == (row["A-coref"], row["B-coref"])
+    assert qualified >= 1
+    assert gen.REJECT_FEWER in reasons and gen.REJECT_UNGENDERED in reasons
+
+
+def test_positional_pattern():
+    assert [gen.positional_pattern(p, 10, 20) for p in (30, 15, 5)] == ["FINALPRO", "MEDIALPRO", "INITIALPRO"]
+    assert list(itertools.chain(gen.ID_SUFFIX.values())) == ["", "-control", "-swap-1", "-swap-2"]

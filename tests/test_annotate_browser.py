@@ -1,0 +1,214 @@
+"""End to end in a real headless Chromium (Debian's chromium + chromium-driver, via Selenium).
+
+The session fixture installs the browser with apt-get when it is missing and we are root;
+it skips with a message only when that is impossible. Selenium is given the driver's path, so
+Selenium Manager never runs (and SE_OFFLINE forbids it any download anyway).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import threading
+
+import pytest
+
+from test_annotate_helpers import make_quadruple, write_quadruples
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = "/usr/bin/chromium"
+DRIVER = "/usr/bin/chromedriver"
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--window-size=1280,1000"]
+
+
+def _install_browser() -> str | None:
+    """Install chromium + chromium-driver when missing; return why not, or None when present."""
+    if os.path.exists(CHROMIUM) and os.path.exists(DRIVER):
+        return None
+    apt = shutil.which("apt-get")
+    if apt is None:
+        return "no apt-get on this machine"
+    if os.geteuid() != 0:
+        return "not root, cannot apt-get install chromium chromium-driver"
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    try:
+        subprocess.run([apt, "update", "-qq"], check=True, timeout=600, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run([apt, "install", "-y", "-qq", "chromium",
+                        "chromium-driver"], check=True, timeout=1200, env=env,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    except subprocess.CalledProcessError as exc:
+        return f"apt-get failed: {exc.stderr.decode(errors='replace').strip()[-300:]}"
+    except (subprocess.TimeoutExpired, OSError) as exc:
+        return f"apt-get failed: {exc}"
+    if not (os.path.exists(CHROMIUM) and os.path.exists(DRIVER)):
+        return "apt-get ran but chromium/chromedriver are still missing"
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium_driver_paths():
+    problem = _install_browser()
+    if problem:
+        pytest.skip(f"headless Chromium unavailable: {problem}")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        pytest.skip("the selenium package is missing: pip install -e '.[test]'")
+    os.environ.setdefault("SE_OFFLINE", "true")
+    return CHROMIUM, DRIVER
+
+
+@pytest.fixture
+def browser(chromium_driver_paths, tmp_path):
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    binary, driver_path = chromium_driver_paths
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = binary
+    for flag in FLAGS + [f"--user-data-dir={tmp_path / 'chromium-profile'}"]:
+        opts.add_argument(flag)
+    drv = webdriver.Chrome(service=Service(executable_path=driver_path), options=opts)
+    drv.set_page_load_timeout(30)
+    try:
+        yield drv
+    finally:
+        drv.quit()
+
+
+@pytest.fixture
+def served(tmp_path):
+    """The annotate-serve app on 127.0.0.1 (free port) in a thread; stopped at the end."""
+    from pipeline.annotate.serve import create_app, make_server
+
+    rows = make_quadruple("1", "masculine") + make_quadruple("2", "feminine")
+    qpath, db = tmp_path / "q.parquet", tmp_path / "answers.sqlite"
+    write_quadruples(rows, qpath)
+    server = make_server(create_app(qpath, db, assignments=2), 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}/", db, {r["id"]: r for r in rows}
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+# JavaScript: viewport rectangle of the characters [s, e) of the question text (BMP text).
+RECT_JS = """
+const box = document.querySelector('#question .cg-text');
+const [s, e] = [arguments[0], arguments[1]];
+const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+let pos = 0, node, range = document.createRange(), started = false;
+while ((node = walker.nextNode())) {
+  const n = node.textContent.length;
+  if (!started && s < pos + n) { range.setStart(node, s - pos); started = true; }
+  if (started && e <= pos + n) { range.setEnd(node, e - pos); break; }
+  pos += n;
+}
+const r = range.getBoundingClientRect();
+return [r.left, r.top, r.right, r.bottom];
+"""
+
+
+def drag_select(drv, start: int, end: int) -> None:
+    """Select text with a real mouse drag from inside the first to inside the last character."""
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+
+    left, top, right, bottom = drv.execute_script(RECT_JS, start, end)
+    y = int((top + bottom) / 2)
+    actions = ActionBuilder(drv)
+    actions.pointer_action.move_to_location(int(left) + 3, y).pointer_down()
+    actions.pointer_action.move_to_location(int(right) - 3, y).pointer_up()
+    actions.perform()
+
+
+def db_rows(db):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT annotator, instance_id, spans, no_names, contradiction "
+                           "FROM answers ORDER BY id").fetchall()
+    finally:
+        con.close()
+
+
+def test_browser_answers_a_question_and_the_row_is_in_sqlite(browser, served):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    url, db, rows = served
+    wait = WebDriverWait(browser, 20)
+    browser.get(url)
+    browser.find_element(By.ID, "annotator").send_keys("Ada Tester")
+    browser.find_element(By.ID, "start-button").click()
+    wait.until(lambda d: d.find_element(By.ID, "question").get_attribute("data-id"))
+    qid = browser.find_element(By.ID, "question").get_attribute("data-id")
+    row = rows[qid]
+    pronoun = browser.find_element(By.CSS_SELECTOR, "#question .cg-pronoun")
+    assert pronoun.text == row["pronoun"]
+
+    # highlight B's name by dragging the mouse over it
+    b_start, b_end = row["b_offset"], row["b_offset"] + len(row["b"])
+    drag_select(browser, b_start, b_end)
+    mark = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, "#question mark.cg-highlight")))
+    assert mark.text == row["b"]
+    assert mark.get_attribute("data-span") == f"{b_start},{b_end}"
+
+    # the tick box together with a highlight is refused on submit, and nothing is stored
+    browser.find_element(By.CSS_SELECTOR, "#question .cg-none").click()
+    browser.find_element(By.ID, "submit").click()
+    error = browser.find_element(By.CSS_SELECTOR, "#question .cg-error")
+    assert "cannot be combined" in error.text
+    assert db_rows(db) == []
+
+    browser.find_element(By.CSS_SELECTOR, "#question .cg-none").click()     # untick
+    browser.find_element(By.CSS_SELECTOR, "#question .cg-flag").send_keys("none really")
+    browser.find_element(By.ID, "submit").click()
+    wait.until(lambda d: d.find_element(By.ID, "question").get_attribute("data-id") != qid)
+
+    stored = db_rows(db)
+    assert len(stored) == 1
+    annotator, instance_id, spans, no_names, contradiction = stored[0]
+    assert (annotator, instance_id, no_names, contradiction) == ("Ada Tester", qid, 0, "none really")
+    assert json.loads(spans) == [[b_start, b_end, row["b"]]]
+
+    # resume: a fresh page with the same name continues, never showing qid again
+    browser.get(url)
+    wait.until(lambda d: d.find_element(By.ID, "annotator").get_attribute("value") == "Ada Tester")
+    browser.find_element(By.ID, "start-button").click()
+    wait.until(lambda d: d.find_element(By.ID, "question").get_attribute("data-id"))
+    assert browser.find_element(By.ID, "question").get_attribute("data-id") != qid
+    assert "1 answered" in browser.find_element(By.ID, "progress").text
+
+
+def test_browser_mturk_preview_checks_on_submit(browser, tmp_path):
+    """The exported MTurk template (preview.html, a local copy of task 1) enforces its checks."""
+    from selenium.webdriver.common.by import By
+
+    from pipeline.annotate.export import export
+
+    rows = make_quadruple("1", "masculine") + make_quadruple("2", "feminine")
+    write_quadruples(rows, tmp_path / "q.parquet")
+    export(tmp_path / "q.parquet", tmp_path / "out", per_task=3, n_checks=1)
+    browser.get((tmp_path / "out" / "preview.html").as_uri())
+    blocks = browser.find_elements(By.CSS_SELECTOR, ".cg-question")
+    assert len(blocks) == 3
+    browser.find_element(By.ID, "cg-submit").click()
+    errors = [b.find_element(By.CSS_SELECTOR, ".cg-error").text for b in blocks]
+    assert all("Highlight the name" in e for e in errors)
+    assert browser.find_element(By.ID, "cg-preview-output").text == ""
+    for b in blocks:
+        b.find_element(By.CSS_SELECTOR, ".cg-none").click()
+    browser.find_element(By.ID, "cg-submit").click()
+    answers = json.loads(browser.find_element(By.ID, "cg-preview-output").text)
+    assert sorted(answers) == ["q1", "q2", "q3"]
+    assert all(a["none"] is True and a["spans"] == [] for a in answers.values())

@@ -1,0 +1,144 @@
+"""The local annotation app through Flask's test client: storage, resume, limits, checks."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+import pytest
+
+from pipeline.annotate.serve import create_app
+from pipeline.io import InputError
+from test_annotate_helpers import make_quadruple, spans_for, write_quadruples
+
+
+@pytest.fixture
+def setup(tmp_path):
+    rows = make_quadruple("1", "masculine") + make_quadruple("2", "feminine")
+    write_quadruples(rows, tmp_path / "q.parquet")
+    return tmp_path / "q.parquet", tmp_path / "a.sqlite", {r["id"]: r for r in rows}
+
+
+def client_for(q, db, assignments=2):
+    return create_app(q, db, assignments=assignments).test_client()
+
+
+def nxt(client, name):
+    r = client.get("/api/next", query_string={"annotator": name})
+    assert r.status_code == 200
+    return r.get_json()
+
+
+def post(client, name, row, label, flag=""):
+    spans, none = spans_for(row, label)
+    return client.post("/api/answer", json={"annotator": name, "id": row["id"],
+                                            "spans": [list(s) for s in spans], "none": none,
+                                            "contradiction": flag})
+
+
+def stored(db):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT annotator, instance_id, spans, no_names, contradiction "
+                           "FROM answers ORDER BY id").fetchall()
+    finally:
+        con.close()
+
+
+def test_page_and_static_files(setup):
+    q, db, rows = setup
+    c = client_for(q, db)
+    page = c.get("/")
+    assert page.status_code == 200 and b'id="annotator"' in page.data
+    assert c.get("/static/annotate.js").status_code == 200
+    assert c.get("/static/app.js").status_code == 200
+
+
+def test_answer_is_committed_at_once_and_never_shown_again(setup):
+    q, db, rows = setup
+    c = client_for(q, db)
+    first = nxt(c, "ann")
+    assert first["done"] is False and first["answered"] == 0 and first["open"] == 8
+    qid = first["question"]["id"]
+    r = post(c, "ann", rows[qid], "B", "odd")
+    assert r.status_code == 200 and r.get_json()["ok"]
+    row = rows[qid]
+    assert stored(db) == [("ann", qid, json.dumps([[row["b_offset"], row["b_offset"] + len(row["b"]),
+                                                      row["b"]]]), 0, "odd")]
+    seen = {qid}
+    state = r.get_json()["next"]
+    while not state["done"]:
+        assert state["question"]["id"] not in seen
+        seen.add(state["question"]["id"])
+        state = post(c, "ann", rows[state["question"]["id"]], "none").get_json()["next"]
+    assert seen == set(rows) and state["answered"] == 8
+    assert post(c, "ann", rows[qid], "A").status_code == 409        # no second answer
+    assert len(stored(db)) == 8
+
+
+def test_resume_after_restart(setup):
+    q, db, rows = setup
+    c = client_for(q, db)
+    done = set()
+    for _ in range(3):
+        qid = nxt(c, "bea")["question"]["id"]
+        post(c, "bea", rows[qid], "A")
+        done.add(qid)
+    c2 = client_for(q, db)                                   # a new server process, same file
+    state = nxt(c2, "bea")
+    assert state["answered"] == 3 and state["question"]["id"] not in done
+
+
+def test_at_most_assignments_annotators_per_instance(setup):
+    q, db, rows = setup
+    c = client_for(q, db, assignments=2)
+    for name in ("a1", "a2"):
+        state = nxt(c, name)
+        while not state["done"]:
+            state = post(c, name, rows[state["question"]["id"]], "A").get_json()["next"]
+    assert nxt(c, "a3") == {"annotator": "a3", "answered": 0, "open": 0, "done": True}
+    assert post(c, "a3", rows["1"], "A").status_code == 409
+    con = sqlite3.connect(db)
+    counts = dict(con.execute("SELECT instance_id, COUNT(*) FROM answers GROUP BY instance_id"))
+    con.close()
+    assert counts == {i: 2 for i in rows}
+
+
+def test_started_instances_are_completed_first(setup):
+    q, db, rows = setup
+    c = client_for(q, db, assignments=3)
+    first = nxt(c, "a1")["question"]["id"]
+    post(c, "a1", rows[first], "A")
+    assert nxt(c, "a2")["question"]["id"] == first
+
+
+def test_server_side_checks(setup):
+    q, db, rows = setup
+    c = client_for(q, db)
+    row = rows["1"]
+    cases = [
+        ({"annotator": "x", "id": "1", "spans": [[0, 10]], "none": True}, "cannot be combined"),
+        ({"annotator": "x", "id": "1", "spans": [], "none": False}, "or tick the box"),
+        ({"annotator": "x", "id": "1", "spans": [[11, 18]], "none": False}, "not a personal name"),
+        ({"annotator": "x", "id": "1", "spans": [[0, 10], [19, 29]], "none": False}, "several people"),
+        ({"annotator": " ", "id": "1", "spans": [], "none": True}, "name"),
+        ({"annotator": "x", "id": "nope", "spans": [], "none": True}, "unknown instance"),
+        ({"annotator": "x", "id": "1", "spans": "[[1", "none": False}, "bad spans"),
+    ]
+    assert row["text"][11:18] == "thanked"
+    for body, message in cases:
+        r = c.post("/api/answer", json=body)
+        assert r.status_code == 400 and message in r.get_json()["error"], body
+    assert c.post("/api/answer", data="x").status_code == 400
+    assert c.get("/api/next").status_code == 400
+    assert stored(db) == []
+
+
+def test_database_with_foreign_answers_is_refused(setup, tmp_path):
+    q, db, rows = setup
+    c = client_for(q, db)
+    post(c, "a", rows["1"], "A")
+    other = make_quadruple("5")
+    write_quadruples(other, tmp_path / "other.parquet")
+    with pytest.raises(InputError, match="not in the quadruples file"):
+        create_app(tmp_path / "other.parquet", db)

@@ -43,28 +43,48 @@ cda: $(STAMP)
 
 DATASET ?= $(OUT)/quadruples.parquet
 SYSTEMS ?=
+# EVAL_OPTS: e.g. "--resamples 10000 --seed 0 --allow-missing --weights lp=W.json"
+EVAL_OPTS ?=
 evaluate: $(STAMP)
-	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(SYSTEMS),--system $(s)) --out $(OUT)/evaluation
+	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(SYSTEMS),--system $(s)) --out $(OUT)/evaluation $(EVAL_OPTS)
 
+# NAME_SPANS: optional {"ID": [[start, end, text], ...]} personal-name spans (else the dataset's
+# names column or spaCy NER); VARIANT: all | num | dist | trimmed
+NAME_SPANS ?=
+NAME_SPANS_ARG := $(if $(NAME_SPANS),--name-spans $(NAME_SPANS),)
 analyze: $(STAMP)
-	$(PY) -m pipeline analyze --dataset $(DATASET) --out $(OUT)/analysis
+	$(PY) -m pipeline analyze --dataset $(DATASET) $(NAME_SPANS_ARG) $(MODEL_ARG) --out $(OUT)/analysis
 
 VARIANT ?= all
 weights: $(STAMP)
-	$(PY) -m pipeline weights --dataset $(DATASET) --variant $(VARIANT) --out $(OUT)/weights-$(VARIANT).json
+	$(PY) -m pipeline weights --dataset $(DATASET) $(NAME_SPANS_ARG) $(MODEL_ARG) --variant $(VARIANT) --out $(OUT)/weights-$(VARIANT).json
 
-SOWINO_OUT ?= outputs/sowinobias
+SOWINO_OUT    ?= outputs/sowinobias
+SOWINO_SAMPLE ?=
+SOWINO_SEED   ?= 0
 sowinobias: $(STAMP)
-	$(PY) -m pipeline sowinobias --out $(SOWINO_OUT)
+	$(PY) -m pipeline sowinobias --out $(SOWINO_OUT) --seed $(SOWINO_SEED) $(if $(SOWINO_SAMPLE),--sample $(SOWINO_SAMPLE),)
 
+# annotation round trip: ASSIGNMENTS answers per instance; RESULTS = MTurk results CSV or the
+# annotate-serve SQLite file (default: the latter); ANNOTATE_OPTS e.g. "--drop-real-people"
+QUADRUPLES    ?= $(OUT)/quadruples.parquet
+ASSIGNMENTS   ?= 3
+PER_TASK      ?= 10
+ANNOTATE_SEED ?= 0
+PORT          ?= 8765
+RESULTS       ?= $(OUT)/annotations.sqlite
+ANNOTATE_OPTS ?=
 annotate-export: $(STAMP)
-	$(PY) -m pipeline annotate-export --quadruples $(OUT)/quadruples.parquet --out $(OUT)/annotation
+	$(PY) -m pipeline annotate-export --quadruples $(QUADRUPLES) --out $(OUT)/annotation \
+		--per-task $(PER_TASK) --assignments $(ASSIGNMENTS) --seed $(ANNOTATE_SEED)
 
 annotate-serve: $(STAMP)
-	$(PY) -m pipeline annotate-serve --quadruples $(OUT)/quadruples.parquet --db $(OUT)/annotations.sqlite
+	$(PY) -m pipeline annotate-serve --quadruples $(QUADRUPLES) --db $(OUT)/annotations.sqlite \
+		--port $(PORT) --assignments $(ASSIGNMENTS)
 
 annotate-import: $(STAMP)
-	$(PY) -m pipeline annotate-import --results $(RESULTS) --quadruples $(OUT)/quadruples.parquet --out $(OUT)/final
+	$(PY) -m pipeline annotate-import --results $(RESULTS) --quadruples $(QUADRUPLES) --out $(OUT)/final \
+		--assignments $(ASSIGNMENTS) --seed $(ANNOTATE_SEED) $(ANNOTATE_OPTS)
 
 # Benchmarks are scripts, not tests: they print medians and ratios measured side by side.
 bench: $(STAMP)

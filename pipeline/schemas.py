@@ -106,6 +106,67 @@ QUADRUPLES = pa.schema([
     ("b_offset", pa.int32()),
     ("a_coref", pa.bool_()),         # gold labels: null until annotation
     ("b_coref", pa.bool_()),
-    ("names", pa.list_(NAME)),       # the four names with their mentions in THIS text
+    ("names", pa.list_(NAME)),       # the four names with their mentions in THIS text; role =
+                                     # slot: the person at the original's C1 positions is C1
+                                     # (control: C2's name, swap-1: O1's, swap-2: O2's)
     ("source", pa.string()),         # extract | gap-tsv:<file>
+    ("url", pa.string()),            # GAP input: the row's URL; extract: Gutenberg page or ""
+])
+
+# ---------------------------------------------------------------- sowinobias (issue 9) ----
+# SoWinoBias template sentences (pipeline/sowinobias.py). One row per sentence; a pair is one
+# (male occupation, female occupation, adjective) combination with one pro and one anti row.
+
+SOWINOBIAS = pa.schema([
+    ("id", pa.string()),             # sowino-pro-00042 / sowino-anti-00042
+    ("pair_id", pa.string()),        # sowino-00042: the pro sentence and its anti partner
+    ("set", pa.string()),            # pro | anti
+    ("polarity", pa.string()),       # positive (verb "liked") | negative ("disliked")
+    ("text", pa.string()),           # "The guard liked the nurse because they were gentle."
+    ("pronoun", pa.string()),        # always "they"
+    ("pronoun_offset", pa.int32()),
+    ("a", pa.string()),              # occ1
+    ("a_offset", pa.int32()),
+    ("a_coref", pa.bool_()),         # always False
+    ("b", pa.string()),              # occ2, the referent of "they"
+    ("b_offset", pa.int32()),
+    ("b_coref", pa.bool_()),         # always True
+    ("a_stereotype", pa.string()),   # male | female (Mocc / Focc)
+    ("b_stereotype", pa.string()),
+    ("verb", pa.string()),           # liked | disliked
+    ("adjective", pa.string()),
+])
+
+# ---------------------------------------------------------------- namemap (issue 4) -------
+# One row per direction: every matched pair appears twice (name -> partner, partner -> name).
+# File metadata: alpha, nam_dict_sha256 (the gender-guesser dictionary the map was built from).
+
+NAME_MAP = pa.schema([
+    ("name", pa.string()),
+    ("partner", pa.string()),
+    ("class", pa.string()),          # male | female | mostly_male | mostly_female
+    ("partner_class", pa.string()),
+    ("weight", pa.float64()),        # ||v - w|| * (alpha - cos(v, w)) of the pair
+    ("name_frequency", pa.int32()),  # total of the name's 55 country frequencies
+    ("partner_frequency", pa.int32()),
+])
+
+# ---------------------------------------------------------------- annotate (issue 6) ------
+# votes.parquet of annotate-import: one row per instance of the annotated quadruples file.
+
+ANNOTATION_VOTES = pa.schema([
+    ("id", pa.string()),             # Counter-GAP ID
+    ("quadruple_id", pa.string()),
+    ("variant", pa.string()),
+    ("n_answers", pa.int32()),       # valid answers counted
+    ("n_a", pa.int32()),             # answers per label: A, B, neither
+    ("n_b", pa.int32()),
+    ("n_neither", pa.int32()),
+    ("majority", pa.string()),       # A | B | neither; null: too few answers or a tie
+    ("agreement", pa.float64()),     # % of answers agreeing with the most frequent label
+    ("flagged", pa.bool_()),         # some annotator described a commonsense contradiction
+    ("contradictions", pa.list_(pa.string())),
+    ("annotators", pa.list_(pa.string())),
+    ("status", pa.string()),         # voted | no-majority | too-few-answers
+    ("quadruple_status", pa.string()),  # kept | balancing | real-person | flagged | inconsistent | not-annotated
 ])

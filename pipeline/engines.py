@@ -10,6 +10,7 @@ corpus at the same path but no shared output directory.
 from __future__ import annotations
 
 import multiprocessing as mp
+import sys
 from pathlib import Path
 
 from tqdm import tqdm
@@ -31,7 +32,7 @@ def _collect(results, out: Path, n_books: int) -> int:
             write_part(out, result)
             book = result.book
             if book["status"] != "ok":
-                tqdm.write(f"warning: {book['path']}: skipped ({book['skip_reason']})")
+                tqdm.write(f"warning: {book['path']}: skipped ({book['skip_reason']})", file=sys.stderr)
             words += book["n_words"] or 0
             words_bar.update(book["n_words"] or 0)
             books_bar.set_postfix(instances=book["n_instances"], refresh=False)

@@ -271,9 +271,9 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
     try:
         book = read_book(p, r)
     except (BookSkipped, OSError) as exc:
-        reason = getattr(exc, "reason", "unreadable")
+        reason = str(exc) if isinstance(exc, BookSkipped) else f"unreadable: {exc}"
         return BookResult(_book_row(book_id=Path(rel).stem, path=rel, status="skipped",
-                                    skip_reason=f"{reason}: {exc}" if str(exc) != reason else reason,
+                                    skip_reason=reason,
                                     seconds=time.perf_counter() - t0, strategy=strategy))
     nlp = nlp_mod.load(model)
     name, version = nlp_mod.model_id(nlp)
@@ -282,13 +282,15 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
     result = BookResult(None)
     words = n_names = n_prons = 0
     for offset, whole, parts in parsed_docs(nlp, chunks, strategy, batch_size):
-        mentions, prons = person_mentions(whole), pronoun_tokens(whole)
-        result.mentions.extend(mention_records(book.book_id, offset, mentions, prons))
+        prons = pronoun_tokens(whole)
+        result.mentions.extend(mention_records(book.book_id, offset, [], prons))
         words += count_words(whole)
-        n_names += len(mentions)
         n_prons += len(prons)
         for part_offset, doc, only in parts:
-            result.instances.extend(instances_from_doc(doc, part_offset, meta, only)[0])
+            insts, mentions, _ = instances_from_doc(doc, part_offset, meta, only)
+            result.instances.extend(insts)
+            result.mentions.extend(mention_records(book.book_id, part_offset, mentions, []))
+            n_names += len(mentions)
     result.instances.sort(key=lambda r: r["book_start"] + r["pronoun_offset"])
     seen, unique = set(), []
     for inst in result.instances:    # a pronoun yields at most one instance
@@ -327,29 +329,35 @@ def is_done(out: Path, rel: str) -> bool:
 
 
 def consolidate(out: Path) -> dict:
-    """Merge all partitions into OUT/{books,mentions,instances}.parquet (atomically)."""
-    import pyarrow as pa
+    """Merge all partitions into OUT/{books,mentions,instances}.parquet, streaming one book
+    at a time (memory does not grow with the corpus), each written atomically. Rows are in
+    partition (book path) order, and within a book in text order. Returns summary counts."""
+    import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
-    from pipeline.io import write_table
+    from pipeline.io import atomic_path
 
     parts = sorted(p for p in (out / "parts").iterdir() if (p / "book.parquet").exists()) \
         if (out / "parts").exists() else []
-    tables = {}
+    counts: dict = {"patterns": Counter(), "names": Counter(), "pronouns": 0, "books": []}
     for name, schema in (("books", schemas.BOOKS), ("mentions", schemas.MENTIONS), ("instances", schemas.INSTANCES)):
         file = "book.parquet" if name == "books" else f"{name}.parquet"
-        pieces = [pq.read_table(p / file, schema=schema) for p in parts]
-        table = pa.concat_tables(pieces) if pieces else schema.empty_table()
-        if name != "books" and table.num_rows:
-            keys = [("book_id", "ascending"), ("book_start", "ascending")]
-            if name == "instances":
-                keys.append(("pronoun_offset", "ascending"))
-            table = table.sort_by(keys)
-        elif table.num_rows:
-            table = table.sort_by([("book_id", "ascending")])
-        write_table(table, out / f"{name}.parquet", schema)
-        tables[name] = table
-    return tables
+        with atomic_path(out / f"{name}.parquet") as tmp:
+            with pq.ParquetWriter(tmp, schema) as writer:
+                for p in parts:
+                    table = pq.read_table(p / file, schema=schema)
+                    writer.write_table(table)
+                    if name == "books":
+                        counts["books"].extend(table.to_pylist())
+                    elif name == "instances":
+                        for pat, gen in zip(table.column("pattern").to_pylist(), table.column("pronoun_gender").to_pylist()):
+                            counts["patterns"][(pat, gen)] += 1
+                    else:
+                        kinds = table.column("kind")
+                        names = table.filter(pc.equal(kinds, "name")).column("gender").to_pylist()
+                        counts["names"].update(names)
+                        counts["pronouns"] += int(pc.sum(pc.equal(kinds, "pronoun")).as_py() or 0)
+    return counts
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -390,37 +398,33 @@ def run(args) -> int:
     t0 = time.perf_counter()
     words = run_books(todo, root, out, model, args.strategy, args.workers, args.scheduler)
     elapsed = time.perf_counter() - t0
-    tables = consolidate(out)
-    print_summary(tables, elapsed, words, done_before, len(todo), out)
+    counts = consolidate(out)
+    print_summary(counts, elapsed, words, done_before, len(todo), out)
     return 0
 
 
-def print_summary(tables, elapsed: float, words_this_run: int, resumed: int, processed: int, out: Path) -> None:
-    books = tables["books"].to_pandas()
-    inst = tables["instances"].to_pandas()
-    ment = tables["mentions"].to_pandas()
-    ok = books[books.status == "ok"]
-    skipped = books[books.status != "ok"]
+def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, processed: int, out: Path) -> None:
+    books = counts["books"]
+    ok = [b for b in books if b["status"] == "ok"]
+    skipped = [b for b in books if b["status"] != "ok"]
+    names, pats = counts["names"], counts["patterns"]
+    n_inst = sum(pats.values())
     lines = ["", "extract summary", "---------------",
              f"books            {len(ok)} read ({processed} this run, {resumed} already done), {len(skipped)} skipped",
-             f"words            {int(ok.n_words.sum()):,}",
-             f"name mentions    {int((ment.kind == 'name').sum()):,} "
-             f"(masculine {int(((ment.kind == 'name') & (ment.gender == MASCULINE)).sum()):,}, "
-             f"feminine {int(((ment.kind == 'name') & (ment.gender == FEMININE)).sum()):,}, "
-             f"ungendered {int(((ment.kind == 'name') & (ment.gender == UNGENDERED)).sum()):,})",
-             f"pronouns         {int((ment.kind == 'pronoun').sum()):,}",
-             f"instances        {len(inst)}", ""]
-    header = f"{'pattern':<12}{'masculine':>10}{'feminine':>10}{'total':>8}"
-    lines.append(header)
+             f"words            {sum(b['n_words'] for b in ok):,}",
+             f"name mentions    {sum(names.values()):,} (masculine {names[MASCULINE]:,}, "
+             f"feminine {names[FEMININE]:,}, ungendered {names[UNGENDERED]:,})",
+             f"pronouns         {counts['pronouns']:,}",
+             f"instances        {n_inst:,}", "",
+             f"{'pattern':<12}{'masculine':>10}{'feminine':>10}{'total':>8}"]
     for pat in PATTERNS:
-        sub = inst[inst.pattern == pat]
-        lines.append(f"{pat:<12}{int((sub.pronoun_gender == MASCULINE).sum()):>10}"
-                     f"{int((sub.pronoun_gender == FEMININE).sum()):>10}{len(sub):>8}")
-    lines.append(f"{'total':<12}{int((inst.pronoun_gender == MASCULINE).sum()):>10}"
-                 f"{int((inst.pronoun_gender == FEMININE).sum()):>10}{len(inst):>8}")
-    lines.append("")
-    for _, row in skipped.iterrows():
-        lines.append(f"skipped          {row.path}: {row.skip_reason}")
+        m, f = pats[(pat, MASCULINE)], pats[(pat, FEMININE)]
+        lines.append(f"{pat:<12}{m:>10}{f:>10}{m + f:>8}")
+    m = sum(v for (_, g), v in pats.items() if g == MASCULINE)
+    f = sum(v for (_, g), v in pats.items() if g == FEMININE)
+    lines += [f"{'total':<12}{m:>10}{f:>10}{n_inst:>8}", ""]
+    for b in skipped:
+        lines.append(f"skipped          {b['path']}: {b['skip_reason']}")
     rate = words_this_run / elapsed if elapsed > 0 else 0.0
     lines.append(f"elapsed          {elapsed:.1f} s, {rate:,.0f} words/s this run")
     lines.append(f"output           {out}/books.parquet, mentions.parquet, instances.parquet")

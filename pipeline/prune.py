@@ -1,23 +1,29 @@
-"""Two-pass parsing for extract: spend parser time only where an instance can come from.
+"""Where extract spends its NLP time: the two strategies ``full`` and ``prune``.
 
-Both strategies start with pass A over every chunk: tokenizer, paragraph breaks and NER (the
-NER of en_core_web_sm has its own token-to-vector layer, so it needs neither tagger nor
-parser). Then:
+Both run the same components in the same order on what they process: paragraph breaks, NER
+(en_core_web_sm's NER has its own token-to-vector layer and runs before the parser sets any
+sentence boundary), then tok2vec, tagger, parser and attribute ruler.
 
-* ``full``: pass B (tok2vec, tagger, parser, attribute ruler) over every chunk.
-* ``prune``: a pronoun (by its spelling: he, him, his, she, her, hers) is *promising* when,
-  in rough sentences (punctuation-based, see :func:`rough_sentences`), (1) its own sentence
-  and the one before hold two distinct name forms of its gender (every GAP pattern needs
-  both candidates there) and (2) some run of ``MAX_SENTENCES`` sentences around it holds two
-  distinct masculine and two distinct feminine name forms — necessary conditions for an
-  instance, each widened by ``SLACK`` rough sentences. Only the rough sentences around
-  promising pronouns, ``MAX_SENTENCES - 1 + MARGIN`` on each side (merged into regions), go
-  through pass B, each region as a Doc of its own
-  (``Span.as_doc`` keeps the entities and paragraph breaks of pass A). Instances are kept
-  only for promising pronouns, whose every possible window lies inside their region.
+* ``full`` processes every chunk of the book.
+* ``prune`` first only tokenizes a chunk and looks at spellings (pass 0, no model): every
+  capitalized token that gender-guesser calls male/female, or a title from the title table
+  followed by a capitalized token, marks a possible gendered name, keyed by the run of
+  capitalized tokens it starts. A pronoun (by its spelling: he, him, his, she, her, hers) is
+  *promising* when, in rough sentences (punctuation-based, :func:`rough_sentences`),
+  (1) its own sentence and the one before hold two distinct name marks of its gender (every
+  GAP pattern needs both candidates there) and (2) some run of ``MAX_SENTENCES`` sentences
+  around it holds two masculine and two feminine name marks. Both are necessary conditions
+  for an instance — a PERSON mention is gendered only through its title or its first
+  token — each widened by ``SLACK`` rough sentences. Only the rough sentences around
+  promising pronouns, ``MAX_SENTENCES - 1 + MARGIN`` on each side (merged into regions),
+  go through the model, each region as a Doc of its own; instances are kept only for
+  promising pronouns, whose every possible window lies inside their region.
 
-Because NER runs before any parser in both strategies, the names are identical; parses can
-differ only in the few tokens at a region's edge, MARGIN sentences away from any window.
+NER and parser decisions depend on a few tokens of context, so a region's edge can be read
+differently from the same tokens in the whole chunk; the margin keeps such edges away from
+any window. The benchmark (``make bench``) measures the agreement with ``full``. In prune
+mode ``mentions.parquet`` holds the names of the processed regions only, and pronouns found
+by spelling (no tag) over the whole book.
 """
 
 from __future__ import annotations
@@ -62,20 +68,41 @@ def rough_sentences(doc) -> list[int]:
     return out
 
 
-def promising_regions(doc, mentions) -> list[tuple[int, int, set[int]]]:
-    """(start token, end token, promising pronoun token indices) of the regions to parse."""
-    sent_of = rough_sentences(doc)
+def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
+    """Pass 0: (token index, key, gender) for every possible gendered name, no model."""
+    from pipeline.names import guess, title_gender
+
+    marks = []
+    n = len(doc)
+    for tok in doc:
+        text = tok.text
+        if not text[:1].isupper():
+            continue
+        gender = title_gender(text)
+        first = tok.i + 1 if gender else tok.i
+        if gender is None:
+            gender = guess(text)[0]
+            if gender not in (MASCULINE, FEMININE):
+                continue
+        end = first
+        while end < n and doc[end].text[:1].isupper() and not doc[end].is_punct:
+            end += 1
+        if end == first:
+            continue
+        marks.append((tok.i, tuple(t.text.lower() for t in doc[first:end]), gender))
+    return marks
+
+
+def promising_regions(doc, marks) -> list[tuple[int, int, set[int]]]:
+    """(start token, end token, promising pronoun token indices) of the regions to process."""
     if not len(doc):
         return []
+    sent_of = rough_sentences(doc)
     n_sents = sent_of[-1] + 1
     m_keys = [set() for _ in range(n_sents)]
     f_keys = [set() for _ in range(n_sents)]
-    for m in mentions:
-        k = sent_of[m.token_start]
-        if m.gender == MASCULINE:
-            m_keys[k].add(m.key_tokens)
-        elif m.gender == FEMININE:
-            f_keys[k].add(m.key_tokens)
+    for i, key, gender in marks:
+        (m_keys if gender == MASCULINE else f_keys)[sent_of[i]].add(key)
     reach = MAX_SENTENCES - 1 + MARGIN
     span = MAX_SENTENCES + SLACK          # rough sentences a real window can cover
     spans: list[tuple[int, int, int]] = []      # (first sentence, last sentence, token)
@@ -111,22 +138,21 @@ def promising_regions(doc, mentions) -> list[tuple[int, int, set[int]]]:
 
 
 def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16):
-    """For each chunk of a book yield ``(chunk offset, pass-A Doc of the chunk, parts)``;
-    ``parts`` is a list of (book offset, parsed Doc, promising pronoun offsets in that Doc or
-    None for "every pronoun"). Full: one part, the whole chunk. Prune: one part per region."""
-    from pipeline.extract import person_mentions
-
-    ner = nlp_mod.ner_components(nlp)
-    parse = nlp_mod.parse_components(nlp)
-    docs_a = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), ner, batch_size)
+    """For each chunk of a book yield ``(chunk offset, Doc of the whole chunk, parts)``;
+    ``parts`` lists (book offset, processed Doc, promising pronoun offsets in that Doc or None
+    for "every pronoun"). Full: one part, the whole (processed) chunk. Prune: the whole chunk
+    is only tokenized, and there is one processed part per region."""
+    components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
     if strategy == "full":
-        for (offset, _), doc in zip(chunks, run_components(nlp, docs_a, parse, batch_size)):
+        docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), components, batch_size)
+        for (offset, _), doc in zip(chunks, docs):
             yield offset, doc, [(offset, doc, None)]
         return
-    for (offset, _), doc in zip(chunks, docs_a):
-        regions = promising_regions(doc, person_mentions(doc))
+    for offset, text in chunks:
+        doc = nlp.make_doc(text)
+        regions = promising_regions(doc, name_marks(doc))
         subdocs = [doc[s:e].as_doc() for s, e, _ in regions]
-        parsed = list(run_components(nlp, iter(subdocs), parse, batch_size))
+        processed = list(run_components(nlp, iter(subdocs), components, batch_size))
         parts = [(offset + doc[s].idx, sub, {doc[i].idx - doc[s].idx for i in toks})
-                 for (s, e, toks), sub in zip(regions, parsed)]
+                 for (s, e, toks), sub in zip(regions, processed)]
         yield offset, doc, parts

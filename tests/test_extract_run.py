@@ -1,0 +1,169 @@
+"""The extract command end to end: sample corpus, bad input, resume after an interrupted run,
+the Dask engine, and an integration run on two Gutenberg books of ../shared."""
+
+import shutil
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline import engines
+from pipeline.cli import main
+from pipeline.extract import process_book
+from pipeline.patterns import PATTERNS
+
+from test_extract import check_instance
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "resources" / "sample"
+
+
+@pytest.fixture(scope="module")
+def sample_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("sample")
+    assert main(["extract", "--corpus", str(SAMPLE), "--out", str(out)]) == 0
+    return out
+
+
+def test_sample_corpus_yields_every_pattern(sample_run):
+    inst = pd.read_parquet(sample_run / "instances.parquet")
+    assert set(inst.pattern) == set(PATTERNS)
+    assert set(inst.pronoun_gender) == {"masculine", "feminine"}
+    for rec in inst.to_dict("records"):
+        rec["names"] = list(rec["names"])
+        for n in rec["names"]:
+            n["mentions"] = list(n["mentions"])
+        check_instance(rec)
+    books = pd.read_parquet(sample_run / "books.parquet")
+    assert list(books.status) == ["ok"] and books.n_words.iloc[0] > 1500
+    assert books.n_instances.iloc[0] == len(inst)
+    ment = pd.read_parquet(sample_run / "mentions.parquet")
+    assert {"name", "pronoun"} <= set(ment.kind)
+
+
+def test_full_and_prune_agree_on_sample(sample_run, tmp_path):
+    assert main(["extract", "--corpus", str(SAMPLE), "--out", str(tmp_path), "--strategy", "full"]) == 0
+    key = ["instance_id", "pattern", "a", "b", "text"]
+    full = pd.read_parquet(tmp_path / "instances.parquet")[key]
+    prune = pd.read_parquet(sample_run / "instances.parquet")[key]
+    pd.testing.assert_frame_equal(full.reset_index(drop=True), prune.reset_index(drop=True))
+
+
+def test_missing_corpus_is_exit_2(tmp_path, capsys):
+    assert main(["extract", "--corpus", str(tmp_path / "nope"), "--out", str(tmp_path / "o")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("error:") and "nope" in err and "\n" not in err
+
+
+def test_corpus_without_books_is_exit_2(tmp_path, capsys):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "notes.md").write_text("not a book")
+    assert main(["extract", "--corpus", str(tmp_path / "c"), "--out", str(tmp_path / "o")]) == 2
+    assert "no books" in capsys.readouterr().err
+
+
+def test_bad_files_are_warned_counted_and_skipped(tmp_path, capsys):
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    shutil.copy(SAMPLE / "the-orchard-at-hollins-end.txt", corpus / "good.txt")
+    (corpus / "empty.txt").write_bytes(b"")
+    (corpus / "image.txt").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    assert main(["extract", "--corpus", str(corpus), "--out", str(tmp_path / "o")]) == 0
+    captured = capsys.readouterr()
+    assert "empty.txt" in captured.err and "image.txt" in captured.err
+    assert "2 skipped" in captured.out
+    books = pd.read_parquet(tmp_path / "o" / "books.parquet").set_index("path")
+    assert books.loc["empty.txt", "skip_reason"].startswith("empty")
+    assert books.loc["image.txt", "skip_reason"].startswith("binary")
+    assert books.loc["good.txt", "status"] == "ok"
+
+
+def _two_book_corpus(tmp_path) -> Path:
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    text = (SAMPLE / "the-orchard-at-hollins-end.txt").read_text(encoding="utf-8")
+    half = text.index("CHAPTER V")
+    (corpus / "a.txt").write_text(text[:half], encoding="utf-8")
+    (corpus / "b.txt").write_text(text[half:], encoding="utf-8")
+    return corpus
+
+
+def test_resume_after_interrupted_run(tmp_path, monkeypatch):
+    corpus = _two_book_corpus(tmp_path)
+    reference = tmp_path / "reference"
+    assert main(["extract", "--corpus", str(corpus), "--out", str(reference)]) == 0
+
+    calls = []
+
+    def interrupted(path, *args, **kw):
+        calls.append(Path(path).name)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return process_book(path, *args, **kw)
+
+    out = tmp_path / "out"
+    monkeypatch.setattr(engines, "process_book", interrupted)
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 130
+    assert not (out / "instances.parquet").exists()          # nothing half-written
+    assert not any(p.name.startswith(".tmp-") for p in out.rglob("*"))
+
+    calls.clear()
+    monkeypatch.setattr(engines, "process_book", lambda path, *a, **k: calls.append(Path(path).name) or process_book(path, *a, **k))
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
+    assert calls == ["b.txt"]                                  # a.txt was done already
+    got = pd.read_parquet(out / "instances.parquet")
+    want = pd.read_parquet(reference / "instances.parquet")
+    assert got.instance_id.is_unique
+    assert list(got.instance_id) == list(want.instance_id)
+
+    calls.clear()
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
+    assert calls == []                                         # rerun: nothing to do
+    assert len(pd.read_parquet(out / "instances.parquet")) == len(want)
+
+
+def test_dask_local_cluster_gives_the_same_output(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    corpus = _two_book_corpus(tmp_path)
+    local = tmp_path / "local"
+    assert main(["extract", "--corpus", str(corpus), "--out", str(local)]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        out = tmp_path / "dask"
+        assert main(["extract", "--corpus", str(corpus), "--out", str(out),
+                     "--scheduler", cluster.scheduler_address]) == 0
+    for name in ("instances", "mentions"):
+        a = pd.read_parquet(local / f"{name}.parquet")
+        b = pd.read_parquet(out / f"{name}.parquet")
+        pd.testing.assert_frame_equal(a, b)
+    cols = ["book_id", "path", "n_words", "n_instances", "n_name_mentions", "n_pronouns", "status"]
+    pd.testing.assert_frame_equal(pd.read_parquet(local / "books.parquet")[cols],
+                                  pd.read_parquet(out / "books.parquet")[cols])
+
+
+def test_two_workers_give_the_same_output(tmp_path):
+    corpus = _two_book_corpus(tmp_path)
+    one, two = tmp_path / "one", tmp_path / "two"
+    assert main(["extract", "--corpus", str(corpus), "--out", str(one)]) == 0
+    assert main(["extract", "--corpus", str(corpus), "--out", str(two), "--workers", "2"]) == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(one / "instances.parquet"),
+                                  pd.read_parquet(two / "instances.parquet"))
+
+
+@pytest.mark.shared
+def test_two_gutenberg_books(shared_dir, tmp_path):
+    corpus = tmp_path / "books"
+    corpus.mkdir()
+    for book in ("105.txt", "6684.txt"):
+        shutil.copy(shared_dir / "corpus" / "gutenberg" / book, corpus / book)
+    assert main(["extract", "--corpus", str(corpus), "--out", str(tmp_path / "o")]) == 0
+    books = pd.read_parquet(tmp_path / "o" / "books.parquet").set_index("book_id")
+    assert books.loc["105", "title"] == "Persuasion" and books.loc["6684", "author"] == "P. G. Wodehouse"
+    assert 75_000 < books.loc["105", "n_words"] < 95_000
+    inst = pd.read_parquet(tmp_path / "o" / "instances.parquet")
+    counts = inst.groupby("pattern").size()
+    assert all(counts.get(p, 0) > 0 for p in PATTERNS), counts
+    # plausible: far fewer instances than pronouns, both genders present, FINALPRO commonest
+    assert 20 < len(inst) < books.n_pronouns.sum() / 20
+    assert counts["FINALPRO"] > counts["INITIALPRO"]
+    assert set(inst.pronoun_gender) == {"masculine", "feminine"}

@@ -13,7 +13,7 @@ The layout, from the file's own header comments (0-based character positions):
   after the ``+``, as the header's example shows);
 * ``[29]``   sort marker: names with expandable umlauts are printed twice, the copy sorted
   with expanded umlauts carries ``+`` here; the header advises to ignore those lines, and we
-  do (1,332 of the 1,347 are exact duplicates; the rest only touch Miša and Saša);
+  do (1,332 of the 1,335 are exact duplicates of another line; the other 3 are Miša and Saša);
 * ``[30:85]`` one character per country (55 countries, Great Britain ... other countries):
   a hexadecimal frequency digit 1..D, blank = 0.
 

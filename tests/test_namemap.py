@@ -110,6 +110,10 @@ def test_installed_dictionary():
                 raw.setdefault(e.name, []).append(e.total)
     assert set(raw) == set(d)
     assert all(d[n].total == max(t) for n, t in raw.items())
+    # the same names as gender-guesser's own parser, up to the case of joined '+' forms
+    import gender_guesser.detector as gd
+
+    assert {n.lower() for n in d} == {n.lower() for n in gd.Detector().names}
 
 
 # ---------------------------------------------------------------- weights ---------------

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from pipeline.io import InputError
+from pipeline.io import InputError, read_json
 from pipeline.pronouns import FEMININE, MASCULINE, target_pronoun_gender
 
 GENDERS = (MASCULINE, FEMININE)
@@ -321,12 +321,7 @@ def load_dataset(path: str | Path, originals_only: bool = True) -> tuple[list[Ex
 def load_name_spans(path: str | Path, examples: Sequence[Example]) -> dict[str, list[NameSpan]]:
     """Read ``{"test-1": [[start, end, "Dehner"], ...]}`` and check every span against its text."""
     path = Path(path)
-    if not path.exists():
-        raise InputError("file not found", path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"not readable JSON ({exc})", path) from exc
+    data = read_json(path)
     if not isinstance(data, dict):
         raise InputError("expected an object {example ID: [[start, end, text], ...]}", path)
     texts = {e.id: e.text for e in examples}

@@ -85,6 +85,8 @@ def run(args) -> int:
 
     gold = normalise_dataset(raw, args.dataset)
     systems = {name: read_system(path, gold, args.allow_missing) for name, path in args.system}
+    from pipeline.weights import read_weights
+
     weights = {name: read_weights(path) for name, path in args.weights}
     metrics = compute(gold, systems, args.resamples, args.seed)
     if weights:
@@ -356,24 +358,6 @@ def read_system(path: str | Path, gold: Gold, allow_missing: bool = False) -> Sy
         correct = expected_correct(ga, gb, sa, sb)
         frame = pd.DataFrame({"ID": gold_ids, "A-coref": sa, "B-coref": sb})
     return SystemOutput(path, correct, frame, n_missing, probabilistic)
-
-
-def read_weights(path: str | Path) -> dict[str, float]:
-    """Weights JSON: {ID: weight}, or an object with such a mapping under "weights"."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError("file not found", path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise InputError(f"not a readable JSON file ({exc})", path) from exc
-    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
-        data = data["weights"]
-    if not isinstance(data, dict) or not all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in data.values()):
-        raise InputError("weights must be a JSON object mapping ID -> number "
-                         "(or hold one under \"weights\")", path)
-    return {str(k): float(v) for k, v in data.items()}
 
 
 # ------------------------------------------------------------------------------ compute

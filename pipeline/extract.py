@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field

@@ -88,6 +88,19 @@ def read_table(path: str | os.PathLike) -> pa.Table:
         raise InputError(f"not a readable Parquet file ({exc})", path) from exc
 
 
+def read_json(path: str | os.PathLike):
+    """Parse a JSON file; a missing or unreadable file is an :class:`InputError`."""
+    import json
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path)
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"not readable JSON ({exc})", path) from exc
+
+
 # ----------------------------------------------------------------------------------------
 # GAP TSV: ID, Text, Pronoun, Pronoun-offset, A, A-offset, A-coref, B, B-offset, B-coref, URL
 # ----------------------------------------------------------------------------------------

@@ -462,7 +462,7 @@ def print_summary(results, entries, path, alpha, t_parse, t_match, elapsed, cpu)
 
     counts = Counter(e.cls for e in entries.values())
     print(f"name map from {path} (alpha = {alpha!r})")
-    print(f"  names per class: " + ", ".join(f"{c} {counts[c]}" for c in
+    print("  names per class: " + ", ".join(f"{c} {counts[c]}" for c in
                                                ("male", "female", "mostly_male", "mostly_female", "unisex")))
     print(f"  {'pairing':<28} {'pairs':>6} {'classes':>11} {'total cost':>16} {'duality gap':>12}")
     for r in results:

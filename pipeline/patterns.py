@@ -35,7 +35,6 @@ from dataclasses import dataclass
 INITIALPRO, MEDIALPRO, FINALPRO = "INITIALPRO", "MEDIALPRO", "FINALPRO"
 PATTERNS = (INITIALPRO, MEDIALPRO, FINALPRO)
 
-_LEADING_DEPS = {"punct", "cc", "intj", "prep_not"}
 _LEADING_TAGS = {"CC", "UH", "``", "''", '"', ",", ":", "-LRB-", "NFP", "HYPH"}
 
 

@@ -70,7 +70,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping, Sequence
 
-from pipeline.io import InputError
+from pipeline.io import InputError, read_json
 from pipeline.pronouns import FEMININE, MASCULINE, target_pronoun_gender
 
 VARIANTS = {"all": "W", "num": "W_num", "dist": "W_dist", "trimmed": "W_t"}
@@ -426,14 +426,12 @@ def weighted_bias_scores(gold, system, weights: Mapping[str, float] | None = Non
 
 
 def read_weights(path: str | Path) -> dict[str, float]:
-    """Read a weights JSON {ID: weight} (as written by the ``weights`` command)."""
+    """Read a weights JSON {ID: weight} (as written by the ``weights`` command), or an object
+    holding such a mapping under "weights"."""
     path = Path(path)
-    if not path.exists():
-        raise InputError("file not found", path)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"not readable JSON ({exc})", path) from exc
+    data = read_json(path)
+    if isinstance(data, dict) and isinstance(data.get("weights"), dict):
+        data = data["weights"]
     if not isinstance(data, dict):
         raise InputError("expected an object {ID: weight}", path)
     out = {}

@@ -433,7 +433,7 @@ def read_weights(path: str | Path) -> dict[str, float]:
     if isinstance(data, dict) and isinstance(data.get("weights"), dict):
         data = data["weights"]
     if not isinstance(data, dict):
-        raise InputError("expected an object {ID: weight}", path)
+        raise InputError("weights must be a JSON object {ID: weight} (or hold one under \"weights\")", path)
     out = {}
     for k, v in data.items():
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:

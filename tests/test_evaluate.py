@@ -281,8 +281,11 @@ def test_weights_are_passed_to_the_weights_module(tmp_path, monkeypatch):
         calls.append((list(gold.columns), list(system.columns), weights, len(gold), len(system)))
         return {"acc_m": 0.25, "acc_f": 0.5, "bias": 2.0}
 
+    from pipeline.weights import read_weights
+
     monkeypatch.setitem(sys.modules, "pipeline.weights",
-                        types.SimpleNamespace(weighted_bias_scores=weighted_bias_scores))
+                        types.SimpleNamespace(weighted_bias_scores=weighted_bias_scores,
+                                              read_weights=read_weights))
     w = tmp_path / "w.json"
     w.write_text(json.dumps({i: 1.0 for i, *_ in gold_rows()}))
     gold = write_gold(tmp_path / "gold.tsv")

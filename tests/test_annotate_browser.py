@@ -10,13 +10,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import sqlite3
 import subprocess
 import threading
 
 import pytest
 
-from test_annotate_helpers import make_quadruple, write_quadruples
+from test_annotate_helpers import stored_answers, make_quadruple, write_quadruples
 
 pytestmark = pytest.mark.browser
 
@@ -131,14 +130,6 @@ def drag_select(drv, start: int, end: int) -> None:
     actions.perform()
 
 
-def db_rows(db):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT annotator, instance_id, spans, no_names, contradiction "
-                           "FROM answers ORDER BY id").fetchall()
-    finally:
-        con.close()
-
 
 def test_browser_answers_a_question_and_the_row_is_in_sqlite(browser, served):
     from selenium.webdriver.common.by import By
@@ -168,14 +159,14 @@ def test_browser_answers_a_question_and_the_row_is_in_sqlite(browser, served):
     browser.find_element(By.ID, "submit").click()
     error = browser.find_element(By.CSS_SELECTOR, "#question .cg-error")
     assert "cannot be combined" in error.text
-    assert db_rows(db) == []
+    assert stored_answers(db) == []
 
     browser.find_element(By.CSS_SELECTOR, "#question .cg-none").click()     # untick
     browser.find_element(By.CSS_SELECTOR, "#question .cg-flag").send_keys("none really")
     browser.find_element(By.ID, "submit").click()
     wait.until(lambda d: d.find_element(By.ID, "question").get_attribute("data-id") != qid)
 
-    stored = db_rows(db)
+    stored = stored_answers(db)
     assert len(stored) == 1
     annotator, instance_id, spans, no_names, contradiction = stored[0]
     assert (annotator, instance_id, no_names, contradiction) == ("Ada Tester", qid, 0, "none really")

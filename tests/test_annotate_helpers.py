@@ -100,3 +100,15 @@ def spans_for(row: dict, label: str) -> tuple[list, bool]:
 def answer(row: dict, label: str, annotator: str, flag: str = "") -> Answer:
     spans, none = spans_for(row, label)
     return Answer(annotator, row["id"], spans, none, flag, f"scripted {annotator}")
+
+
+def stored_answers(db) -> list[tuple]:
+    """(annotator, instance_id, spans, no_names, contradiction) of every stored answer."""
+    import sqlite3
+
+    con = sqlite3.connect(db)
+    try:
+        return con.execute("SELECT annotator, instance_id, spans, no_names, contradiction "
+                           "FROM answers ORDER BY id").fetchall()
+    finally:
+        con.close()

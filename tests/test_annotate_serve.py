@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.annotate.serve import create_app
 from pipeline.io import InputError
-from test_annotate_helpers import make_quadruple, spans_for, write_quadruples
+from test_annotate_helpers import stored_answers, make_quadruple, spans_for, write_quadruples
 
 
 @pytest.fixture
@@ -36,14 +36,6 @@ def post(client, name, row, label, flag=""):
                                             "contradiction": flag})
 
 
-def stored(db):
-    con = sqlite3.connect(db)
-    try:
-        return con.execute("SELECT annotator, instance_id, spans, no_names, contradiction "
-                           "FROM answers ORDER BY id").fetchall()
-    finally:
-        con.close()
-
 
 def test_page_and_static_files(setup):
     q, db, rows = setup
@@ -63,7 +55,7 @@ def test_answer_is_committed_at_once_and_never_shown_again(setup):
     r = post(c, "ann", rows[qid], "B", "odd")
     assert r.status_code == 200 and r.get_json()["ok"]
     row = rows[qid]
-    assert stored(db) == [("ann", qid, json.dumps([[row["b_offset"], row["b_offset"] + len(row["b"]),
+    assert stored_answers(db) == [("ann", qid, json.dumps([[row["b_offset"], row["b_offset"] + len(row["b"]),
                                                       row["b"]]]), 0, "odd")]
     seen = {qid}
     state = r.get_json()["next"]
@@ -73,7 +65,7 @@ def test_answer_is_committed_at_once_and_never_shown_again(setup):
         state = post(c, "ann", rows[state["question"]["id"]], "none").get_json()["next"]
     assert seen == set(rows) and state["answered"] == 8
     assert post(c, "ann", rows[qid], "A").status_code == 409        # no second answer
-    assert len(stored(db)) == 8
+    assert len(stored_answers(db)) == 8
 
 
 def test_resume_after_restart(setup):
@@ -131,7 +123,7 @@ def test_server_side_checks(setup):
         assert r.status_code == 400 and message in r.get_json()["error"], body
     assert c.post("/api/answer", data="x").status_code == 400
     assert c.get("/api/next").status_code == 400
-    assert stored(db) == []
+    assert stored_answers(db) == []
 
 
 def test_database_with_foreign_answers_is_refused(setup, tmp_path):

@@ -1,6 +1,5 @@
 """Corpus reading: Gutenberg header stripping and unwrapping, plain text, epub, bad files."""
 
-from pathlib import Path
 
 import pytest
 

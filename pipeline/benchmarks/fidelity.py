@@ -7,11 +7,11 @@ LitBank's gold coreference, and the cost of the person layer; each before/after 
 Figures (printed as Markdown with the date and the machine's size):
 
 1. **Qualification** of the 75 published originals of the dev file
-   (``reference/counter-gap-dev/C-GAP-withdot.dev.tsv``): the text through our pipeline
-   (NER + person layer), PERSON mentions grouped by :func:`pipeline.lang.names.group_persons`:
-   the original qualifies when it shows exactly two masculine and two feminine persons (no
-   ungendered one, no ambiguous variant) and the published A and B lie in mentions of the two
-   persons of the pronoun's gender — what ``generate --gap-tsv`` requires.
+   (``reference/counter-gap-dev/C-GAP-withdot.dev.tsv``): each text through our pipeline
+   and the conversion ``generate --gap-tsv`` itself runs
+   (:func:`pipeline.core.generate.gap_instance`): exactly two masculine and two feminine
+   persons, and the published A and B (trimmed of a possessive) in mentions of the two persons
+   of the pronoun's gender.
 2. **Recall** of the same 75 originals: ``python -m pipeline extract --strategy prune`` over the
    four Austen novels of ``corpus/gutenberg`` (a subprocess per configuration); a published
    original is found when an instance has its pronoun at the same book position (the published
@@ -77,8 +77,9 @@ def published_originals(path: Path) -> list[dict]:
 # ------------------------------------------------------------------ 1. qualification -------
 
 def qualification(nlp, rows: list[dict], layer: bool) -> dict:
-    from pipeline.lang.names import group_persons, mention_from_span
-    from pipeline.lang.pronouns import UNGENDERED, target_pronoun_gender
+    """What ``generate --gap-tsv`` does with each published original: the command's own
+    conversion (:func:`pipeline.core.generate.gap_instance`), with or without the layer."""
+    from pipeline.core.generate import gap_instance
     from pipeline.nlp.persons import PERSON_LAYER
 
     disabled = [] if layer or PERSON_LAYER not in nlp.pipe_names else [PERSON_LAYER]
@@ -86,30 +87,8 @@ def qualification(nlp, rows: list[dict], layer: bool) -> dict:
     with nlp.select_pipes(disable=disabled):
         docs = list(nlp.pipe(r["Text"] for r in rows))
     for r, doc in zip(rows, docs):
-        p = r["Pronoun-offset"]
-        ms = [m for m in (mention_from_span(e) for e in doc.ents if e.label_ == "PERSON")
-              if m is not None and not (m.start <= p < m.end)]
-        persons, ok = group_persons(ms)
-        genders = [x.gender for x in persons]
-        g = target_pronoun_gender(r["Pronoun"])
-        if not ok:
-            why = "ambiguous name variant"
-        elif UNGENDERED in genders:
-            why = "ungendered person"
-        elif len(persons) < 4:
-            why = "fewer than four persons"
-        elif len(persons) > 4:
-            why = "more than four persons"
-        elif genders.count(g) != 2:
-            why = "not two of each gender"
-        else:
-            cands = [x for x in persons if x.gender == g]
-
-            def owner(off):
-                return next((i for i, x in enumerate(cands) for m in x.mentions if m.start <= off < m.end), None)
-
-            a, b = owner(r["A-offset"]), owner(r["B-offset"])
-            why = "qualifies" if a is not None and b is not None and a != b else "A/B not the two candidates"
+        inst, why, _ = gap_instance(r, doc)
+        why = "qualifies" if inst is not None else why
         reasons[why] = reasons.get(why, 0) + 1
     return reasons
 

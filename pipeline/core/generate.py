@@ -584,6 +584,7 @@ def complete_mentions(inst: dict) -> tuple[dict, int]:
 def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
     """A GAP TSV row (validated, typed) and its spaCy Doc -> (instance, None, added) or
     (None, rejection reason, 0). ``added``: mentions found by :func:`complete_mentions`."""
+    from pipeline.core.questions import trim_span
     from pipeline.lang.names import group_persons, mention_from_span
 
     text = row["Text"]
@@ -629,9 +630,14 @@ def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
     inst, added = complete_mentions(inst)
 
     def find(off: int, s: str):
+        # the file's span trimmed of punctuation and a possessive, as the annotation's answer
+        # checks trim a highlight (Counter-GAP writes "John Abdy's", "Colonel Brandon's")
+        start, end = trim_span(text, off, off + len(s))
+        if end <= start:
+            return None, None
         for n in inst["names"]:
             for m in n["mentions"]:
-                if m["start"] <= off and off + len(s) <= m["end"]:
+                if m["start"] <= start and end <= m["end"]:
                     return n["role"], m
         return None, None
 

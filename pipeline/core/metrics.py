@@ -8,7 +8,7 @@ that a (random) system gets the instance right. For a deterministic system it is
 every formula below reduces to the ordinary one. For two independent draws the expected
 inconsistency E|f(x) - f(y)| is p(1 - q) + q(1 - p) (:func:`expected_abs_diff`).
 
-Quadruple layout: arrays of shape (Q, 4), columns in :data:`VARIANT_ORDER`
+Quadruple layout: arrays of shape (Q, 4), columns in :data:`pipeline.vocab.VARIANTS`
 (x_o = original, x_c = control, x~_o = swap-1, x~_c = swap-2). Gender is +1 (masculine) or
 -1 (feminine), per instance (the pronoun's gender).
 
@@ -36,7 +36,6 @@ import warnings
 
 import numpy as np
 
-from pipeline.vocab import VARIANTS as VARIANT_ORDER  # column order of the (Q, 4) arrays
 MASC, FEM = 1, -1
 
 # Bootstrap-tested statistics: name -> H1 direction. "observed": one-sided in the direction of
@@ -211,7 +210,7 @@ def spearman(x: np.ndarray, y: np.ndarray) -> float | None:
 def quadruple_contributions(correct: np.ndarray, gender: np.ndarray) -> dict[str, np.ndarray]:
     """Per-quadruple contributions (length-Q vectors) whose sums/means give every metric.
 
-    ``correct`` and ``gender`` are (Q, 4) in :data:`VARIANT_ORDER`. The within pair of the
+    ``correct`` and ``gender`` are (Q, 4) in :data:`pipeline.vocab.VARIANTS`. The within pair of the
     original gender is (x_o, x_c), of the other gender (x~_o, x~_c); a quadruple is M2F when
     its original x_o is masculine.
     """

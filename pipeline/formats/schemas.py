@@ -90,7 +90,6 @@ INSTANCES = pa.schema([
 
 # ---------------------------------------------------------------- generate ----------------
 
-from pipeline.vocab import VARIANTS
 
 QUADRUPLES = pa.schema([
     ("id", pa.string()),             # Counter-GAP ID: N, N-control, N-swap-1, N-swap-2

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 

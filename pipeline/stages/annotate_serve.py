@@ -37,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     from pipeline.web.serving import serve_until_stopped
 
-    from pipeline.web.annotate.app import create_app, make_server
+    from pipeline.web.annotate.app import create_app
+    from pipeline.web.serving import make_server
     from pipeline.web.annotate.rows import conversion_report
     from pipeline.web.annotate.store import answer_counts
 

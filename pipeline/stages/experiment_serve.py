@@ -29,7 +29,8 @@ def run(args) -> int:
     from pipeline.web.serving import serve_until_stopped
     import sqlite3
 
-    from pipeline.web.experiment.app import create_app, make_server
+    from pipeline.web.experiment.app import create_app
+    from pipeline.web.serving import make_server
 
     app = create_app(args.plan, args.db, args.completion_url)
     info = app.config["EXPERIMENT"]

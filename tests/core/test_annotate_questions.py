@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import csv
-import html
-import json
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.questions import (AnswerError, check_answer, check_correct, interleave,
+from pipeline.core.questions import (AnswerError, check_answer, check_correct,
                                      label_of, parse_check_line, parse_spans, plan_tasks,
-                                     quadruple_rows, question_from_row, trim_span)
+                                     question_from_row, trim_span)
 from pipeline.errors import InputError
 from tests.annotate_helpers import (make_quadruple, mention, quad_rows as _rows, shipped_checks,
                                     spans_for)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.votes import Answer, aggregate, gap_rows, real_people_in, real_people_set
+from pipeline.core.votes import Answer, aggregate, real_people_in
 from tests.annotate_helpers import make_quadruple, scenario, shipped_checks, shipped_real_people
 
 def expected_agreement_all():

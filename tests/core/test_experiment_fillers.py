@@ -2,7 +2,6 @@
 
 import re
 
-import pytest
 
 from pipeline.nlp.fillers import filler_questions, tag_words, tokens_tags
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.formats import schemas
-from pipeline.core.generate import VARIANTS, check_instance, check_offsets, make_variant, quadruple
+from pipeline.core.generate import check_instance, check_offsets, make_variant, quadruple
 from tests.core.generate_helpers import build_instance, by_variant, names_of
 
 F, M = "feminine", "masculine"
@@ -17,10 +16,6 @@ def texts(inst, name_forms="person"):
     for r in rows:
         check_offsets(r)
     return {k: v["text"] for k, v in by_variant(rows).items()}, by_variant(rows)
-
-
-def test_variant_constants_match_schema():
-    assert VARIANTS == schemas.VARIANTS
 
 
 def test_titles_swap_as_whole_mentions(nlp):

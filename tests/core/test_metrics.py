@@ -254,7 +254,7 @@ def test_expected_scores_equal_the_average_over_all_draws(probs, orig):
 @settings(max_examples=30, deadline=None)
 @given(quads)
 def test_probabilities_of_zero_and_one_reduce_to_deterministic(data):
-    correct, orig = np.array(data[0]), np.array(data[1])
+    correct = np.array(data[0])
     ga = np.ones(correct.size, dtype=bool)
     gb = np.zeros(correct.size, dtype=bool)
     flat = correct.ravel().astype(bool)

@@ -43,7 +43,7 @@ def tokens_of(text):
 
 def mention(tokens_text, text, start, length):
     """Token index span of the characters [start, start+length) under tokens_of()."""
-    spans, pos = [], 0
+    spans = []
     for m in re.finditer(r"\w+|[^\w\s]", text):
         spans.append(m.span())
     idx = [i for i, (s, e) in enumerate(spans) if s < start + length and start < e]

@@ -4,7 +4,6 @@ bad instances, word lists given on the command line, the variant without title p
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from pipeline.cli import main
 from pipeline.formats import schemas

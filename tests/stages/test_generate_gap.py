@@ -55,6 +55,24 @@ def test_gap_instance_qualification(nlp):
                        "r5": gen.REJECT_AB_PERSONS}
 
 
+
+T5 = ("Mary Smith called Anne Baker while George Brown and Henry Clark waited outside. "
+      "Anne said that she would ride in Mary Smith's carriage.")
+
+
+@pytest.mark.parametrize("b", ["Mary Smith's", "Mary Smith\u2019s"])
+def test_gap_instance_candidate_with_possessive(nlp, b):
+    """Counter-GAP writes a candidate with its possessive ("John Abdy's", "Colonel Brandon's"):
+    the span is trimmed as an annotator's highlight is, then found in the name mention."""
+    text = T5.replace("Mary Smith's", b)
+    row = _row("p1", text, "she", "she", "Anne", "Anne said", "TRUE", b, b, "FALSE")
+    row = {**row, **{k: int(row[k]) for k in ("Pronoun-offset", "A-offset", "B-offset")}}
+    inst, reason, _ = gen.gap_instance(row, nlp(text))
+    assert reason is None
+    assert (inst["b"], inst["b_offset"]) == ("Mary Smith", text.index(b))
+    row["B"], row["B-offset"] = "carriage", text.index("carriage")
+    assert gen.gap_instance(row, nlp(text))[1] == gen.REJECT_AB_MISSING
+
 def test_gap_conversion_cli(tmp_path, capsys):
     src = write_tsv(tmp_path / "mini.tsv", ROWS)
     out = tmp_path / "out"

@@ -9,7 +9,6 @@ forbids it any download anyway).
 from __future__ import annotations
 
 import json
-import os
 import threading
 
 import pytest
@@ -26,7 +25,8 @@ def browser(make_browser):
 @pytest.fixture
 def served(tmp_path):
     """The annotate-serve app on 127.0.0.1 (free port) in a thread; stopped at the end."""
-    from pipeline.web.annotate.app import create_app, make_server
+    from pipeline.web.annotate.app import create_app
+    from pipeline.web.serving import make_server
 
     rows = make_quadruple("1", "masculine") + make_quadruple("2", "feminine")
     qpath, db = tmp_path / "q.parquet", tmp_path / "answers.sqlite"

@@ -34,7 +34,8 @@ def screenshots(root):
 
 
 def serve(plan, db):
-    from pipeline.web.experiment.app import create_app, make_server
+    from pipeline.web.experiment.app import create_app
+    from pipeline.web.serving import make_server
 
     server = make_server(create_app(plan, db), 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -33,7 +33,7 @@ from pipeline.formats.files import sha256_file
 from pipeline.web.annotate import STATIC, TEMPLATES
 from pipeline.web.annotate.rows import annotation_rows
 from pipeline.web.annotate.store import connect, open_store
-from pipeline.web.serving import make_server, refuse_non_loopback  # noqa: F401 (re-exported)
+from pipeline.web.serving import refuse_non_loopback
 
 MAX_NAME = 80
 

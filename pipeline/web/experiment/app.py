@@ -42,7 +42,7 @@ from pipeline.formats.experiment_db import connect, open_store
 from pipeline.formats.files import sha256_file
 from pipeline.formats.tables import read_table
 from pipeline.web.experiment import STATIC, TEMPLATES
-from pipeline.web.serving import is_loopback, make_server, refuse_non_loopback  # noqa: F401 (make_server, is_loopback re-exported)
+from pipeline.web.serving import refuse_non_loopback
 
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 ANSWERS = ("male", "female", "neutral", "unknown")

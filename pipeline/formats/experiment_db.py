@@ -24,7 +24,7 @@ Safety: the file keeps the sha256 of the plan it was started with; another plan 
 UNIQUE constraints make a second answer to the same trial (a second browser tab) fail
 instead of storing it twice.
 
-May import: the standard library, :mod:`pipeline.errors`.
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.sqlite_store`.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ import sqlite3
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.formats import sqlite_store
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -110,12 +111,9 @@ TABLES = ("meta", "participants", "shown", "qa_answers", "qa_attempts", "maze_er
 
 
 def connect(db_path) -> sqlite3.Connection:
-    """A read-write connection: explicit transactions, WAL journal, synchronous=FULL."""
-    con = sqlite3.connect(db_path, timeout=30, isolation_level=None, check_same_thread=False)
-    con.row_factory = sqlite3.Row
-    con.execute("PRAGMA journal_mode=WAL")
-    con.execute("PRAGMA synchronous=FULL")
-    return con
+    """A read-write connection (:func:`pipeline.formats.sqlite_store.connect`), rows as
+    :class:`sqlite3.Row`."""
+    return sqlite_store.connect(db_path, row_factory=sqlite3.Row)
 
 
 def open_store(db_path, plan_path, plan_sha256: str, experiment: str) -> dict:

@@ -32,7 +32,8 @@ from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file
 from pipeline.web.annotate import STATIC, TEMPLATES
 from pipeline.web.annotate.rows import annotation_rows
-from pipeline.web.annotate.store import connect, open_store
+from pipeline.formats.sqlite_store import connect, immediate
+from pipeline.web.annotate.store import open_store
 from pipeline.web.serving import refuse_non_loopback
 
 MAX_NAME = 80
@@ -127,21 +128,20 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
         stored = [[s, e, text[s:e]] for s, e in spans]
         con = connect(db_path)
         try:
-            con.execute("BEGIN IMMEDIATE")
-            mine = con.execute("SELECT 1 FROM answers WHERE annotator = ? AND instance_id = ?",
-                               (name, qid)).fetchone()
-            count = con.execute("SELECT COUNT(*) FROM answers WHERE instance_id = ?",
-                                (qid,)).fetchone()[0]
+            with immediate(con):
+                mine = con.execute("SELECT 1 FROM answers WHERE annotator = ? AND instance_id = ?",
+                                   (name, qid)).fetchone()
+                count = con.execute("SELECT COUNT(*) FROM answers WHERE instance_id = ?",
+                                    (qid,)).fetchone()[0]
+                if not (mine or count >= assignments):
+                    con.execute("INSERT INTO answers (annotator, instance_id, spans, no_names, "
+                                "contradiction, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                                (name, qid, json.dumps(stored, ensure_ascii=False), int(none), contradiction,
+                                 dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")))
             if mine or count >= assignments:
-                con.execute("ROLLBACK")
                 reason = ("you have already answered this question" if mine
                           else "this question already has enough answers")
                 return jsonify(error=reason, next=next_for(con, name)), 409
-            con.execute("INSERT INTO answers (annotator, instance_id, spans, no_names, "
-                        "contradiction, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (name, qid, json.dumps(stored, ensure_ascii=False), int(none),
-                         contradiction, dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")))
-            con.execute("COMMIT")
             return jsonify(ok=True, next=next_for(con, name))
         finally:
             con.close()

@@ -16,7 +16,7 @@ hash and that every stored highlight still reads the same text in the quadruples
 regenerated file. A file without a stored hash (made by hand, or by an older version) is
 accepted with a warning; its stored highlights are still checked.
 
-May import: the standard library, :mod:`pipeline.errors`.
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.sqlite_store`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import sqlite3
 from pathlib import Path
 
 from pipeline.errors import InputError
+from pipeline.formats.sqlite_store import connect, immediate
 
 log = logging.getLogger(__name__)
 
@@ -46,18 +47,6 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 """
 ANSWER_COLUMNS = ("annotator", "instance_id", "spans", "no_names", "contradiction")
 HASH_KEY = "quadruples_sha256"
-
-
-def connect(db_path) -> sqlite3.Connection:
-    """A read-write connection with explicit transactions, WAL journal, synchronous=FULL."""
-    con = sqlite3.connect(db_path, timeout=30, isolation_level=None)
-    try:
-        con.execute("PRAGMA journal_mode=WAL")
-        con.execute("PRAGMA synchronous=FULL")
-    except sqlite3.Error:
-        con.close()
-        raise
-    return con
 
 
 def _mismatch(db_path, stored: dict, quadruples_path, sha: str) -> InputError:
@@ -82,22 +71,20 @@ def open_store(db_path, quadruples_path, quadruples_sha256: str, assignments: in
         con.close()
         raise InputError(f"not a usable SQLite database ({exc})", db_path) from None
     try:
-        con.execute("BEGIN IMMEDIATE")
-        stored = dict(con.execute("SELECT key, value FROM meta").fetchall())
-        if stored.get(HASH_KEY) and stored[HASH_KEY] != quadruples_sha256:
-            con.execute("ROLLBACK")
-            raise _mismatch(db_path, stored, quadruples_path, quadruples_sha256)
-        if not stored.get(HASH_KEY):
-            if con.execute("SELECT COUNT(*) FROM answers").fetchone()[0]:
-                log.warning("%s holds answers but no quadruples hash; recording the hash of %s",
-                            db_path, quadruples_path)
-            con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('quadruples', ?)",
-                        (str(quadruples_path),))
-            con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                        (HASH_KEY, quadruples_sha256))
-        con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('assignments', ?)",
-                    (str(assignments),))
-        con.execute("COMMIT")
+        with immediate(con):
+            stored = dict(con.execute("SELECT key, value FROM meta").fetchall())
+            if stored.get(HASH_KEY) and stored[HASH_KEY] != quadruples_sha256:
+                raise _mismatch(db_path, stored, quadruples_path, quadruples_sha256)
+            if not stored.get(HASH_KEY):
+                if con.execute("SELECT COUNT(*) FROM answers").fetchone()[0]:
+                    log.warning("%s holds answers but no quadruples hash; recording the hash of %s",
+                                db_path, quadruples_path)
+                con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('quadruples', ?)",
+                            (str(quadruples_path),))
+                con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                            (HASH_KEY, quadruples_sha256))
+            con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('assignments', ?)",
+                        (str(assignments),))
         n = con.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
     finally:
         con.close()

@@ -39,6 +39,7 @@ import sqlite3
 from pipeline.core.pace import PaceError, display_ms, reading_pace
 from pipeline.errors import InputError
 from pipeline.formats.experiment_db import connect, open_store
+from pipeline.formats.sqlite_store import immediate
 from pipeline.formats.files import sha256_file
 from pipeline.formats.tables import read_table
 from pipeline.web.experiment import STATIC, TEMPLATES
@@ -229,8 +230,7 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
             raise Refused("tick the consent box to take part")
 
         def go(con):
-            con.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(con):
                 row = con.execute("SELECT slot FROM participants WHERE key = ?", (key,)).fetchone()
                 if row is None:
                     taken = {r[0] for r in con.execute("SELECT slot FROM participants")}
@@ -239,10 +239,6 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
                         raise Refused(f"all {len(slots)} participant slots of this plan are taken", 409)
                     con.execute("INSERT INTO participants(key, slot, started_at) VALUES (?, ?, ?)",
                                 (key, free[0], _now()))
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
             return state(con, key)
 
         return jsonify(with_con(go))
@@ -263,8 +259,7 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
         position = _int(data.get("position"), "position")
 
         def go(con):
-            con.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(con):
                 p = participant(con, key)
                 row = current_qa(con, p, position)
                 if row["kind"] == "calibration":
@@ -276,10 +271,6 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
                 except sqlite3.IntegrityError:
                     raise Refused("this sentence was already shown (reload, or another tab): "
                                   "it is not shown twice", 409) from None
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
             return {"ok": True, "display_ms": round(target, 1)}
 
         return jsonify(with_con(go))
@@ -315,57 +306,51 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
             raise Refused("this is a Maze experiment")
 
         def go(con):
-            con.execute("BEGIN IMMEDIATE")
             try:
-                p = participant(con, key)
-                row = current_qa(con, p, position)
-                correct = answer == row["correct_answer"]
-                now = _now()
-                if row["kind"] == "calibration":
-                    con.execute("INSERT INTO qa_attempts(key, position, answer, correct, ms, at) "
-                                "VALUES (?, ?, ?, ?, ?, ?)", (key, position, answer, int(correct),
-                                                             total_ms, now))
-                    if not correct:
-                        con.execute("COMMIT")
-                        return {"ok": True, "correct": False, "retry": True,
-                                "correct_answer": None}
-                    if total_ms is None or total_ms <= 0:
-                        raise Refused("total_ms (sentence shown -> correct answer) is required")
-                    attempts = con.execute("SELECT answer, correct FROM qa_attempts WHERE key = ? "
-                                           "AND position = ? ORDER BY id", (key, position)).fetchall()
-                    n_wrong = sum(1 for a in attempts if not a[1])
-                    first = attempts[0][0]
-                else:
-                    if not con.execute("SELECT 1 FROM shown WHERE key = ? AND position = ?",
-                                       (key, position)).fetchone():
-                        raise Refused("the sentence of this trial has not been shown yet", 409)
-                    n_wrong, first = (0 if correct else 1), answer
-                con.execute("INSERT INTO qa_answers(key, position, item_id, kind, alpha, answer, "
-                            "correct, n_wrong, first_answer, question_ms, total_ms, answered_at) "
-                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (key, position, row["item_id"], row["kind"], row["alpha"], answer,
-                             int(correct if row["kind"] != "calibration" else n_wrong == 0),
-                             n_wrong, first, question_ms, total_ms, now))
-                if row["kind"] == "calibration":
-                    rows = slots[p["slot"]]
-                    calib = [r for r in rows if r["kind"] == "calibration"]
-                    times = {r[0]: r[1] for r in con.execute(
-                        "SELECT position, total_ms FROM qa_answers WHERE key = ? AND kind = "
-                        "'calibration'", (key,))}
-                    if len(times) == len(calib):
-                        try:
-                            pace = reading_pace([(times[r["position"]] / 1000.0, r["n_words"])
-                                                 for r in calib])
-                        except PaceError as exc:
-                            raise Refused(f"calibration: {exc}") from None
-                        con.execute("UPDATE participants SET pace = ? WHERE key = ?", (pace, key))
-                con.execute("COMMIT")
+                with immediate(con):
+                    p = participant(con, key)
+                    row = current_qa(con, p, position)
+                    correct = answer == row["correct_answer"]
+                    now = _now()
+                    if row["kind"] == "calibration":
+                        con.execute("INSERT INTO qa_attempts(key, position, answer, correct, ms, at) "
+                                    "VALUES (?, ?, ?, ?, ?, ?)", (key, position, answer, int(correct),
+                                                                 total_ms, now))
+                        if not correct:
+                            return {"ok": True, "correct": False, "retry": True,
+                                    "correct_answer": None}
+                        if total_ms is None or total_ms <= 0:
+                            raise Refused("total_ms (sentence shown -> correct answer) is required")
+                        attempts = con.execute("SELECT answer, correct FROM qa_attempts WHERE key = ? "
+                                               "AND position = ? ORDER BY id", (key, position)).fetchall()
+                        n_wrong = sum(1 for a in attempts if not a[1])
+                        first = attempts[0][0]
+                    else:
+                        if not con.execute("SELECT 1 FROM shown WHERE key = ? AND position = ?",
+                                           (key, position)).fetchone():
+                            raise Refused("the sentence of this trial has not been shown yet", 409)
+                        n_wrong, first = (0 if correct else 1), answer
+                    con.execute("INSERT INTO qa_answers(key, position, item_id, kind, alpha, answer, "
+                                "correct, n_wrong, first_answer, question_ms, total_ms, answered_at) "
+                                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (key, position, row["item_id"], row["kind"], row["alpha"], answer,
+                                 int(correct if row["kind"] != "calibration" else n_wrong == 0),
+                                 n_wrong, first, question_ms, total_ms, now))
+                    if row["kind"] == "calibration":
+                        rows = slots[p["slot"]]
+                        calib = [r for r in rows if r["kind"] == "calibration"]
+                        times = {r[0]: r[1] for r in con.execute(
+                            "SELECT position, total_ms FROM qa_answers WHERE key = ? AND kind = "
+                            "'calibration'", (key,))}
+                        if len(times) == len(calib):
+                            try:
+                                pace = reading_pace([(times[r["position"]] / 1000.0, r["n_words"])
+                                                     for r in calib])
+                            except PaceError as exc:
+                                raise Refused(f"calibration: {exc}") from None
+                            con.execute("UPDATE participants SET pace = ? WHERE key = ?", (pace, key))
             except sqlite3.IntegrityError:
-                con.execute("ROLLBACK")
                 raise Refused("this trial is already answered (another tab?): nothing stored", 409) from None
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
             return {"ok": True, "correct": correct, "retry": False,
                     "correct_answer": row["correct_answer"]}
 
@@ -382,8 +367,7 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
         ms = _ms(data.get("ms"), "ms")
 
         def go(con):
-            con.execute("BEGIN IMMEDIATE")
-            try:
+            with immediate(con):
                 p = participant(con, key)
                 st = maze_state(con, p)
                 if st["done"] or st["trial"]["position"] != position or \
@@ -394,10 +378,6 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
                 chosen = "left" if row["sides"][word_index] == "right" else "right"
                 con.execute("INSERT INTO maze_errors(key, position, word_index, chosen, ms, at) "
                             "VALUES (?, ?, ?, ?, ?, ?)", (key, position, word_index, chosen, ms, _now()))
-                con.execute("COMMIT")
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
             return {"ok": True}
 
         return jsonify(with_con(go))
@@ -420,31 +400,26 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
             raise Refused("n_errors >= 0 and correct_ms >= first_ms, please")
 
         def go(con):
-            con.execute("BEGIN IMMEDIATE")
             try:
-                p = participant(con, key)
-                st = maze_state(con, p)
-                if st["done"] or st["trial"]["position"] != position or \
-                        st["trial"]["next_word"] != word_index:
-                    raise Refused(f"word {word_index} of sentence {position} is not the current "
-                                  "one (already answered, perhaps in another tab): reload", 409)
-                row = slots[p["slot"]][position]
-                if side != row["sides"][word_index]:
-                    raise Refused(f"side must be the plan's {row['sides'][word_index]!r}")
-                con.execute("INSERT INTO maze_words(key, position, item_id, word_index, word, "
-                            "distractor, side, is_pronoun, first_correct, n_errors, first_ms, "
-                            "correct_ms, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                            (key, position, row["item_id"], word_index, row["tokens"][word_index],
-                             row["distractors"][word_index], side,
-                             int(word_index == row["pronoun_index"]), int(n_errors == 0),
-                             n_errors, first_ms, correct_ms, _now()))
-                con.execute("COMMIT")
+                with immediate(con):
+                    p = participant(con, key)
+                    st = maze_state(con, p)
+                    if st["done"] or st["trial"]["position"] != position or \
+                            st["trial"]["next_word"] != word_index:
+                        raise Refused(f"word {word_index} of sentence {position} is not the current "
+                                      "one (already answered, perhaps in another tab): reload", 409)
+                    row = slots[p["slot"]][position]
+                    if side != row["sides"][word_index]:
+                        raise Refused(f"side must be the plan's {row['sides'][word_index]!r}")
+                    con.execute("INSERT INTO maze_words(key, position, item_id, word_index, word, "
+                                "distractor, side, is_pronoun, first_correct, n_errors, first_ms, "
+                                "correct_ms, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                (key, position, row["item_id"], word_index, row["tokens"][word_index],
+                                 row["distractors"][word_index], side,
+                                 int(word_index == row["pronoun_index"]), int(n_errors == 0),
+                                 n_errors, first_ms, correct_ms, _now()))
             except sqlite3.IntegrityError:
-                con.execute("ROLLBACK")
                 raise Refused("this word is already answered (another tab?): nothing stored", 409) from None
-            except BaseException:
-                con.execute("ROLLBACK")
-                raise
             return {"ok": True}
 
         return jsonify(with_con(go))

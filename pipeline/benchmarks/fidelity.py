@@ -9,7 +9,7 @@ Figures (printed as Markdown with the date and the machine's size):
 1. **Qualification** of the 75 published originals of the dev file
    (``reference/counter-gap-dev/C-GAP-withdot.dev.tsv``): each text through our pipeline
    and the conversion ``generate --gap-tsv`` itself runs
-   (:func:`pipeline.core.generate.gap_instance`): exactly two masculine and two feminine
+   (:func:`pipeline.core.generate.qualified_gap_instance`): exactly two masculine and two feminine
    persons, and the published A and B (trimmed of a possessive) in mentions of the two persons
    of the pronoun's gender.
 2. **Recall** of the same 75 originals: ``python -m pipeline extract --strategy prune`` over the
@@ -78,8 +78,8 @@ def published_originals(path: Path) -> list[dict]:
 
 def qualification(nlp, rows: list[dict], layer: bool) -> dict:
     """What ``generate --gap-tsv`` does with each published original: the command's own
-    conversion (:func:`pipeline.core.generate.gap_instance`), with or without the layer."""
-    from pipeline.core.generate import gap_instance
+    conversion (:func:`pipeline.core.generate.qualified_gap_instance`), with or without the layer."""
+    from pipeline.core.generate import qualified_gap_instance
     from pipeline.nlp.persons import PERSON_LAYER
 
     disabled = [] if layer or PERSON_LAYER not in nlp.pipe_names else [PERSON_LAYER]
@@ -87,7 +87,7 @@ def qualification(nlp, rows: list[dict], layer: bool) -> dict:
     with nlp.select_pipes(disable=disabled):
         docs = list(nlp.pipe(r["Text"] for r in rows))
     for r, doc in zip(rows, docs):
-        inst, why, _ = gap_instance(r, doc)
+        inst, why, _ = qualified_gap_instance(r, doc)
         why = "qualifies" if inst is not None else why
         reasons[why] = reasons.get(why, 0) + 1
     return reasons

@@ -159,12 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     per_quad_classes: Counter = Counter()
     qualified = 0
     for (qid, q), doc in zip(originals, docs):
-        inst, reason, _ = core.gap_instance(q[ORIGINAL], doc)
-        if inst is not None:
-            try:
-                core.check_instance(inst)
-            except core.GenerateError:
-                inst, reason = None, core.REJECT_INCONSISTENT
+        inst, reason, _ = core.qualified_gap_instance(q[ORIGINAL], doc)
         if inst is None:
             reasons[reason] += 1
             continue

@@ -653,6 +653,20 @@ def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
 
 
 
+def qualified_gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
+    """:func:`gap_instance`, and the instance checked (:func:`check_instance`): what
+    ``generate --gap-tsv`` keeps of a row. (instance, None, added) or (None, reason, 0)."""
+    inst, reason, added = gap_instance(row, doc)
+    if inst is None:
+        return None, reason, 0
+    try:
+        check_instance(inst)
+    except GenerateError:
+        return None, REJECT_INCONSISTENT, 0
+    return inst, None, added
+
+
+
 
 # ------------------------------------------------------ evaluation variant without periods --
 

@@ -118,12 +118,7 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     docs = nlp.pipe((r["Text"] for r in rows), batch_size=args.batch_size)
     added_total = 0
     for row, doc in tqdm(zip(rows, docs), total=len(rows), desc="generate: NER on GAP texts", unit="row"):
-        inst, reason, added = core.gap_instance(row, doc)
-        if inst is not None:
-            try:
-                core.check_instance(inst)
-            except core.GenerateError:
-                inst, reason = None, core.REJECT_INCONSISTENT
+        inst, reason, added = core.qualified_gap_instance(row, doc)
         if inst is None:
             reasons[reason] += 1
             continue

@@ -28,7 +28,7 @@ SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
 
 def _items_from_shared() -> list[dict]:
     from pipeline.core.stereotypes import categorize
-    from pipeline.formats.benchmarks import load_winobias, load_winogender
+    from pipeline.lang.benchmarks import load_winobias, load_winogender
 
     items = load_winobias(SHARED / "reference" / "winobias")
     items += load_winogender(SHARED / "reference" / "winogender")

@@ -1,25 +1,5 @@
 """The n-CDA name map (pure core): male <-> female first names by an optimal bipartite matching.
 
-Source
-------
-gender-guesser's ``nam_dict.txt`` (Jörg Michael's first-name dictionary), read from the
-installed package at run time (:func:`nam_dict_path`), never copied into the repository.
-The layout, from the file's own header comments (0-based character positions):
-
-* ``[0:2]``  gender code: ``M`` male, ``1M``/``?M`` mostly male, ``F`` female,
-  ``1F``/``?F`` mostly female, ``?`` unisex; ``=`` lines list equivalent names (ignored);
-* ``[3:29]`` the name; a ``+`` inside a name stands for ``-``, ``' '`` or nothing
-  ("Jun+Wei" is "Jun-Wei", "Jun Wei" and "Junwei": the joined form lower-cases the letter
-  after the ``+``, as the header's example shows);
-* ``[29]``   sort marker: names with expandable umlauts are printed twice, the copy sorted
-  with expanded umlauts carries ``+`` here; the header advises to ignore those lines, and we
-  do (1,332 of the 1,335 are exact duplicates of another line; the other 3 are Miša and Saša);
-* ``[30:85]`` one character per country (55 countries, Great Britain ... other countries):
-  a hexadecimal frequency digit 1..D, blank = 0.
-
-A name (after ``+`` expansion) with several entries keeps the entry with the largest total
-frequency (sum of its 55 digits); on a tie the first entry in file order is kept.
-
 Matching
 --------
 Two bipartite problems: male vs female, and mostly male (1M, ?M) vs mostly female (1F, ?F);
@@ -43,10 +23,11 @@ visited in row-major order of the classes (classes sorted lexicographically by v
 cell pairing the next ``flow`` unpaired names of its row class with the next ``flow`` unpaired
 names of its column class. Any pairing inside the classes has the same total cost.
 
-Reading the installed file and the map files is :mod:`pipeline.formats.name_map`; the command
-is :mod:`pipeline.stages.namemap`.
+The source, gender-guesser's ``nam_dict.txt``, is read and parsed into :class:`NameEntry`
+records by :mod:`pipeline.formats.name_map`; the command is :mod:`pipeline.stages.namemap`.
 
-May import: the standard library, numpy, scipy, POT (``ot``), :mod:`pipeline.errors`.
+May import: the standard library, numpy, scipy, POT (``ot``), :mod:`pipeline.errors`,
+:mod:`pipeline.formats.name_map` (the NameEntry record).
 """
 
 from __future__ import annotations
@@ -56,96 +37,11 @@ from typing import Iterable
 
 import numpy as np
 
-from pipeline.errors import InputError
+from pipeline.formats.name_map import NameEntry
 
 ALPHA = 12 / 11
-N_COUNTRIES = 55
-NAME_START, NAME_END, MARKER_COL, VECTOR_START = 3, 29, 29, 30
-VECTOR_END = VECTOR_START + N_COUNTRIES
-
-CLASS_OF_CODE = {
-    "M": "male", "1M": "mostly_male", "?M": "mostly_male",
-    "F": "female", "1F": "mostly_female", "?F": "mostly_female",
-    "?": "unisex",
-}
 # (left class, right class): the two matchings
 PAIRINGS = (("male", "female"), ("mostly_male", "mostly_female"))
-
-
-# ----------------------------------------------------------------------------------------
-# nam_dict.txt
-# ----------------------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class NameEntry:
-    name: str
-    code: str                  # gender code as written (M, 1M, ?M, F, 1F, ?F, ?)
-    cls: str                   # male | mostly_male | female | mostly_female | unisex
-    vector: tuple[int, ...]    # 55 frequencies, 0..13
-    line: int                  # 1-based line number in nam_dict.txt
-
-    @property
-    def total(self) -> int:
-        return sum(self.vector)
-
-
-def expand_plus(name: str) -> list[str]:
-    """The spellings a '+' name stands for: hyphenated, spaced, joined ("Jun+Wei" ->
-    "Jun-Wei", "Jun Wei", "Junwei")."""
-    if "+" not in name:
-        return [name]
-    parts = name.split("+")
-    joined = parts[0] + "".join(p[:1].lower() + p[1:] for p in parts[1:])
-    out = []
-    for form in ("-".join(parts), " ".join(parts), joined):
-        if form not in out:
-            out.append(form)
-    return out
-
-
-_HEX = " 123456789ABCDEF"
-_VALID = frozenset(_HEX)
-# byte -> value: blank = 0, '1'..'9' = 1..9, 'A'..'F' = 10..15
-_TO_VALUE = bytes.maketrans(_HEX.encode("ascii"), bytes([0, *range(1, 16)]))
-
-
-def parse_vector(field: str, path=None, lineno: int = 0) -> tuple[int, ...]:
-    """The 55 frequencies of a country field (hexadecimal digits, blank = 0)."""
-    field = field.ljust(N_COUNTRIES)
-    if not _VALID.issuperset(field):
-        bad = next(ch for ch in field if ch not in _VALID)
-        raise InputError(f"frequency column holds {bad!r}, not a hexadecimal digit", path, lineno)
-    return tuple(field.encode("ascii").translate(_TO_VALUE))
-
-
-def parse_line(line: str, path=None, lineno: int = 0) -> list[NameEntry]:
-    """Entries of one dictionary line (several for a '+' name); [] for comments, equivalence
-    lines, blank lines and the expanded-umlaut duplicates ('+' in the sort-marker column)."""
-    line = line.rstrip("\r\n")
-    if not line.strip() or line.startswith("#") or line.startswith("="):
-        return []
-    code = line[:NAME_START].strip()
-    if code not in CLASS_OF_CODE:
-        raise InputError(f"unknown gender code {code!r}", path, lineno)
-    if len(line) > MARKER_COL and line[MARKER_COL] == "+":
-        return []
-    name = line[NAME_START:NAME_END].strip()
-    if not name or len(name.split()) != 1:
-        raise InputError(f"bad name field {line[NAME_START:NAME_END]!r}", path, lineno)
-    vector = parse_vector(line[VECTOR_START:VECTOR_END], path, lineno)
-    return [NameEntry(form, code, CLASS_OF_CODE[code], vector, lineno) for form in expand_plus(name)]
-
-
-def parse_nam_dict(lines: Iterable[str], path=None) -> dict[str, NameEntry]:
-    """name -> its kept entry (largest total frequency; first in file order on ties)."""
-    best: dict[str, NameEntry] = {}
-    for lineno, line in enumerate(lines, start=1):
-        for entry in parse_line(line, path, lineno):
-            old = best.get(entry.name)
-            if old is None or entry.total > old.total:
-                best[entry.name] = entry
-    return best
-
 
 
 # ----------------------------------------------------------------------------------------
@@ -317,7 +213,7 @@ class PairingResult:
 
 def build_name_map(entries: dict[str, NameEntry] | Iterable[NameEntry], alpha: float = ALPHA,
                    pairings=PAIRINGS) -> list[PairingResult]:
-    """Both matchings over a parsed dictionary (see :func:`parse_nam_dict`)."""
+    """Both matchings over a parsed dictionary (see :func:`pipeline.formats.name_map.parse_nam_dict`)."""
     values = list(entries.values()) if isinstance(entries, dict) else list(entries)
     results = []
     for lc, rc in pairings:

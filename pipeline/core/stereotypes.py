@@ -4,7 +4,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
 
 * an occupation's *stereotype* is ``masculine``, ``feminine`` or ``neutral`` (from the
   datasets' own labels: WinoBias's male/female occupation lists, Winogender's BLS share of
-  women, see :func:`stereotype_from_share`; a participant such as "the customer" or
+  women, see :func:`pipeline.lang.benchmarks.stereotype_from_share`; a participant such as "the customer" or
   "someone" is ``neutral``);
 * the *relation* of an entity to the pronoun: ``pro`` when the entity's stereotype is the
   pronoun's gender, ``anti`` when it is the other binary gender, ``neutral`` when the entity
@@ -42,12 +42,6 @@ FINE_CATEGORIES = tuple([f"{m}-{o}" for m in RELATIONS for o in RELATIONS] + [PR
 PAPER_CATEGORIES = ("anti-pro", "pro-anti", PRONOUN_NEUTRAL, "anti-neutral", "pro-neutral",
                     "neutral-anti", "neutral-pro", "neutral-neutral")
 
-# Winogender: an occupation is neutral when its BLS share of women is within this many
-# percentage points of 50 (strictly). 7 gives the six neutral occupations (investigator,
-# salesperson, appraiser, administrator, broker, dispatcher) that reproduce the paper's
-# category counts (neutral-neutral 48 = 6 occupations x 2 participants x 2 genders x 2 answers).
-NEUTRAL_BAND = 7.0
-
 GENDER_WORDS = {
     "male": MASCULINE, "masculine": MASCULINE, "m": MASCULINE, "man": MASCULINE,
     "female": FEMININE, "feminine": FEMININE, "f": FEMININE, "woman": FEMININE,
@@ -61,13 +55,6 @@ def gender_of(word: str) -> str:
     if g is None:
         raise ValueError(f"not a gender: {word!r}")
     return g
-
-
-def stereotype_from_share(pct_female: float, band: float = NEUTRAL_BAND) -> str:
-    """An occupation's stereotype from its share of women (percent)."""
-    if abs(pct_female - 50.0) < band:
-        return NEUTRAL
-    return FEMININE if pct_female > 50.0 else MASCULINE
 
 
 def relation(stereotype: str | None, pronoun_gender: str) -> str:

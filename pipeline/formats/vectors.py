@@ -7,8 +7,9 @@ releases is frequency order). The format of a file is decided from its content:
 * word2vec text: a ``COUNT DIM`` header line followed by ``word v1 ... vDIM`` lines;
 * GloVe text: no header, every line ``word v1 ... vDIM``.
 
-``spacy:NAME`` loads the vectors of an installed spaCy pipeline (a pipeline without vectors
-is bad input). A file of any other form is an :class:`InputError` naming the file.
+``spacy:NAME`` takes the vectors of an installed spaCy pipeline, loaded by the function the
+caller passes as ``load_pipeline`` (the commands pass :func:`pipeline.nlp.load.load`, so this
+layer never imports the spaCy layer); a pipeline without vectors is bad input. A file of any other form is an :class:`InputError` naming the file.
 
 May import: gensim, numpy, :mod:`pipeline.errors`.
 """
@@ -57,10 +58,14 @@ def detect_format(path: str | os.PathLike) -> str:
     raise InputError("not a word2vec (text or binary) or GloVe vectors file", path, 1)
 
 
-def load_vectors(source: str | os.PathLike):
-    """A gensim KeyedVectors from a vectors file or ``spacy:PIPELINE``."""
+def load_vectors(source: str | os.PathLike, load_pipeline=None):
+    """A gensim KeyedVectors from a vectors file or ``spacy:PIPELINE`` (then ``load_pipeline(NAME)``
+    must return the loaded spaCy Language)."""
     if str(source).startswith("spacy:"):
-        return _from_spacy(str(source)[len("spacy:"):])
+        name = str(source)[len("spacy:"):]
+        if load_pipeline is None:
+            raise InputError(f"{source}: no spaCy loader given for spaCy vectors")
+        return vectors_of_pipeline(load_pipeline(name), name)
     from gensim.models import KeyedVectors
 
     path = Path(source)
@@ -73,13 +78,11 @@ def load_vectors(source: str | os.PathLike):
         raise InputError(f"malformed {fmt} vectors ({exc})", path) from exc
 
 
-def _from_spacy(name: str):
+def vectors_of_pipeline(nlp, name: str):
+    """A gensim KeyedVectors of a loaded spaCy pipeline's vectors table."""
     import numpy as np
     from gensim.models import KeyedVectors
 
-    from pipeline.nlp.load import load
-
-    nlp = load(name)
     table = nlp.vocab.vectors
     if table.shape[0] == 0 or table.shape[1] == 0:
         raise InputError(f"spaCy pipeline {name!r} has no word vectors")

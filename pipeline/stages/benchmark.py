@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from pipeline.core.stereotypes import categorize, count_categories, maze_eligible_by_order, \
         maze_eligible_by_verbs
     from pipeline.errors import InputError
-    from pipeline.formats.benchmarks import load_source, write_benchmark
+    from pipeline.formats.benchmarks import write_benchmark
+    from pipeline.lang.benchmarks import load_source
     from pipeline.formats.files import staged_outputs
 
     if len(args.source) != len(args.path):

@@ -76,6 +76,7 @@ def run(args) -> int:
     from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs, write_json
     from pipeline.formats.vectors import load_vectors
+    from pipeline.nlp.load import load as load_pipeline
     from pipeline.report.embeddings import markdown
 
     log = logging.getLogger(__name__)
@@ -87,7 +88,7 @@ def run(args) -> int:
     lists = word_lists(args.definitional)
     embeddings = {}
     for name, path in tqdm(specs.items(), desc="loading vectors", unit="file", disable=len(specs) < 2):
-        embeddings[name] = load_vectors(path)
+        embeddings[name] = load_vectors(path, load_pipeline=load_pipeline)
     opts = Options(direction=args.direction, n_cluster=args.n_cluster, n_svm=args.n_svm, draws=args.draws,
                    seed=args.seed, vocab_limit=args.vocab_limit, gipe_vocab=args.gipe_vocab,
                    gipe_neighbours=args.gipe_neighbours, gipe_theta=args.gipe_theta)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.core import stereotypes as s
+from pipeline.lang.benchmarks import stereotype_from_share
 from pipeline.errors import InputError
 from pipeline.vocab import FEMININE, MASCULINE, NEUTRAL
 
@@ -26,11 +27,11 @@ def test_fine_and_coarse(pronoun, main, other, fine, coarse):
 
 
 def test_share_thresholds():
-    assert s.stereotype_from_share(89.58) == FEMININE
-    assert s.stereotype_from_share(10.72) == MASCULINE
-    assert s.stereotype_from_share(56.3) == NEUTRAL       # dispatcher
-    assert s.stereotype_from_share(57.0) == FEMININE      # pharmacist: 7 points off 50
-    assert s.stereotype_from_share(45.15) == NEUTRAL      # investigator
+    assert stereotype_from_share(89.58) == FEMININE
+    assert stereotype_from_share(10.72) == MASCULINE
+    assert stereotype_from_share(56.3) == NEUTRAL       # dispatcher
+    assert stereotype_from_share(57.0) == FEMININE      # pharmacist: 7 points off 50
+    assert stereotype_from_share(45.15) == NEUTRAL      # investigator
 
 
 @pytest.mark.parametrize("value, kind, coarse", [

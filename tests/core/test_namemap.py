@@ -37,7 +37,7 @@ def weight(u, v, alpha=ALPHA):
 # ---------------------------------------------------------------- parsing ---------------
 
 def test_line_layout_and_hex_digits():
-    [e] = nm.parse_line(line("M", "Aage", {0: "7", 16: "D", 54: "A"}))
+    [e] = nmf.parse_line(line("M", "Aage", {0: "7", 16: "D", 54: "A"}))
     assert e.name == "Aage" and e.code == "M" and e.cls == "male"
     assert len(e.vector) == 55
     assert e.vector[0] == 7 and e.vector[16] == 13 and e.vector[54] == 10
@@ -45,26 +45,26 @@ def test_line_layout_and_hex_digits():
 
 
 def test_codes_and_classes():
-    got = {c: nm.parse_line(line(c, "Kim", {0: "1"}))[0].cls for c in ("M", "1M", "?M", "F", "1F", "?F", "?")}
+    got = {c: nmf.parse_line(line(c, "Kim", {0: "1"}))[0].cls for c in ("M", "1M", "?M", "F", "1F", "?F", "?")}
     assert got == {"M": "male", "1M": "mostly_male", "?M": "mostly_male", "F": "female",
                    "1F": "mostly_female", "?F": "mostly_female", "?": "unisex"}
 
 
 def test_comments_equivalents_and_umlaut_duplicates_ignored():
-    assert nm.parse_line("# comment line\r\n") == []
-    assert nm.parse_line("=  Abe Abraham                  1       $\r\n") == []
-    assert nm.parse_line("\r\n") == []
+    assert nmf.parse_line("# comment line\r\n") == []
+    assert nmf.parse_line("=  Abe Abraham                  1       $\r\n") == []
+    assert nmf.parse_line("\r\n") == []
     # the copy sorted with expanded umlauts ('+' in column 30)
-    assert nm.parse_line(line("M", "Åge", {16: "5"}, marker="+")) == []
+    assert nmf.parse_line(line("M", "Åge", {16: "5"}, marker="+")) == []
     # the compressed-umlaut copy ('-') is kept
-    assert [e.name for e in nm.parse_line(line("M", "Åge", {16: "5"}, marker="-"))] == ["Åge"]
+    assert [e.name for e in nmf.parse_line(line("M", "Åge", {16: "5"}, marker="-"))] == ["Åge"]
 
 
 def test_plus_forms():
-    assert nm.expand_plus("Jun+Wei") == ["Jun-Wei", "Jun Wei", "Junwei"]
-    assert nm.expand_plus("Abd+al+Aziz") == ["Abd-al-Aziz", "Abd al Aziz", "Abdalaziz"]
-    assert nm.expand_plus("Anna") == ["Anna"]
-    entries = nm.parse_line(line("M", "Jun+Wei", {48: "4"}))
+    assert nmf.expand_plus("Jun+Wei") == ["Jun-Wei", "Jun Wei", "Junwei"]
+    assert nmf.expand_plus("Abd+al+Aziz") == ["Abd-al-Aziz", "Abd al Aziz", "Abdalaziz"]
+    assert nmf.expand_plus("Anna") == ["Anna"]
+    entries = nmf.parse_line(line("M", "Jun+Wei", {48: "4"}))
     assert [e.name for e in entries] == ["Jun-Wei", "Jun Wei", "Junwei"]
     assert len({e.vector for e in entries}) == 1
 
@@ -80,7 +80,7 @@ def test_duplicates_keep_largest_total_then_first():
         line("?", "Jun+Wei", {48: "1"}),
         line("M", "Junwei", {48: "3"}),          # beats the joined form of Jun+Wei
     ]
-    d = nm.parse_nam_dict(lines)
+    d = nmf.parse_nam_dict(lines)
     assert d["Aafke"].code == "F" and d["Aafke"].line == 1
     assert d["Robin"].code == "?M" and d["Robin"].total == 4
     assert d["Toni"].code == "M"
@@ -89,9 +89,9 @@ def test_duplicates_keep_largest_total_then_first():
 
 def test_bad_lines_raise_input_error():
     with pytest.raises(InputError, match="unknown gender code"):
-        nm.parse_nam_dict([line("X", "Bob", {0: "1"})], path="nd.txt")
+        nmf.parse_nam_dict([line("X", "Bob", {0: "1"})], path="nd.txt")
     with pytest.raises(InputError, match="row 2.*hexadecimal"):
-        nm.parse_nam_dict([line("M", "Bob", {0: "1"}), line("M", "Rob", {0: "G"})], path="nd.txt")
+        nmf.parse_nam_dict([line("M", "Bob", {0: "1"}), line("M", "Rob", {0: "G"})], path="nd.txt")
 
 
 def test_installed_dictionary():
@@ -107,7 +107,7 @@ def test_installed_dictionary():
     raw: dict[str, list[int]] = {}
     with open(path, encoding="utf-8") as fh:
         for ln in fh:
-            for e in nm.parse_line(ln):
+            for e in nmf.parse_line(ln):
                 raw.setdefault(e.name, []).append(e.total)
     assert set(raw) == set(d)
     assert all(d[n].total == max(t) for n, t in raw.items())
@@ -201,7 +201,7 @@ def test_mostly_pairing_equals_scipy_in_full(entries):
 
 def E(name, cls, total, country=0):
     code = {"male": "M", "female": "F"}[cls]
-    return nm.NameEntry(name, code, cls, tuple(total if i == country else 0 for i in range(55)), 1)
+    return nmf.NameEntry(name, code, cls, tuple(total if i == country else 0 for i in range(55)), 1)
 
 
 def test_select_sides_truncates_larger_by_frequency_then_name():

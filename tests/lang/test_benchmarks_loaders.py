@@ -7,7 +7,8 @@ import pytest
 
 from pipeline.core.stereotypes import categorize, count_categories
 from pipeline.errors import InputError
-from pipeline.formats import benchmarks as b
+from pipeline.formats import benchmarks as bf
+from pipeline.lang import benchmarks as b
 
 BUG_CSV = (
     "sentence_text,profession,g,g_first_index,profession_first_index,stereotype,corpus,data_index,distance,num_of_pronouns\n"
@@ -89,9 +90,9 @@ def test_other_layout_is_not_a_benchmark(tmp_path):
 
     p = tmp_path / "x.parquet"
     pq.write_table(pa.table({"id": ["a"], "text": ["b"]}), p)
-    assert not b.is_benchmark_file(p)
+    assert not bf.is_benchmark_file(p)
     with pytest.raises(InputError, match="not a benchmark table"):
-        b.read_benchmark(p)
+        bf.read_benchmark(p)
 
 
 def test_sowinobias_parquet(tmp_path):

@@ -11,14 +11,16 @@ sentence boundary), then tok2vec, tagger, parser and attribute ruler.
   token, marks a possible gendered name: a superset of what NER and the person layer
   (:mod:`pipeline.nlp.persons`, whose names always start with such a token) can make a gendered
   mention, keyed by the run of
-  capitalized tokens it starts. A pronoun (by its spelling: he, him, his, she, her, hers) is
-  *promising* when, in rough sentences (punctuation-based, :func:`rough_sentences`),
+  capitalized tokens it starts; a capitalized token that is a word of such a run elsewhere in
+  the chunk (a bare surname, "Rostóv" after "Count Rostóv") echoes it, because the variant
+  grouping of :mod:`pipeline.core.extract` gives it that person's gender. A pronoun (by its
+  spelling: he, him, his, she, her, hers) is *promising* when, in rough sentences (punctuation-based, :func:`rough_sentences`),
   (1) its own sentence and the one before hold two distinct name marks of its gender (every
   GAP pattern needs both candidates there) and (2) some run of ``MAX_SENTENCES`` sentences
   around it holds two masculine and two feminine name marks. Both are necessary conditions
-  for an instance — a PERSON mention is gendered only through its title or its first
-  token — each widened by ``SLACK`` rough sentences. Only the rough sentences around
-  promising pronouns, ``MAX_SENTENCES - 1 + MARGIN`` on each side (merged into regions),
+  for an instance — a PERSON mention is gendered only through its title, its first token or
+  a variant of the same person — each widened by ``SLACK`` rough sentences. Only the rough
+  sentences around promising pronouns, ``MAX_SENTENCES - 1 + MARGIN`` on each side (merged into regions),
   go through the model, each region as a Doc of its own; instances are kept only for
   promising pronouns, whose every possible window lies inside their region.
 
@@ -95,6 +97,19 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
         if end == first:
             continue
         marks.append((tok.i, tuple(t.text.lower() for t in doc[first:end]), gender))
+    # A mention without a gendered first token ("Rostóv") takes the gender of a person whose
+    # name holds its words ("Count Rostóv", "Nicholas Rostóv"; see core.extract's variant
+    # grouping), so every capitalized token that is a word of some mark's name echoes that
+    # mark: same key (same person), same gender.
+    by_word: dict[str, set[tuple[tuple[str, ...], str]]] = {}
+    for _, key, gender in marks:
+        for word in key:
+            by_word.setdefault(word, set()).add((key, gender))
+    starts = {i for i, _, _ in marks}
+    for tok in doc:
+        if tok.i not in starts and tok.text[:1].isupper() and not tok.is_punct:
+            for key, gender in by_word.get(tok.text.lower(), ()):
+                marks.append((tok.i, key, gender))
     return marks
 
 

@@ -194,3 +194,33 @@ def test_limit_books(tmp_path):
     corpus = _two_book_corpus(tmp_path)
     assert main(["extract", "--corpus", str(corpus), "--out", str(tmp_path / "o"), "--limit-books", "1"]) == 0
     assert list(pd.read_parquet(tmp_path / "o" / "books.parquet").path) == ["a.txt"]
+
+
+ECHO_STORY = (
+    "On Sunday after church the footman announced that Captain Dolokhov had called.\n\n"
+    "Mary and Aunt Sophia were sitting in the drawing room, and the girl blushed at once.\n\n"
+    '"You have met him, Aunt?" said Mary in a calm voice. When Dolokhov entered the room, Mary '
+    "dropped her eyes for an instant, and then just as Peter turned to the window she raised her "
+    "head and met his look.\n")
+
+
+def test_prune_keeps_a_bare_surname_gendered_by_its_titled_form(tmp_path):
+    """A candidate written as a bare surname ("Dolokhov") is masculine only through "Captain
+    Dolokhov" two sentences earlier; prune's pass 0 must count it (War and Peace, 2600-2496915,
+    was missed by prune before)."""
+    from pipeline.nlp.load import load
+    from pipeline.nlp.prune import name_marks
+
+    marks = name_marks(load().make_doc(ECHO_STORY))
+    # "Captain Dolokhov" marks it, and the bare "Dolokhov" echoes it
+    assert sum(key == ("dolokhov",) and g == "masculine" for _, key, g in marks) == 2
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "story.txt").write_text(ECHO_STORY, encoding="utf-8")
+    found = {}
+    for strategy in ("full", "prune"):
+        out = tmp_path / strategy
+        assert main(["extract", "--corpus", str(corpus), "--out", str(out), "--strategy", strategy]) == 0
+        found[strategy] = pd.read_parquet(out / "instances.parquet")[["pattern", "pronoun", "a", "b"]].values.tolist()
+    assert found["full"] == [["FINALPRO", "his", "Dolokhov", "Peter"]]
+    assert found["prune"] == found["full"]

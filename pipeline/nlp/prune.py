@@ -78,6 +78,7 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
     from pipeline.lang.names import guess, title_gender
 
     marks = []
+    covered: set[int] = set()               # tokens inside a mark's name run
     n = len(doc)
     for tok in doc:
         text = tok.text
@@ -97,6 +98,7 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
         if end == first:
             continue
         marks.append((tok.i, tuple(t.text.lower() for t in doc[first:end]), gender))
+        covered.update(range(tok.i, end))
     # A mention without a gendered first token ("Rostóv") takes the gender of a person whose
     # name holds its words ("Count Rostóv", "Nicholas Rostóv"; see core.extract's variant
     # grouping), so every capitalized token that is a word of some mark's name echoes that
@@ -105,9 +107,8 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
     for _, key, gender in marks:
         for word in key:
             by_word.setdefault(word, set()).add((key, gender))
-    starts = {i for i, _, _ in marks}
     for tok in doc:
-        if tok.i not in starts and tok.text[:1].isupper() and not tok.is_punct:
+        if tok.i not in covered and tok.text[:1].isupper() and not tok.is_punct:
             for key, gender in by_word.get(tok.text.lower(), ()):
                 marks.append((tok.i, key, gender))
     return marks

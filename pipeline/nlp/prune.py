@@ -11,8 +11,8 @@ sentence boundary), then tok2vec, tagger, parser and attribute ruler.
   token, marks a possible gendered name: a superset of what NER and the person layer
   (:mod:`pipeline.nlp.persons`, whose names always start with such a token) can make a gendered
   mention, keyed by the run of
-  capitalized tokens it starts; a capitalized token that is a word of such a run elsewhere in
-  the chunk (a bare surname, "Rostóv" after "Count Rostóv") echoes it, because the variant
+  capitalized tokens it starts; a capitalized token that is a word of such a run at most a
+  context away (a bare surname, "Rostóv" after "Count Rostóv") echoes it, because the variant
   grouping of :mod:`pipeline.core.extract` gives it that person's gender. A pronoun (by its
   spelling: he, him, his, she, her, hers) is *promising* when, in rough sentences (punctuation-based, :func:`rough_sentences`),
   (1) its own sentence and the one before hold two distinct name marks of its gender (every
@@ -32,6 +32,8 @@ by spelling (no tag) over the whole book.
 """
 
 from __future__ import annotations
+
+import bisect
 
 from pipeline.nlp import load as nlp_mod
 from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
@@ -100,17 +102,28 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
         marks.append((tok.i, tuple(t.text.lower() for t in doc[first:end]), gender))
         covered.update(range(tok.i, end))
     # A mention without a gendered first token ("Rostóv") takes the gender of a person whose
-    # name holds its words ("Count Rostóv", "Nicholas Rostóv"; see core.extract's variant
-    # grouping), so every capitalized token that is a word of some mark's name echoes that
-    # mark: same key (same person), same gender.
-    by_word: dict[str, set[tuple[tuple[str, ...], str]]] = {}
-    for _, key, gender in marks:
+    # name holds its words ("Count Rostóv", "Nicholas Rostóv") in the same context (see
+    # core.extract's variant grouping), so a capitalized token that is a word of a mark's name
+    # echoes that mark (same key: same person; same gender) when the mark is at most a
+    # context away: MAX_SENTENCES - 1 rough sentences, widened by SLACK.
+    if not marks:
+        return marks
+    sent_of = rough_sentences(doc)
+    reach = MAX_SENTENCES - 1 + SLACK
+    by_word: dict[str, dict[tuple[tuple[str, ...], str], list[int]]] = {}
+    for i, key, gender in marks:
         for word in key:
-            by_word.setdefault(word, set()).add((key, gender))
+            by_word.setdefault(word, {}).setdefault((key, gender), []).append(sent_of[i])
     for tok in doc:
         if tok.i not in covered and tok.text[:1].isupper() and not tok.is_punct:
-            for key, gender in by_word.get(tok.text.lower(), ()):
-                marks.append((tok.i, key, gender))
+            sources = by_word.get(tok.text.lower())
+            if not sources:
+                continue
+            k = sent_of[tok.i]
+            for (key, gender), sents in sources.items():
+                j = bisect.bisect_left(sents, k - reach)     # sentence indices are ascending
+                if j < len(sents) and sents[j] <= k + reach:
+                    marks.append((tok.i, key, gender))
     return marks
 
 

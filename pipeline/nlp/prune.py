@@ -14,7 +14,8 @@ sentence boundary), then tok2vec, tagger, parser and attribute ruler.
   capitalized tokens it starts; a capitalized token that is a word of such a run at most a
   context away (a bare surname, "Rostóv" after "Count Rostóv") echoes it, because the variant
   grouping of :mod:`pipeline.core.extract` gives it that person's gender. A pronoun (by its
-  spelling: he, him, his, she, her, hers) is *promising* when, in rough sentences (punctuation-based, :func:`rough_sentences`),
+  spelling: he, him, his, she, her, hers) is *promising* when, in rough sentences
+  (punctuation-based, :func:`rough_sentences`),
   (1) its own sentence and the one before hold two distinct name marks of its gender (every
   GAP pattern needs both candidates there) and (2) some run of ``MAX_SENTENCES`` sentences
   around it holds two masculine and two feminine name marks. Both are necessary conditions
@@ -75,8 +76,9 @@ def rough_sentences(doc) -> list[int]:
     return out
 
 
-def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
-    """Pass 0: (token index, key, gender) for every possible gendered name, no model."""
+def name_marks(doc, sent_of: list[int] | None = None) -> list[tuple[int, tuple[str, ...], str]]:
+    """Pass 0: (token index, key, gender) for every possible gendered name, no model.
+    ``sent_of``: :func:`rough_sentences` of ``doc`` when the caller has it already."""
     from pipeline.lang.names import guess, title_gender
 
     marks = []
@@ -108,7 +110,8 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
     # context away: MAX_SENTENCES - 1 rough sentences, widened by SLACK.
     if not marks:
         return marks
-    sent_of = rough_sentences(doc)
+    if sent_of is None:
+        sent_of = rough_sentences(doc)
     reach = MAX_SENTENCES - 1 + SLACK
     by_word: dict[str, dict[tuple[tuple[str, ...], str], list[int]]] = {}
     for i, key, gender in marks:
@@ -127,11 +130,12 @@ def name_marks(doc) -> list[tuple[int, tuple[str, ...], str]]:
     return marks
 
 
-def promising_regions(doc, marks) -> list[tuple[int, int, set[int]]]:
+def promising_regions(doc, marks, sent_of: list[int] | None = None) -> list[tuple[int, int, set[int]]]:
     """(start token, end token, promising pronoun token indices) of the regions to process."""
     if not len(doc):
         return []
-    sent_of = rough_sentences(doc)
+    if sent_of is None:
+        sent_of = rough_sentences(doc)
     n_sents = sent_of[-1] + 1
     m_keys = [set() for _ in range(n_sents)]
     f_keys = [set() for _ in range(n_sents)]
@@ -184,7 +188,8 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
         return
     for offset, text in chunks:
         doc = nlp.make_doc(text)
-        regions = promising_regions(doc, name_marks(doc))
+        sent_of = rough_sentences(doc)
+        regions = promising_regions(doc, name_marks(doc, sent_of), sent_of)
         subdocs = [doc[s:e].as_doc() for s, e, _ in regions]
         processed = list(run_components(nlp, iter(subdocs), components, batch_size))
         parts = [(offset + doc[s].idx, sub, {doc[i].idx - doc[s].idx for i in toks})

@@ -20,7 +20,9 @@ Figures (printed as Markdown with the date and the machine's size):
 3. **LitBank precision**: extract over the first ~2,500 words of each LitBank book (truncated
    copies in a temporary directory; the annotated openings are ~2,000 words), then
    :mod:`pipeline.core.label` against ``reference/litbank-coref``: label distribution,
-   precision and its 95 % Wilson interval.
+   precision and its 95 % Wilson interval; and the ceiling (:mod:`pipeline.core.ceiling`): how
+   many instances the same rules give on LitBank's gold persons, i.e. the most labelled
+   instances any person detection could reach there.
 4. **Throughput** of the person layer: the same paragraphs of a few Gutenberg books through
    the whole pipeline with and without the component, in one process, interleaved, medians.
 5. **Examples**: instances that extract finds only with the layer (books ``--examples-books``).
@@ -222,6 +224,39 @@ def litbank_labels(instances: list[dict], coref_dir: Path) -> tuple[dict, list[d
     return summarize(r["label"] for r in labelled), labelled
 
 
+def gold_documents(coref_dir: Path) -> list:
+    from pipeline.core.ceiling import GoldDocument
+    from pipeline.formats.conll import document_clusters, read_documents
+
+    return [GoldDocument(d.doc_id, list(d.words), list(d.sentence_starts), document_clusters(d))
+            for f in sorted(coref_dir.glob("*.conll")) for d in read_documents(f)]
+
+
+def initial_pronouns(nlp, docs) -> dict[str, set[int]]:
+    """Document id -> token indices of the gendered pronouns that spaCy's parse of their gold
+    sentence puts in an initial subordinate clause or PP (what INITIALPRO/MEDIALPRO need)."""
+    from spacy.tokens import Doc
+
+    from pipeline.core.alignment import unescape
+    from pipeline.lang.patterns import initial_clause_kind
+    from pipeline.lang.pronouns import target_pronoun_gender
+
+    jobs = []                                    # (doc id, first token, Doc)
+    for d in docs:
+        starts = sorted(set(d.sentence_starts) | {0})
+        for k, s in enumerate(starts):
+            e = starts[k + 1] if k + 1 < len(starts) else len(d.words)
+            words = [unescape(w) or w for w in d.words[s:e]]
+            if words and any(target_pronoun_gender(w) for w in words):
+                jobs.append((d.doc_id, s, Doc(nlp.vocab, words=words)))
+    out: dict[str, set[int]] = {d.doc_id: set() for d in docs}
+    for (doc_id, s, _), parsed in zip(jobs, nlp.pipe((j[2] for j in jobs), batch_size=64)):
+        for tok in parsed:
+            if target_pronoun_gender(tok.text) and initial_clause_kind(tok, tok.sent) is not None:
+                out[doc_id].add(s + tok.i)
+    return out
+
+
 # ------------------------------------------------------------------ 4. throughput ----------
 
 def throughput(nlp, corpus: Path, books=("2788", "5342", "1399"), paragraphs: int = 120, repeats: int = 5) -> dict:
@@ -346,6 +381,17 @@ def main(argv: list[str] | None = None) -> int:
                       f"({pct(s['precision'], digits=1)} %) | "
                       f"{'–' if not iv else f'{pct(iv[0], digits=1)}–{pct(iv[1], digits=1)} %'} |", flush=True)
             print()
+            from pipeline.core.ceiling import ceiling
+
+            gold = gold_documents(coref)
+            tight = ceiling(gold, initial_pronouns(nlp, gold))
+            loose = ceiling(gold)
+            print(f"Ceiling with LitBank's own persons (the extraction's window and pattern rules on the gold "
+                  f"clusters, names and sentences: perfect person detection): of {tight.pronouns:,} gendered "
+                  f"pronouns, {tight.two_and_two} have a window of two masculine and two feminine named persons; "
+                  f"**{tight.instances}** match a pattern ({_fmt_reasons(tight.patterns)}) when spaCy's parse of "
+                  f"the gold sentence decides the initial clauses, {loose.instances} if every pronoun counted as "
+                  f"initial ({_fmt_reasons(loose.patterns)}).\n", flush=True)
 
         if args.examples_books:
             ex = tmp / "examples"

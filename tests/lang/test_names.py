@@ -16,6 +16,9 @@ def _doc(nlp, words, persons):
     ("Mr.", "masculine"), ("Mrs.", "feminine"), ("Miss", "feminine"), ("Ms.", "feminine"),
     ("Sir", "masculine"), ("Lady", "feminine"), ("Lord", "masculine"), ("Madame", "feminine"),
     ("Monsieur", "masculine"), ("Mrs", "feminine"), ("Mr", "masculine"), ("Countess", "feminine"),
+    # forms of address met in LitBank's openings ("Squire Cass", "Monsignor Darcy", "Citoyen Bibot")
+    ("Squire", "masculine"), ("Monsignor", "masculine"), ("Cardinal", "masculine"), ("Citoyen", "masculine"),
+    ("Citoyenne", "feminine"), ("Abbé", "masculine"),
 ])
 def test_title_genders(title, gender):
     assert title_gender(title) == gender

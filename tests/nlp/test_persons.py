@@ -47,6 +47,22 @@ def test_title_without_period(nlp):
     assert (m.title, m.name, m.gender, m.gender_source) == ("Mr", "Bennet", "masculine", "title")
 
 
+@pytest.mark.parametrize("text,name,gender", [
+    ("Amory will go to him one day, and Monsignor Darcy will understand him.", "Monsignor Darcy", "masculine"),
+    ("The greatest man in the village was Squire Cass, who lived in the red house.", "Squire Cass", "masculine"),
+    ("Citoyenne Grospierre came by the gate.", "Citoyenne Grospierre", "feminine"),
+])
+def test_forms_of_address_give_the_gender(nlp, text, name, gender):
+    got = [(m.text, m.gender, m.gender_source) for m in map(mention_from_span, nlp(text).ents) if m]
+    assert (name, gender, "title") in got
+
+
+def test_a_form_of_address_alone_is_no_name(nlp):
+    # "the Squire" / "the cardinal": no capitalised name after the title, so no person
+    doc = nlp("The Squire rode out, and the cardinal's man followed.")
+    assert [m.text for m in map(mention_from_span, doc.ents) if m and m.title] == []
+
+
 def test_all_caps_names(nlp):
     assert {"JOHN SMITH", "MRS. WESTON"} <= set(_persons(nlp, "It was then that JOHN SMITH met MRS. WESTON."))
 

@@ -7,7 +7,9 @@
   countries first) labels the first token: male/mostly_male -> masculine,
   female/mostly_female -> feminine, andy/unknown -> ungendered. gender-guesser is
   case-sensitive, so a name written in capitals or small capitals ("JOHN", "MARY", "McDONALD")
-  is looked up in its title-case form ("John", "Mary"): see :func:`title_case`.
+  is looked up in its title-case form ("John", "Mary"): see :func:`title_case`. A name it does
+  not know is looked up once more without its accents ("Natásha", "Borís" in translations that
+  mark stress): see :func:`fold_accents`.
 * A title may be written with or without its period and in capitals ("Mr Bennet",
   "MRS. WESTON"); when the tokenizer splits the period off ("MRS" "." "WESTON") the period
   belongs to the title.
@@ -18,6 +20,7 @@
 from __future__ import annotations
 
 import functools
+import unicodedata
 from dataclasses import dataclass, field
 
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
@@ -73,7 +76,19 @@ def guess(first_name: str) -> tuple[str, str]:
     if not cleaned:
         return UNGENDERED, "unknown"
     label = _detector().get_gender(cleaned)
+    if label == "unknown":
+        folded = fold_accents(cleaned)
+        if folded != cleaned:
+            label = _detector().get_gender(folded)
     return _GUESSER_MAP.get(label, UNGENDERED), label
+
+
+def fold_accents(word: str) -> str:
+    """The word without combining accents: "Natásha" -> "Natasha", "Nikolái" -> "Nikolai".
+    Translations mark stress ("Borís", "Sónya") on names that gender-guesser lists without it;
+    names it lists with their accents ("Hélène", "José", "Zoë") are found before folding."""
+    decomposed = unicodedata.normalize("NFD", word)
+    return unicodedata.normalize("NFC", "".join(c for c in decomposed if unicodedata.category(c) != "Mn"))
 
 
 @dataclass

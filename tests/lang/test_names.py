@@ -126,3 +126,19 @@ def test_all_caps_names_in_a_context(nlp):
     assert got["MRS. WESTON"] == ("feminine", "title")
     persons, ok = group_persons(ms)
     assert ok and [p.gender for p in persons] == ["masculine", "feminine", "feminine"]
+
+
+@pytest.mark.parametrize("written,gender", [
+    ("Natásha", "feminine"), ("Sónya", "feminine"), ("Borís", "masculine"), ("Nikolái", "masculine"),
+    ("NATÁSHA", "feminine"),
+])
+def test_stress_accents_of_translations_are_folded(written, gender):
+    assert name_gender(written)[0] == gender
+
+
+def test_accents_gender_guesser_lists_are_kept_and_unknown_names_stay_unknown():
+    from pipeline.lang.names import fold_accents, guess
+
+    assert guess("Hélène") == ("feminine", "female")       # listed with its accent: no folding needed
+    assert fold_accents("Zoë") == "Zoe" and guess("Zoë")[0] == "feminine"
+    assert guess("Dólokhov")[0] == "ungendered"             # a surname stays unknown after folding

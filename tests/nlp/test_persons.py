@@ -143,12 +143,17 @@ def test_prune_marks_cover_the_layer(nlp):
     """Pass 0 of prune marks every name the layer can add (same names in both strategies)."""
     from pipeline.nlp.prune import name_marks
 
-    text = "MRS. WESTON met Mr Bennet, Kitty, Franz and Stepan Arkadyevitch."
-    marked = {i for i, _, _ in name_marks(nlp.make_doc(text))}
-    doc = nlp(text)
-    for e in doc.ents:
-        if e.label_ == "PERSON":
-            assert e.start in marked, e.text
+    for text in ("MRS. WESTON met Mr Bennet, Kitty, Franz and Stepan Arkadyevitch.",
+                 "Natásha and Sónya ran to meet Borís, and Squire Cass waved to Citoyenne Grospierre."):
+        marks = name_marks(nlp.make_doc(text))
+        marked = {i for i, _, _ in marks}
+        doc = nlp(text)
+        assert sum(e.label_ == "PERSON" for e in doc.ents) >= 5
+        for e in doc.ents:
+            if e.label_ == "PERSON":
+                assert e.start in marked, e.text
+                m = mention_from_span(e)
+                assert m.gender in {g for i, _, g in marks if i == e.start}, e.text
 
 
 def test_strategies_agree_on_the_sample(nlp, root):

@@ -15,8 +15,9 @@ Gold persons (generous on purpose, so the count is an upper bound):
   "Katharine", "Lady Elliot" are);
 * a cluster's **gender** is the majority of its gendered pronoun mentions (he, him, his,
   himself / she, her, hers, herself); a cluster without such pronouns takes the gender its
-  named mentions give (title, else gender-guesser: :func:`pipeline.lang.names.name_gender`)
-  when they agree; a tie or nothing leaves it ungendered;
+  gendered named mentions give (title, else gender-guesser:
+  :func:`pipeline.lang.names.name_gender`; an unknown "Hilbery" beside "Mr. Hilbery" neither
+  helps nor hurts) when they agree; a tie or nothing leaves it ungendered;
 * a **person** of a window is a gendered cluster with a named mention in it. Clusters without
   a gender (places, ships, a name never taken up by a pronoun) are ignored rather than
   spoiling the window, which the extraction would do if NER called them persons.
@@ -104,10 +105,9 @@ def cluster_gender(words: Sequence[str], spans: Iterable[tuple[int, int]]) -> st
             continue
         title = toks[0] if title_gender(toks[0]) and len(toks) > 1 else ""
         g, _ = name_gender(" ".join(toks[1:] if title else toks), title)
-        names.add(g)
-    if len(names) == 1 and next(iter(names)) in (MASCULINE, FEMININE):
-        return next(iter(names))
-    return None
+        if g in (MASCULINE, FEMININE):
+            names.add(g)
+    return next(iter(names)) if len(names) == 1 else None
 
 
 def _windows(sp: int, n_sents: int):

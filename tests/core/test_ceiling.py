@@ -65,10 +65,11 @@ def test_named_mentions():
 
 
 def test_cluster_gender_pronoun_majority_then_names():
-    words = ["Jo", "said", "he", "and", "he", "and", "she", "Mr.", "Darcy", "Miss", "Darcy"]
+    words = ["Jo", "said", "he", "and", "he", "and", "she", "Mr.", "Hilbery", "Miss", "Darcy"]
     assert cluster_gender(words, [(0, 0), (2, 2), (4, 4), (6, 6)]) == MASCULINE
     assert cluster_gender(words, [(0, 0), (2, 2), (6, 6)]) is None              # a tie
     assert cluster_gender(words, [(7, 8)]) == MASCULINE                         # title, no pronoun
     assert cluster_gender(words, [(9, 10)]) == FEMININE
     assert cluster_gender(words, [(7, 8), (9, 10)]) is None                     # names disagree
+    assert cluster_gender(words, [(7, 8), (8, 8)]) == MASCULINE                 # "Hilbery" (unknown) beside "Mr. Hilbery"
     assert cluster_gender(words, [(0, 0)]) is None                              # "Jo": gender-guesser's andy

@@ -23,14 +23,15 @@ Gold persons (generous on purpose, so the count is an upper bound):
   spoiling the window, which the extraction would do if NER called them persons.
 
 A pronoun (a gendered non-reflexive pronoun by spelling: he, him, his, she, her, hers) counts
-when some window of at most ``MAX_SENTENCES`` gold sentences around it holds exactly two
-masculine and two feminine persons and the two of the pronoun's gender match a GAP pattern
+when some window of at most five gold sentences (``pipeline.vocab.MAX_SENTENCES``) around it
+holds exactly two masculine and two feminine persons and the two of the pronoun's gender match a GAP pattern
 with their named mentions. INITIALPRO and MEDIALPRO need to know whether the pronoun stands in
 an initial subordinate clause or prepositional phrase: the caller passes those pronouns
 (``initial``, e.g. from a parse of the gold sentences); ``None`` counts every pronoun as
 initial, the loosest bound.
 
-Pure: may import the standard library, :mod:`pipeline.lang` and :mod:`pipeline.vocab`.
+Pure: may import the standard library, :mod:`pipeline.core.extract` (its window order),
+:mod:`pipeline.lang` and :mod:`pipeline.vocab`.
 """
 
 from __future__ import annotations
@@ -39,12 +40,10 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
+from pipeline.core.extract import candidate_windows
 from pipeline.lang.names import name_gender, title_gender
 from pipeline.lang.patterns import match_pattern
-from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
-from pipeline.vocab import MAX_SENTENCES
-
-REFLEXIVES = {"himself": MASCULINE, "herself": FEMININE}
+from pipeline.lang.pronouns import FEMININE, MASCULINE, REFLEXIVES, target_pronoun_gender
 # First words that make a capitalised mention a description, not a name.
 FUNCTION_WORDS = frozenset("""
 a an the this that these those my your his her its our their i me you he she it we they him them
@@ -110,12 +109,6 @@ def cluster_gender(words: Sequence[str], spans: Iterable[tuple[int, int]]) -> st
     return next(iter(names)) if len(names) == 1 else None
 
 
-def _windows(sp: int, n_sents: int):
-    for length in range(1, MAX_SENTENCES + 1):
-        for lo in range(max(0, sp - length + 1), min(sp, n_sents - length) + 1):
-            yield lo, lo + length - 1
-
-
 def document_ceiling(doc: GoldDocument, initial: set[int] | None = None) -> Ceiling:
     """:class:`Ceiling` of one document; ``initial``: token indices of the pronouns in an
     initial subordinate clause or PP (None: all of them)."""
@@ -142,7 +135,7 @@ def document_ceiling(doc: GoldDocument, initial: set[int] | None = None) -> Ceil
         out.pronouns += 1
         sp = sent_of[i]
         fitted = False
-        for lo, hi in _windows(sp, len(starts)):
+        for lo, hi in candidate_windows(sp, len(starts)):
             inside = [(g, [(k - lo, t) for k, t in named if lo <= k <= hi]) for g, named in persons]
             inside = [(g, ms) for g, ms in inside if ms]
             counts = Counter(g for g, _ in inside)

@@ -31,9 +31,11 @@ def book_for(doc_id: str, corpus: Path) -> Path | None:
     return hits[0] if hits else None
 
 
-def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: Path | None = None):
+def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: Path | None = None,
+             baseline: bool = False, books: list[str] | None = None):
     from pipeline.core import person_eval as pe
-    from pipeline.core.cast import book_mentions
+    from pipeline.core.cast import doc_mentions
+    from pipeline.nlp.prune import run_components
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs
     from pipeline.formats.books import read_book
     from pipeline.formats.litbank import litbank_documents, read_litbank_entities
@@ -46,7 +48,10 @@ def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: 
         from pipeline.formats.cast import read_cast_overrides
         overrides = read_cast_overrides(cast_file)
     total, per_book, unaligned = pe.Score(), [], 0
+    rejected = Counter()
     for ann in litbank_documents(entities):
+        if books and not any(ann.name.startswith(b + "_") for b in books):
+            continue
         gold_doc = read_litbank_entities(ann)
         path = book_for(gold_doc.doc_id, corpus)
         if path is None:
@@ -64,11 +69,16 @@ def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: 
         hi = max(e for _, e in spans.values())
         evidence = book_evidence(text, book.book_id, overrides)
         chunks = [(o, c) for o, c in chunk_paragraphs(book.paragraphs, CHUNK_CHARS) if o < hi and o + len(c) > lo]
-        mentions = book_mentions(nlp, chunks, evidence)
-        preds = [(m.start, m.end, m.gender, m.text) for m in mentions]
+        comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
+        docs = run_components(nlp, (nlp.make_doc(c) for _, c in chunks), comps)
+        preds = []
+        for (off, _), doc in zip(chunks, docs):
+            preds += [(off + m.start, off + m.end, m.gender, m.text)
+                      for m in doc_mentions(doc, None if baseline else evidence, rejected)]
         sc = pe.score(gold, preds, lo, hi)
         per_book.append((gold_doc.doc_id, sc))
         total.add(sc)
+    total.rejected = rejected
     return total, per_book, unaligned
 
 
@@ -85,6 +95,7 @@ def report(total, per_book, unaligned: int, examples: int) -> str:
              f"| ... our gender right | {total.gender_right / g:.1%} ({total.gender_right}) |",
              f"| ... our gender wrong | {total.gender_wrong / g:.1%} ({total.gender_wrong}) |",
              f"| ... no gender (missed or ungendered) | {total.gender_none / g:.1%} ({total.gender_none}) |",
+             f"| PERSON entities rejected, by reason | {dict(total.rejected.most_common())} |",
              f"| gold tokens not aligned | {unaligned} |", ""]
     if examples:
         def top(items):
@@ -103,6 +114,8 @@ def main(argv=None) -> int:
                     help="LitBank entities directory (default: SHARED/reference/litbank-entities)")
     ap.add_argument("--model", default=None)
     ap.add_argument("--cast", type=Path, default=None, help="a cast overrides file applied to every book")
+    ap.add_argument("--books", nargs="*", default=None, help="only these LitBank ids (e.g. 105 1342)")
+    ap.add_argument("--baseline", action="store_true", help="PERSON entities as they are, no book evidence")
     ap.add_argument("--examples", type=int, default=40, help="most frequent errors listed (0: none)")
     args = ap.parse_args(argv)
     entities = args.entities or args.shared / "reference" / "litbank-entities"
@@ -111,7 +124,7 @@ def main(argv=None) -> int:
         print(f"{entities} or {corpus} is absent: nothing to measure")
         return 0
     t0 = time.perf_counter()
-    total, per_book, unaligned = evaluate(entities, corpus, args.model, args.cast)
+    total, per_book, unaligned = evaluate(entities, corpus, args.model, args.cast, args.baseline, args.books)
     print(report(total, per_book, unaligned, args.examples))
     print(f"elapsed {time.perf_counter() - t0:.0f} s")
     return 0

@@ -25,6 +25,7 @@ May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, the standard library.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 from pipeline.lang.book_evidence import NOT_A_PERSON, PLACE_PREPS, SPEECH_VERBS, BookEvidence
@@ -42,6 +43,12 @@ DATE_WORDS = MONTHS | DAYS | FEASTS
 DATE_CUES = {"in", "of", "since", "until", "till", "last", "next", "early", "late", "this",
              "every", "during", "by", "before", "after", "on", "at", "from", "to", "between", "mid"}
 SAINTS = {"st", "st.", "saint", "ste", "ste."}
+ARTICLE_WORDS = {"The", "A", "An", "THE"}
+# last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
+# first word is a gendered first name: "John Hall")
+ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Manor", "Castle",
+                "Cottage", "Grange", "Farm", "Priory", "Towers", "Mill", "Heights", "Rectory", "Parsonage"}
+HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
 POSSESSIVE = {"'s", "’s"}
 
 
@@ -79,9 +86,15 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         for form in (m.name, m.text):
             if evidence.override(form) == NOT_A_PERSON:
                 return "cast"
+    if HEADING.search(m.text):
+        return "heading"
     if m.title and title_gender(m.title):
         return None
     first = m.title or words[0]
+    if words[0] in ARTICLE_WORDS:
+        return "article"
+    if len(words) > 1 and words[-1] in ESTATE_WORDS and guess(words[0])[0] == UNGENDERED:
+        return "estate"
     prev = _prev(doc, m.token_start)
     nxt = _next(doc, m.token_end)
     if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
@@ -194,27 +207,6 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         if m is None or not_a_person(doc, m, evidence):
             continue
         out.append(gender_from_book(m, evidence))
-    return out
-
-
-def mark_genders(word: str, evidence: BookEvidence | None) -> set[str]:
-    """Every gender a mention starting with or holding ``word`` may get (prune's pass 0
-    marks a superset of the gendered mentions: gender-guesser's gender, the book's, a
-    researcher's override)."""
-    out = set()
-    title = title_gender(word)
-    if title:
-        return {title}
-    g = guess(word)[0]
-    if g != UNGENDERED:
-        out.add(g)
-    if evidence is not None:
-        found = evidence.gender(word)
-        if found:
-            out.add(found[0])
-        strong = evidence.contradicts(word, g) if g != UNGENDERED else None
-        if strong:
-            out.add(strong[0])
     return out
 
 

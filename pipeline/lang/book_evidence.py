@@ -40,8 +40,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import title_gender, titles
-from pipeline.lang.pronouns import FEMININE, MASCULINE
+from pipeline.lang.names import guess, title_gender, titles
+from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
 PLACE_MIN = 2
@@ -50,14 +50,21 @@ TITLE_MIN = 2
 PRONOUN_MIN = 3
 PRONOUN_SHARE = 0.75
 APPOSITION_WEIGHT = 3
+LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
 PERSON_MIN = 3          # person uses that make a form a person wherever it stands
 SUBJECT_REACH = 4       # words before the name run: a subject near the sentence start
 PRONOUN_REACH = 80      # characters after the name run
 STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
 STRONG_SHARE = 0.85
 
-PLACE_PREPS = ("in", "near", "into", "within", "through", "across")
-# "at" and "towards" are left out: "looked at Tess", "turned towards Tommy"
+PLACE_PREPS = ("in", "at", "near", "into", "within", "through", "across")
+# "at" after a verb of looking or feeling is no place: "looked at Tess", "angry at Tommy"
+NOT_PLACE_BEFORE_AT = frozenset("""look looked looking looks stare stared staring glance glanced
+    glancing gaze gazed gazing smile smiled smiling laugh laughed laughing frown frowned nod nodded
+    wink winked grin grinned peep peeped peer peered glare glared shout shouted scream screamed
+    point pointed pointing jump jumped aim aimed wonder wondered angry surprised astonished amazed
+    cross mad vexed annoyed indignant sneer sneered scowl scowled blush blushed growl growled
+    snap snapped wave waved hiss hissed bark barked rush rushed fly flew""".split())
 SPEECH_VERBS = ("said", "says", "cried", "replied", "asked", "answered", "exclaimed", "whispered",
                 "shouted", "muttered", "murmured", "called", "continued", "added", "returned",
                 "observed", "remarked", "repeated", "interrupted", "laughed", "sighed", "nodded", "smiled")
@@ -75,7 +82,7 @@ APPOSITION_NOUNS = {
 }
 _WORD = r"[A-Z][a-z]+(?:[-'’][A-Za-z]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
-_PLACE = re.compile(rf"\b(?:{'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+_PLACE = re.compile(rf"(?:\b([a-z]+)\s+)?\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
@@ -84,6 +91,7 @@ _APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"(?<![.!?]\s)(?<!^)\b{_RUN}")
 _LETTER = re.compile(r"[A-Za-z]")
+_ALPHA = re.compile(r"[A-Za-z]+")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
@@ -106,9 +114,21 @@ class BookEvidence:
     book_id: str = ""
     forms: dict[str, FormEvidence] = field(default_factory=dict)
     overrides: dict[str, str] = field(default_factory=dict)
+    lower: Counter = field(default_factory=Counter)     # lower-case words of the book, counted
+    capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
+
+    def proper(self, form: str) -> bool:
+        """The book writes ``form`` capitalised far more often than in lower case (a name,
+        not "Well", "There", "It" at the start of a sentence)."""
+        return self.lower[form.lower()] * LOWER_RATIO <= self.capital[form]
 
     def override(self, form: str) -> str | None:
         return self.overrides.get(form)
+
+    def override_genders(self, word: str) -> set[str]:
+        """Genders the overrides give a form that holds ``word``."""
+        return {g for form, g in self.overrides.items()
+                if g in (MASCULINE, FEMININE) and word in form.replace(".", " ").split()}
 
     def is_place(self, form: str) -> bool:
         o = self.overrides.get(form)
@@ -166,7 +186,7 @@ class BookEvidence:
         if o:
             return o != NOT_A_PERSON
         ev = self.forms.get(form)
-        if ev is None or title_gender(form) or len(form) < 2:
+        if ev is None or title_gender(form) or len(form) < 2 or not self.proper(form):
             return False
         strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
         return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place and self.gender(form) is not None
@@ -190,7 +210,9 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file."""
     forms: dict[str, FormEvidence] = {}
     for m in _PLACE.finditer(text):
-        _ev(forms, m.group(1)).place += 1
+        if m.group(2) == "at" and m.group(1) in NOT_PLACE_BEFORE_AT:
+            continue
+        _ev(forms, m.group(3)).place += 1
     for rx in (_SPEECH_AFTER, _SPEECH_BEFORE, _POSSESSIVE):
         for m in rx.finditer(text):
             if not title_gender(m.group(1)):
@@ -207,7 +229,10 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     if overrides:
         chosen.update(overrides.get("*", {}))
         chosen.update(overrides.get(book_id, {}))
-    return BookEvidence(book_id, forms, chosen)
+    lower, capital = Counter(), Counter()
+    for w in _ALPHA.findall(text):
+        (capital if w[0].isupper() else lower)[w] += 1
+    return BookEvidence(book_id, forms, chosen, lower, capital)
 
 
 def _pronoun_votes(text: str, forms: dict) -> None:
@@ -231,3 +256,25 @@ def _pronoun_votes(text: str, forms: dict) -> None:
             g = MASCULINE if p.group(1).lower() == "he" else FEMININE
             for w in set(words):
                 _ev(forms, w).pronouns[g] += 1
+
+
+def mark_genders(word: str, evidence: BookEvidence | None) -> set[str]:
+    """Every gender a mention starting with or holding ``word`` may get (prune's pass 0
+    marks a superset of the gendered mentions: gender-guesser's gender, the book's, a
+    researcher's override)."""
+    out = set()
+    title = title_gender(word)
+    if title:
+        return {title}
+    g = guess(word)[0]
+    if g != UNGENDERED:
+        out.add(g)
+    if evidence is not None:
+        found = evidence.gender(word)
+        if found:
+            out.add(found[0])
+        strong = evidence.contradicts(word, g) if g != UNGENDERED else None
+        if strong:
+            out.add(strong[0])
+        out.update(evidence.override_genders(word))
+    return out

@@ -220,6 +220,8 @@ def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict
     ``person`` id, one cast row per person)."""
     forms: dict[tuple[str, str], list[dict]] = {}
     for r in mentions:
+        if r["gender"] not in (MASCULINE, FEMININE):
+            r["gender"] = UNGENDERED
         forms.setdefault((" ".join(r["name"].split()), r["gender"]), []).append(r)
     order = sorted(forms, key=lambda k: (-len(k[0].split()), k[1] == UNGENDERED, -len(forms[k])))
     persons: list[dict] = []
@@ -250,4 +252,7 @@ def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict
                      "gender": gender if gender != UNGENDERED else "unknown",
                      "evidence": "; ".join(f"{s} {n}" for s, n in sources.most_common())})
     rows = sorted((r for p in persons for r in p["rows"]), key=lambda r: r["start"])
+    for r in rows:
+        if r["gender"] == UNGENDERED:
+            r["gender"] = "unknown"
     return rows, cast

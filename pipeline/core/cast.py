@@ -43,6 +43,7 @@ DATE_WORDS = MONTHS | DAYS | FEASTS
 DATE_CUES = {"in", "of", "since", "until", "till", "last", "next", "early", "late", "this",
              "every", "during", "by", "before", "after", "on", "at", "from", "to", "between", "mid"}
 SAINTS = {"st", "st.", "saint", "ste", "ste."}
+PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
 ARTICLE_WORDS = {"The", "A", "An", "THE"}
 # last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
 # first word is a gendered first name: "John Hall")
@@ -118,6 +119,11 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             return "date"
         if prev is not None and prev.lower_ == "the" and not word.endswith("s"):
             return "article"
+        if word.lower().endswith(PLACE_SUFFIXES):
+            return "place-name"
+        if evidence is not None and guess(word)[0] == UNGENDERED and not evidence.is_person(word) \
+                and (not evidence.proper(word) or evidence.never_mid_sentence(word)):
+            return "common-word"
         if evidence is not None and evidence.is_place(word) and not _speech_next(doc, m):
             return "place-in-book"
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \

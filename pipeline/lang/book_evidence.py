@@ -51,7 +51,7 @@ PRONOUN_MIN = 3
 PRONOUN_SHARE = 0.75
 APPOSITION_WEIGHT = 3
 LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
-PERSON_MIN = 3          # person uses that make a form a person wherever it stands
+PERSON_MIN = 2          # person uses that make a form a person wherever it stands
 SUBJECT_REACH = 4       # words before the name run: a subject near the sentence start
 PRONOUN_REACH = 80      # characters after the name run
 STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
@@ -87,11 +87,12 @@ _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
-_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+\s+){{0,2}}?({_NOUNS})\b(?!['’-])")
+_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")
 _LETTER = re.compile(r"[A-Za-z]")
 _ALPHA = re.compile(r"[A-Za-z]+")
+_MID = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]+)")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
@@ -116,6 +117,12 @@ class BookEvidence:
     overrides: dict[str, str] = field(default_factory=dict)
     lower: Counter = field(default_factory=Counter)     # lower-case words of the book, counted
     capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
+    mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
+
+    def never_mid_sentence(self, form: str) -> bool:
+        """The book never writes ``form`` capitalised after a lower-case word: a word that is
+        capitalised only where a sentence starts ("Hush", "Forthwith") is no name."""
+        return not self.mid[form]
 
     def proper(self, form: str) -> bool:
         """The book writes ``form`` capitalised far more often than in lower case (a name,
@@ -194,7 +201,7 @@ class BookEvidence:
         if ev is None or title_gender(form) or len(form) < 2 or not self.proper(form):
             return False
         strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
-        return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place and self.gender(form) is not None
+        return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place
 
 
 def _ev(forms: dict, form: str) -> FormEvidence:
@@ -236,7 +243,8 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     lower, capital = Counter(), Counter()
     for w in _ALPHA.findall(text):
         (capital if w[0].isupper() else lower)[w] += 1
-    evidence = BookEvidence(book_id, forms, chosen, lower, capital)
+    mid = Counter(_MID.findall(text))
+    evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
     _pronoun_votes(text, forms, evidence.proper)
     return evidence
 

@@ -110,9 +110,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         word = words[0]
         if word in POWERS:
             return "power"
-        if word in DATE_WORDS and not (evidence is not None and evidence.is_person(word)):
-            if word in MONTHS and evidence is not None and _titled_in_book(evidence, word):
-                # a surname that is also a month ("Mrs. March"): a date only where it reads as one
+        if word in DATE_WORDS:
+            if evidence is not None and (_titled_in_book(evidence, word) or evidence.is_person(word)):
+                # a name that is also a month ("Mrs. March"): a date only where it reads as one
                 if (nxt is not None and nxt.like_num) or (prev is not None and prev.lower_ in DATE_CUES):
                     return "date"
                 return None

@@ -25,6 +25,7 @@ May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, the standard library.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -44,6 +45,10 @@ DATE_CUES = {"in", "of", "since", "until", "till", "last", "next", "early", "lat
              "every", "during", "by", "before", "after", "on", "at", "from", "to", "between", "mid"}
 SAINTS = {"st", "st.", "saint", "ste", "ste."}
 PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
+# an untitled single word that is no first name, a common English word (wordfreq's Zipf
+# frequency of its lower-case form) and never shown to be a person by the book: "Beauty",
+# "Liberty", "Lane", "Marry"
+COMMON_WORD_ZIPF = 4.0
 ARTICLE_WORDS = {"The", "A", "An", "THE"}
 # last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
 # first word is a gendered first name: "John Hall")
@@ -89,6 +94,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
                 return "cast"
     if HEADING.search(m.text):
         return "heading"
+    if all(len(w.rstrip(".")) <= 1 for w in words):
+        return "initials"
     if m.title and title_gender(m.title):
         return None
     first = m.title or words[0]
@@ -122,7 +129,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if word.lower().endswith(PLACE_SUFFIXES):
             return "place-name"
         if evidence is not None and guess(word)[0] == UNGENDERED and not evidence.is_person(word) \
-                and (not evidence.proper(word) or evidence.never_mid_sentence(word)):
+                and (not evidence.proper(word) or evidence.never_mid_sentence(word)
+                     or common_word(word) >= COMMON_WORD_ZIPF):
             return "common-word"
         if evidence is not None and evidence.is_place(word) and not _speech_next(doc, m):
             return "place-in-book"
@@ -130,6 +138,14 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
             return "place-here"
     return None
+
+
+@functools.lru_cache(maxsize=100_000)
+def common_word(word: str) -> float:
+    """wordfreq's Zipf frequency of the lower-case word (English)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word.lower(), "en")
 
 
 def _titled_in_book(evidence: BookEvidence, word: str) -> bool:
@@ -214,6 +230,27 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
             continue
         out.append(gender_from_book(m, evidence))
     return out
+
+
+CONTEXT_CHARS = 1500     # about five sentences back
+
+
+def resolve_in_context(mentions: list[NameMention], reach: int = CONTEXT_CHARS) -> list[NameMention]:
+    """A mention without a gender takes the gender of the gendered mentions shortly before it
+    whose name holds its words ("Durbeyfield" after "John Durbeyfield"), when they all agree:
+    extract's window grouping does the same inside a context (``group_persons``). Mentions
+    must be in text order, with offsets in one text."""
+    seen: list[NameMention] = []
+    for m in mentions:
+        if m.gender == UNGENDERED:
+            words = set(m.key_tokens)
+            near = {p.gender for p in seen if p.start >= m.start - reach and words <= set(p.key_tokens)
+                    and len(p.key_tokens) >= len(words)}
+            if len(near) == 1:
+                m.gender, m.gender_source = near.pop(), "context"
+        if m.gender != UNGENDERED:
+            seen.append(m)
+    return mentions
 
 
 # ------------------------------------------------------------------ the cast --------------

@@ -125,3 +125,26 @@ def test_cast_rows_group_forms_into_persons():
     assert cast[1]["gender"] == "masculine" and cast[1]["forms"] == ["Knightley", "Mr. Knightley"]
     assert [x["person"] for x in rows] == ["P0001", "P0001", "P0002", "P0002"]
     assert cast_rows("b", []) == ([], [])
+
+
+def test_an_ungendered_mention_takes_the_gender_of_its_full_name_just_before():
+    from pipeline.core.cast import resolve_in_context
+    from pipeline.lang.names import NameMention
+
+    def m(start, name, gender):
+        return NameMention(start, start + len(name), name, "", name, gender, "x")
+
+    ms = resolve_in_context([m(0, "John Durbeyfield", "masculine"), m(100, "Durbeyfield", "ungendered"),
+                             m(5000, "Durbeyfield", "ungendered")])
+    assert [x.gender for x in ms] == ["masculine", "masculine", "ungendered"]     # too far: none
+    ms = resolve_in_context([m(0, "John Durbeyfield", "masculine"), m(50, "Joan Durbeyfield", "feminine"),
+                             m(100, "Durbeyfield", "ungendered")])
+    assert ms[2].gender == "ungendered"                                              # two candidates
+
+
+def test_common_words_and_initials_are_no_persons(nlp):
+    ev = book_evidence("Beauty is truth. The beauty of it. R. I. P. was carved. Mr. Brown said so. "
+                       "Brown said nothing. Brown laughed and he went out.", "b")
+    assert names(person_doc(nlp, "Beauty was everywhere that day.", "Beauty"), ev) == []
+    assert names(person_doc(nlp, "They carved R. I. P. on it.", "R. I. P."), ev) == []
+    assert names(person_doc(nlp, "Then Brown came in.", "Brown"), ev) == ["Brown"]   # the book shows a person

@@ -49,11 +49,14 @@ PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
 # frequency of its lower-case form) and never shown to be a person by the book: "Beauty",
 # "Liberty", "Lane", "Marry"
 COMMON_WORD_ZIPF = 4.0
+COMMON_FIRST_ZIPF = 4.5     # the same for the first word of an untitled name of several words
 ARTICLE_WORDS = {"The", "A", "An", "THE"}
 # last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
 # first word is a gendered first name: "John Hall")
 ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Manor", "Castle",
-                "Cottage", "Grange", "Farm", "Priory", "Towers", "Mill", "Heights", "Rectory", "Parsonage"}
+                "Cottage", "Grange", "Farm", "Priory", "Towers", "Mill", "Heights", "Rectory", "Parsonage",
+                "Lane", "Close", "Corner", "Street", "Road", "Square", "Row", "Terrace", "Gardens", "Inn",
+                "Arms", "Green", "Common", "Bridge", "Wharf", "Vale", "Valley", "Hill", "Wood"}
 HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
 POSSESSIVE = {"'s", "’s"}
 
@@ -103,6 +106,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "article"
     if len(words) > 1 and words[-1] in ESTATE_WORDS and guess(words[0])[0] == UNGENDERED:
         return "estate"
+    if len(words) > 1 and guess(words[0])[0] == UNGENDERED and common_word(words[0]) >= COMMON_FIRST_ZIPF \
+            and (evidence is None or not evidence.proper(words[0])):
+        return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
     prev = _prev(doc, m.token_start)
     nxt = _next(doc, m.token_end)
     if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
@@ -133,6 +139,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
                      or common_word(word) >= COMMON_WORD_ZIPF):
             return "common-word"
         if evidence is not None and evidence.is_place(word) and not _speech_next(doc, m):
+            return "place-in-book"
+        if evidence is not None and guess(word)[0] == UNGENDERED and evidence.only_place(word):
             return "place-in-book"
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
@@ -237,15 +245,15 @@ CONTEXT_CHARS = 1500     # about five sentences back
 
 def resolve_in_context(mentions: list[NameMention], reach: int = CONTEXT_CHARS) -> list[NameMention]:
     """A mention without a gender takes the gender of the gendered mentions shortly before it
-    whose name holds its words ("Durbeyfield" after "John Durbeyfield"), when they all agree:
+    whose longer name holds its words ("Durbeyfield" after "John Durbeyfield"; not "Pontifex"
+    after "Mrs. Pontifex": the book's titles decide that), when they all agree:
     extract's window grouping does the same inside a context (``group_persons``). Mentions
     must be in text order, with offsets in one text."""
     seen: list[NameMention] = []
     for m in mentions:
         if m.gender == UNGENDERED:
             words = set(m.key_tokens)
-            near = {p.gender for p in seen if p.start >= m.start - reach and words <= set(p.key_tokens)
-                    and len(p.key_tokens) >= len(words)}
+            near = {p.gender for p in seen if p.start >= m.start - reach and words < set(p.key_tokens)}
             if len(near) == 1:
                 m.gender, m.gender_source = near.pop(), "context"
         if m.gender != UNGENDERED:

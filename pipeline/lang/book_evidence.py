@@ -146,6 +146,13 @@ class BookEvidence:
             return False
         return ev.place >= PLACE_MIN and ev.place >= PLACE_RATIO * (ev.person + sum(ev.appositions.values()))
 
+    def only_place(self, form: str) -> bool:
+        """The book uses ``form`` as a place and never shows it as a person (no title, speech
+        verb, possessive, apposition or pronoun vote)."""
+        ev = self.forms.get(form)
+        return bool(ev and ev.place and not (ev.person or sum(ev.titled.values()) or sum(ev.appositions.values())
+                                             or sum(ev.pronouns.values())))
+
     def gender(self, form: str, titles: bool = True) -> tuple[str, str] | None:
         """(gender, source) the book gives ``form``, or None. Titles decide when the form
         has at least ``TITLE_MIN`` titled uses (all of one gender; a surname titled both ways,

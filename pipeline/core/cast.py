@@ -49,7 +49,11 @@ PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
 # frequency of its lower-case form) and never shown to be a person by the book: "Beauty",
 # "Liberty", "Lane", "Marry"
 COMMON_WORD_ZIPF = 4.0
-COMMON_FIRST_ZIPF = 4.5     # the same for the first word of an untitled name of several words
+COMMON_FIRST_ZIPF = 4.5
+# titles of no gender: a name after them is a person's ("Doctor Armstrong", "St. John")
+NEUTRAL_TITLES = {"doctor", "dr", "professor", "prof", "judge", "reverend", "rev", "dean", "nurse",
+                  "governor", "senator", "president", "mayor", "sheriff", "elder", "deacon", "pastor",
+                  "st", "saint", "old", "young", "little", "poor", "dear", "dearest", "cousin"}     # the same for the first word of an untitled name of several words
 ARTICLE_WORDS = {"The", "A", "An", "THE"}
 # last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
 # first word is a gendered first name: "John Hall")
@@ -107,6 +111,7 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     if len(words) > 1 and words[-1] in ESTATE_WORDS and guess(words[0])[0] == UNGENDERED:
         return "estate"
     if len(words) > 1 and guess(words[0])[0] == UNGENDERED and common_word(words[0]) >= COMMON_FIRST_ZIPF \
+            and words[0].rstrip(".").lower() not in NEUTRAL_TITLES \
             and (evidence is None or not evidence.proper(words[0])):
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
     prev = _prev(doc, m.token_start)

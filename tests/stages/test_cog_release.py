@@ -300,3 +300,38 @@ def test_too_many_unmatched_lines_exit_2(tmp_path, released_models, capsys):
     assert len(err.splitlines()) == 1
     # the BUG file alone: its one stray line (of 317) is counted, not fatal
     assert main(args[:-2]) == 0
+
+
+# ------------------------------------------------------------------------------ categories
+
+def test_benchmark_categories_and_comparison(tmp_path, capsys):
+    from tests.lang.test_benchmarks_loaders import write_winobias
+
+    wb = tmp_path / "wb"
+    wb.mkdir()
+    write_winobias(wb, ["1 [The developer] argued with the designer because [he] did not like the design.",
+                        "2 The mechanic met [a clerk] and wished [her] well."])
+    study = tmp_path / "list.tsv"
+    study.write_text(WINO_HEADER
+                     + wino_row(0, "developer", 1, "male", "designer", 4, "he",
+                                "The developer argued with the designer because he did not like the design.",
+                                "pro-anti")
+                     + wino_row(1, "clerk", 3, "female", "mechanic", 1, "her",
+                                "The mechanic met a clerk and wished her well.", "anti-pro")
+                     + wino_row(2, "nurse", 1, "male", "", "", "he", "The nurse said he was tired.",
+                                "anti-neutral"))
+    agree = {}
+    for rule in ("entity", "table4"):
+        out = tmp_path / rule
+        assert main(["benchmark", "--source", "winobias", "--path", str(wb), "--categories", rule,
+                     "--compare", str(study), "--out", str(out)]) == 0
+        printed = capsys.readouterr().out
+        rows = list(csv.DictReader(open(out / "category_comparison.tsv"), delimiter="\t"))
+        agree[rule] = [(r["id"], r["study_id"], r["ours"], r["study"], r["agree"]) for r in rows]
+        assert f"category rule: {rule}" in printed
+    assert agree["entity"] == [
+        ("winobias-pro-type1-dev-0001", "cog-wino-0", "pro-anti", "pro-anti", "TRUE"),
+        ("winobias-pro-type1-dev-0002", "cog-wino-1", "pro-anti", "anti-pro", "FALSE"),
+        ("", "cog-wino-2", "", "anti-neutral", "FALSE")]
+    assert agree["table4"][1] == ("winobias-pro-type1-dev-0002", "cog-wino-1", "anti-pro", "anti-pro", "TRUE")
+    assert "agrees on 2 of 2 matched sentences (0 of ours and 1 of the list unmatched)" in printed

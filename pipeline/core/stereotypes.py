@@ -198,8 +198,10 @@ def categorize(items: list[dict]) -> list[dict]:
 # * ``entity`` -- ours: each entity's relation to the pronoun from its occupation's stereotype
 #   (:func:`categorize`);
 # * ``table4`` -- the rule that reproduces the counts of the paper's Table 4 (see
-#   :func:`table4_winobias_category`); the same as ``entity`` outside WinoBias.
-CATEGORY_RULES = ("entity", "table4")
+#   :func:`table4_winobias_category`); the same as ``entity`` outside WinoBias;
+# * ``table4-pair`` -- the other rule that gives those counts: a WinoBias line's entities are
+#   those of the ``anti`` file's line with the same type, split and number (the pronoun its own).
+CATEGORY_RULES = ("entity", "table4", "table4-pair")
 
 
 def table4_winobias_category(bracketed: str, pronoun_gender: str, stereotypes: dict[str, str]) -> str:
@@ -233,6 +235,17 @@ def apply_category_rule(items: list[dict], rule: str, winobias_stereotypes: dict
                 it["category"] = table4_winobias_category(it["main_entity"], it["pronoun_gender"],
                                                           winobias_stereotypes)
                 it["stereotype"] = coarse(it["category"])
+    elif rule == "table4-pair":
+        by_id = {it["id"]: it for it in items}
+        for it in items:
+            parts = it["id"].split("-")
+            if it["source"] != "winobias" or len(parts) != 5:
+                continue
+            anti = by_id.get("-".join([parts[0], "anti"] + parts[2:]), it)
+            it["category"] = fine_category(it["pronoun_gender"], anti["main_stereotype"],
+                                           anti.get("other_stereotype") if anti.get("other_entity") is not None
+                                           else None)
+            it["stereotype"] = coarse(it["category"])
     return items
 
 

@@ -25,10 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="WinoBias/Winogender: the directory as distributed; BUG: its CSV; "
                              "SoWinoBias: the Parquet written by `sowinobias`; cog-wino / cog-bug: "
                              "the sentence lists released by the humans-vs-models study")
-    parser.add_argument("--categories", choices=("entity", "table4"), default="entity",
+    parser.add_argument("--categories", choices=("entity", "table4", "table4-pair"), default="entity",
                         help="how WinoBias categories are decided: entity (default: each entity's "
-                             "occupation stereotype) or table4 (the rule that gives the paper's "
-                             "Table 4 counts; see docs/benchmarks.md)")
+                             "occupation stereotype), table4 or table4-pair (the two rules that give "
+                             "the paper's Table 4 counts; see docs/benchmarks.md)")
     parser.add_argument("--compare", default=None, metavar="LIST",
                         help="the study's Wino sentence list (cog-wino layout): compare its type "
                              "with our category sentence by sentence (OUT/category_comparison.tsv)")

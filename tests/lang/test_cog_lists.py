@@ -159,6 +159,11 @@ def test_table4_counts_on_shared(shared_dir):
     moved = sorted(it["id"] for it in items
                    if it["source"] == "winobias" and it["category"].split("-")[0] != it["id"].split("-")[1])
     assert moved == ["winobias-pro-type2-dev-0176", "winobias-pro-type2-test-0323"]
+    apply_category_rule(items, "table4-pair")
+    assert count_categories(it["category"] for it in items)["anti-pro"] == 1586
+    moved = sorted(it["id"] for it in items
+                   if it["source"] == "winobias" and it["category"].split("-")[0] != it["id"].split("-")[1])
+    assert moved == ["winobias-pro-type2-test-0382", "winobias-pro-type2-test-0384"]
     apply_category_rule(items, "entity")
     assert count_categories(it["category"] for it in items)["anti-pro"] == 1584
     # Winogender: answer 0 is the occupation

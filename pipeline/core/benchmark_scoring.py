@@ -78,7 +78,8 @@ def match_documents(items: list[dict], docs: Sequence, path=None, max_unmatched:
     (file ``path``, the first such line) only when more than ``max_unmatched`` of the documents
     are; a further document for an item already matched (a sentence in two files) is counted
     and left out, the first one kept. ``report``, when given, receives ``n_documents``,
-    ``n_unmatched``, ``unmatched`` (the first few ``(line, text)``), ``n_duplicates`` and
+    ``n_unmatched``, ``unmatched`` (the first few ``(file, line, text)``; a document's own
+    ``path``, else ``path``), ``n_duplicates`` and
     ``n_conflicting`` (duplicates whose clusters differ from the kept document's).
     """
     by_id = {it["id"]: it for it in items}
@@ -101,7 +102,8 @@ def match_documents(items: list[dict], docs: Sequence, path=None, max_unmatched:
                 free = [c for c in cands if c not in matched]
                 item_id = free[0] if free else cands[0]
         if item_id is None:
-            unmatched.append((getattr(doc, "line", None), " ".join(doc.tokens[:12])))
+            unmatched.append((getattr(doc, "path", None) or path, getattr(doc, "line", None),
+                              " ".join(doc.tokens[:12])))
             continue
         if item_id in matched:
             n_dup += 1
@@ -113,9 +115,9 @@ def match_documents(items: list[dict], docs: Sequence, path=None, max_unmatched:
         report.update(n_documents=n, n_unmatched=len(unmatched), unmatched=unmatched[:5],
                       n_duplicates=n_dup, n_conflicting=n_conflict)
     if unmatched and len(unmatched) > max_unmatched * n:
-        line, snippet = unmatched[0]
+        where, line, snippet = unmatched[0]
         raise InputError(f"prediction matches no benchmark item (text {snippet!r}...); {len(unmatched)} of "
-                         f"{n} lines match none, more than the {100 * max_unmatched:g} % allowed", path, line)
+                         f"{n} lines match none, more than the {100 * max_unmatched:g} % allowed", where, line)
     missing = [it["id"] for it in items if it["id"] not in matched]
     return matched, missing
 

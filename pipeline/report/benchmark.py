@@ -55,13 +55,16 @@ def read_system_correctness(items: list[dict], path, allow_missing: bool = False
         return {"strict": strict, "loose": pred.present & pred.a}, pred.present
     docs = []
     for p, fmt in zip(paths, fmts):
-        docs.extend(read_cluster_jsonl(p) if fmt == "jsonl-clusters" else read_cluster_conll(p))
+        got = read_cluster_jsonl(p) if fmt == "jsonl-clusters" else read_cluster_conll(p)
+        for d in got:
+            d.path = str(p)
+        docs.extend(got)
     where = paths[0] if len(paths) == 1 else ", ".join(str(p) for p in paths)
     rep = report if report is not None else {}
     matched, missing = match_documents(items, docs, where,
                                        MAX_UNMATCHED if max_unmatched is None else max_unmatched, rep)
     if rep.get("n_unmatched"):
-        log.warning("%s: %d of %d prediction line(s) match no benchmark item, left out (first: line %s %r)",
+        log.warning("%s: %d of %d prediction line(s) match no benchmark item, left out (first: %s, line %s: %r)",
                     where, rep["n_unmatched"], rep["n_documents"], *rep["unmatched"][0])
     if rep.get("n_duplicates"):
         log.warning("%s: %d further prediction(s) for items already matched, left out (%d with other "

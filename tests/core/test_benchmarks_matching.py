@@ -45,7 +45,7 @@ def test_unmatched_lines_counted_then_fatal_above_the_share():
     stray = Doc(None, 151, ["Nothing", "like", "it", "."], [])
     report = {}
     matched, missing = bs.match_documents(items(), good + [stray], "out.jsonl", report=report)
-    assert report["n_unmatched"] == 1 and report["unmatched"] == [(151, "Nothing like it .")]
+    assert report["n_unmatched"] == 1 and report["unmatched"] == [("out.jsonl", 151, "Nothing like it .")]
     assert missing == ["wb-1"]
     with pytest.raises(InputError, match=r"matches no benchmark item .*2 of 102 lines match none, "
                                          r"more than the 1 % allowed") as exc:

@@ -93,6 +93,11 @@ def extra_rows(alpha):
 
 @pytest.fixture
 def released_qa(tmp_path):
+    return make_released_qa(tmp_path)
+
+
+def make_released_qa(tmp_path):
+    """The study's Wino and BUG QA results and an enrollment file, made in ``tmp_path``."""
     wino, bug = [], []
     for (alpha, dataset), cell in HUMANS.items():
         (wino if dataset == "wino" else bug).extend(gender_rows(dataset, alpha, *cell))
@@ -239,6 +244,11 @@ def model_lines(model, dataset, items):
 
 @pytest.fixture
 def released_models(tmp_path):
+    return make_released_models(tmp_path)
+
+
+def make_released_models(tmp_path):
+    """The study's sentence lists and the two models' cluster files, made in ``tmp_path``."""
     wi, bi = wino_items(), bug_items()
     wl = tmp_path / "wino_list.tsv"
     wl.write_text(WINO_HEADER + "".join(r[0] for r in wi))
@@ -297,6 +307,8 @@ def test_too_many_unmatched_lines_exit_2(tmp_path, released_models, capsys):
     assert main(args) == 2
     err = capsys.readouterr().err.strip()
     assert "prediction matches no benchmark item" in err and "more than the 1 % allowed" in err
+    # the first stray line: the Wino sentence the BUG file also holds (its line 316)
+    assert err.startswith(f"error: {files['s2e', 'bug']}, row 316: ") and "222 of 537 lines" in err
     assert len(err.splitlines()) == 1
     # the BUG file alone: its one stray line (of 317) is counted, not fatal
     assert main(args[:-2]) == 0

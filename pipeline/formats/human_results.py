@@ -241,8 +241,11 @@ def read_maze_trials(path: str | os.PathLike) -> list[dict]:
 
 
 def read_participants(path: str | os.PathLike) -> set[str]:
-    """The ``mturk_id`` column of a participant list CSV (those who passed qualification)."""
+    """The ``mturk_id`` column of a participant list CSV (those who passed qualification); a file
+    in the study's enrollment layout is checked as one (:func:`read_enrollment`)."""
     rows = _read_rows(path, [PARTICIPANT_COLUMN])
+    if rows and all(c in rows[0][1] for c in ENROLLMENT_COLUMNS):
+        return {r["mturk_id"] for r in read_enrollment(path)}
     ids = {r[PARTICIPANT_COLUMN].strip() for _, r in rows if r[PARTICIPANT_COLUMN].strip()}
     if not ids:
         raise InputError("no participants in the list", path)

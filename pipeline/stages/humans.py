@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     qa.add_argument("--results", required=True, type=Path, action="append",
                     help="QA results CSV (one row per answer): the project's export or the study's "
                          "released Wino or BUG file (detected); repeat to analyse several together")
-    qa.add_argument("--participants", type=Path,
+    qa.add_argument("--participants", type=Path, action="append",
                     help="CSV with an mturk_id column (e.g. the study's enrollment file): only these "
-                         "participants are analysed")
+                         "participants are analysed; repeat to join several lists")
     qa.add_argument("--questions", choices=("main", "all"), default="main",
                     help="which Wino gender questions count as pro/anti: those on the main entity "
                          "(default) or also those on the other entity")
@@ -67,7 +67,7 @@ def _run_qa(args) -> int:
             r["_file"] = str(f)
         rows.extend(got)
     results_path = args.results[0] if len(args.results) == 1 else None
-    participants = read_participants(args.participants) if args.participants else None
+    participants = set().union(*(read_participants(p) for p in args.participants)) if args.participants else None
     result = analyse_qa(rows, participants, args.min_filler_accuracy, path=results_path,
                         questions=args.questions)
     table2_models = None

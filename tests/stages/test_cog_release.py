@@ -347,3 +347,52 @@ def test_benchmark_categories_and_comparison(tmp_path, capsys):
         ("", "cog-wino-2", "", "anti-neutral", "FALSE")]
     assert agree["table4"][1] == ("winobias-pro-type1-dev-0002", "cog-wino-1", "anti-pro", "anti-pro", "TRUE")
     assert "agrees on 2 of 2 matched sentences (0 of ours and 1 of the list unmatched)" in printed
+
+
+# ------------------------------------------------------------------------------ details
+
+@pytest.mark.parametrize("user, correct, right", [
+    ("The patient", "the patient", True), ("patient", "The patient", True), ("  PATIENT ", "patient", True),
+    ("50-year - old man", "the 50-year-old man", True), ("a manager", "The manager", True),
+    ("the nurse", "the manager", False), ("", "someone", False), ("someone", "Someone", True),
+])
+def test_filler_answers_matched(user, correct, right):
+    from pipeline.core.humans import filler_correct
+
+    assert filler_correct(user, correct) is right
+
+
+def test_other_entity_questions_counted_with_questions_all(tmp_path):
+    rows = gender_rows("wino", 0.5, 2, 2, 2, 2)
+    rows.append({"question": "What is the gender of the designer?", "user_answer": "female",
+                 "correct_answer": "unknown", "main_entity_gender": "male", "is_correct": False,
+                 "question_category": "pro-stereotype.other.pro-anti", "time_fraction": 0.5})
+    p = tmp_path / "qa.csv"
+    write_released_qa(p, rows)
+    got = {}
+    for questions in ("main", "all"):
+        out = tmp_path / questions
+        assert main(["humans", "qa", "--results", str(p), "--questions", questions, "--out", str(out)]) == 0
+        got[questions] = json.loads((out / "qa.json").read_text())["0.5"]
+    assert (got["main"]["n_pro"], got["main"]["pro"], got["main"]["n_other"], got["main"]["n_ignored"]) == (
+        2, 100.0, 1, 0)
+    # counted as a pro question: "female" for a male main entity is then no coreference decision
+    assert (got["all"]["n_pro"], got["all"]["n_ignored"], got["all"]["n_other"]) == (2, 1, 0)
+
+
+def test_enrollment_checked_and_joined(tmp_path, capsys):
+    rows = [{**r, "mturk_id": "A01" if i % 2 else "B01"} for i, r in enumerate(gender_rows("bug", 0.5, 4, 4, 4, 0))]
+    p = tmp_path / "qa.csv"
+    write_released_qa(p, rows)
+    header = '"ID","mturk_id","batch_number","total_performance","hash_id"\n'
+    e1, e2 = tmp_path / "e1.csv", tmp_path / "e2.csv"
+    e1.write_text(header + '0,"A01",1,0.93,"x"\n')
+    e2.write_text(header + '0,"B01",2,0.88,"y"\n')
+    out = tmp_path / "o"
+    assert main(["humans", "qa", "--results", str(p), "--participants", str(e1), "--participants", str(e2),
+                 "--out", str(out)]) == 0
+    assert json.loads((out / "qa.json").read_text())["n_participants"] == 2
+    e2.write_text(header + '0,"B01",2,"high","y"\n')
+    assert main(["humans", "qa", "--results", str(p), "--participants", str(e2), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith(f"error: {e2}, row 2: total_performance must be a number")

@@ -6,9 +6,13 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
 
 * optional participant filter: only the ``mturk_id`` values of the list (those who passed the
   qualification) are analysed;
-* fillers (``question_category`` = filler) give the filler accuracy;
+* fillers (``question_category`` = filler) give the filler accuracy; a filler is right when
+  its answer matches the filler answer (:func:`filler_correct`: free text, "The patient" =
+  "patient"), whatever ``is_correct`` recorded (the differences are counted);
 * every other answer is pro, anti or neutral by its category
-  (:func:`pipeline.core.stereotypes.parse_question_category`);
+  (:func:`pipeline.core.stereotypes.parse_question_category`); a question on the other entity
+  (the released ``...other`` categories) counts in none of them unless ``questions="all"``
+  (its accuracy is ``other``);
 * on WinoBias/Winogender pro and anti questions (``STEREOTYPE...TYPE`` categories), an answer
   that is none of ``unknown``, ``neutral`` or the main entity's gender is not a coreference
   decision: it is *ignored* (not counted); every other answer counts as recorded in
@@ -16,7 +20,9 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
 * per alpha (``time_fraction``): pro and anti accuracy pooled over participants, Delta_QA =
   pro - anti, the share of ignored answers among the pro/anti WinoBias/Winogender answers,
   the filler accuracy, all in percent; the same per participant; ``by_kind``: pro, anti,
-  delta of the WinoBias/Winogender (``synthetic``) and BUG (``natural``) questions apart.
+  delta of the WinoBias/Winogender (``synthetic``) and BUG (``natural``) questions apart
+  (the paper's Table 2; :func:`models_by_dataset` gives the models' rows from a benchmark
+  ``metrics.json``).
 
 **Maze** (:func:`analyse_maze`): rows of :func:`pipeline.formats.human_results.read_maze_trials`.
 

@@ -227,6 +227,9 @@ def apply_category_rule(items: list[dict], rule: str, winobias_stereotypes: dict
     if rule not in CATEGORY_RULES:
         raise ValueError(f"unknown category rule {rule!r} (known: {', '.join(CATEGORY_RULES)})")
     categorize(items)
+    for it in items:            # a WinoBias item's coarse label follows its category, whatever rule ran before
+        if it["source"] == "winobias":
+            it["stereotype"] = coarse(it["category"])
     if rule == "table4":
         if winobias_stereotypes is None and any(it["source"] == "winobias" for it in items):
             raise ValueError("the table4 rule needs the WinoBias occupation lists")

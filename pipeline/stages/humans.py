@@ -1,8 +1,11 @@
 """``python -m pipeline humans qa|maze``: analyse human experiment results (issue 15).
 
-* ``humans qa --results FILE [--participants FILE] [--benchmark FILE --models PER_ITEM]
-  --out DIR``: ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored,
-  filler in percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``;
+* ``humans qa --results FILE [--results FILE] [--participants FILE ...] [--questions main|all]
+  [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] --out DIR``: the project's
+  export or the study's released QA results (Wino, BUG; issue 29) and enrollment files;
+  ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored, filler, other in
+  percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``; prints the
+  paper's Table 2 (humans per alpha on Wino and BUG, and the models of a metrics.json);
 * ``humans maze --results FILE [--models EVAL/metrics.json] [--benchmark FILE] --out DIR``:
   ``DIR/maze.json`` (quantiles 0.50..1.00, pro, anti, delta in ms, success rate per
   condition, where the human accuracy curve meets each model, and the same ``by_kind`` for
@@ -96,7 +99,7 @@ def _run_qa(args) -> int:
         by_text = {normalise_text(it["text"]): it["id"] for it in items}
         kept = {p["mturk_id"] for p in result["participants"]}
         ids = set()
-        for r in classify_answers([r for r in rows if r["mturk_id"] in kept], results_path):
+        for r in classify_answers([r for r in rows if r["mturk_id"] in kept], results_path, args.questions):
             if r["kind"] == "filler":
                 continue
             key = str(r["id_sentence"]).strip()

@@ -166,6 +166,8 @@ def test_table4_counts_on_shared(shared_dir):
     assert moved == ["winobias-pro-type2-test-0382", "winobias-pro-type2-test-0384"]
     apply_category_rule(items, "entity")
     assert count_categories(it["category"] for it in items)["anti-pro"] == 1584
+    assert count_categories(it["stereotype"] for it in items if it["source"] == "winobias") == {"anti": 1584,
+                                                                                               "pro": 1584}
     # Winogender: answer 0 is the occupation
     repair = next(it for it in items if it["id"] == "winogender-technician-customer-0-male")
     assert (repair["main_entity"], repair["category"]) == ("The technician", "pro-neutral")

@@ -59,36 +59,75 @@ def normalise_text(text_or_tokens: str | Sequence[str]) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", s) if not unicodedata.combining(c))
 
 
-def match_documents(items: list[dict], docs: Sequence, path=None) -> tuple[dict[str, object], list[str]]:
+MAX_UNMATCHED = 0.01     # share of a system's prediction lines that may match no item
+
+
+def loose_key(text_or_tokens: str | Sequence[str]) -> str:
+    """:func:`normalise_text` with everything but letters and digits dropped: the second key,
+    for tokenisations that add or drop punctuation and quotes."""
+    return re.sub(r"[^\w]|_", "", normalise_text(text_or_tokens))
+
+
+def match_documents(items: list[dict], docs: Sequence, path=None, max_unmatched: float = MAX_UNMATCHED,
+                    report: dict | None = None) -> tuple[dict[str, object], list[str]]:
     """item id -> document, and the ids of items no document matches.
 
-    A document matching no item raises :class:`InputError` (file ``path``, its line); two
-    documents for one item: the later one is an error too.
+    A document goes to the item with its key as id; else to an item whose text has its
+    :func:`normalise_text` key, else its :func:`loose_key` (identical texts: their documents are
+    taken in order). A document matching no item is counted, and is an :class:`InputError`
+    (file ``path``, the first such line) only when more than ``max_unmatched`` of the documents
+    are; a further document for an item already matched (a sentence in two files) is counted
+    and left out, the first one kept. ``report``, when given, receives ``n_documents``,
+    ``n_unmatched``, ``unmatched`` (the first few ``(file, line, text)``; a document's own
+    ``path``, else ``path``), ``n_duplicates`` and
+    ``n_conflicting`` (duplicates whose clusters differ from the kept document's).
     """
     by_id = {it["id"]: it for it in items}
     by_text: dict[str, list[str]] = {}
+    by_loose: dict[str, list[str]] = {}
     for it in items:
         by_text.setdefault(normalise_text(it["text"]), []).append(it["id"])
+        by_loose.setdefault(loose_key(it["text"]), []).append(it["id"])
     matched: dict[str, object] = {}
+    unmatched: list[tuple[int, str]] = []
+    n_dup = n_conflict = 0
     for doc in docs:
         item_id = None
         key = getattr(doc, "key", None)
         if key is not None and key in by_id:
             item_id = key
         else:
-            # identical texts (a sentence given twice): their documents are taken in order
-            free = [c for c in by_text.get(normalise_text(doc.tokens), []) if c not in matched]
-            if free:
-                item_id = free[0]
+            cands = by_text.get(normalise_text(doc.tokens)) or by_loose.get(loose_key(doc.tokens), [])
+            if cands:
+                free = [c for c in cands if c not in matched]
+                item_id = free[0] if free else cands[0]
         if item_id is None:
-            snippet = " ".join(doc.tokens[:12])
-            raise InputError(f"prediction matches no benchmark item (id {key!r}, text "
-                             f"{snippet!r}...)", path, doc.line)
+            unmatched.append((getattr(doc, "path", None) or path, getattr(doc, "line", None),
+                              " ".join(doc.tokens[:12])))
+            continue
         if item_id in matched:
-            raise InputError(f"a second prediction for item {item_id}", path, doc.line)
+            n_dup += 1
+            n_conflict += _cluster_set(matched[item_id]) != _cluster_set(doc)
+            continue
         matched[item_id] = doc
+    n = len(docs)
+    if report is not None:
+        report.update(n_documents=n, n_unmatched=len(unmatched), unmatched=unmatched[:5],
+                      n_duplicates=n_dup, n_conflicting=n_conflict)
+    if unmatched and len(unmatched) > max_unmatched * n:
+        where, line, snippet = unmatched[0]
+        raise InputError(f"prediction matches no benchmark item (text {snippet!r}...); {len(unmatched)} of "
+                         f"{n} lines match none, more than the {100 * max_unmatched:g} % allowed", where, line)
     missing = [it["id"] for it in items if it["id"] not in matched]
     return matched, missing
+
+
+def _cluster_set(doc) -> frozenset:
+    """A document's clusters, order-free and tokenisation-free: each mention as its position in
+    the normalised text and its normalised words."""
+    toks = list(doc.tokens)
+    return frozenset(frozenset((len(normalise_text(toks[:a])), normalise_text(toks[a:b + 1]))
+                               for a, b in c) for c in doc.clusters)
 
 
 # ------------------------------------------------------------------------------ rules

@@ -90,7 +90,7 @@ def question_category(item: dict) -> str:
     BUG ``pro-stereotype_Male``; otherwise ``MAIN_STEREOTYPE.CATEGORY`` (the fine-grained
     category last)."""
     gender = GENDER_ANSWER.get(item.get("pronoun_gender") or "", "neutral")
-    if item.get("source") == "bug":
+    if item.get("source") in ("bug", "cog-bug"):
         return f"{item.get('stereotype')}-stereotype_{gender.capitalize()}"
     return f"{item.get('main_stereotype') or 'neutral'}.{item.get('category')}"
 

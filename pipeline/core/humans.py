@@ -6,9 +6,13 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
 
 * optional participant filter: only the ``mturk_id`` values of the list (those who passed the
   qualification) are analysed;
-* fillers (``question_category`` = filler) give the filler accuracy;
+* fillers (``question_category`` = filler) give the filler accuracy; a filler is right when
+  its answer matches the filler answer (:func:`filler_correct`: free text, "The patient" =
+  "patient"), whatever ``is_correct`` recorded (the differences are counted);
 * every other answer is pro, anti or neutral by its category
-  (:func:`pipeline.core.stereotypes.parse_question_category`);
+  (:func:`pipeline.core.stereotypes.parse_question_category`); a question on the other entity
+  (the released ``...other`` categories) counts in none of them unless ``questions="all"``
+  (its accuracy is ``other``);
 * on WinoBias/Winogender pro and anti questions (``STEREOTYPE...TYPE`` categories), an answer
   that is none of ``unknown``, ``neutral`` or the main entity's gender is not a coreference
   decision: it is *ignored* (not counted); every other answer counts as recorded in
@@ -16,7 +20,9 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
 * per alpha (``time_fraction``): pro and anti accuracy pooled over participants, Delta_QA =
   pro - anti, the share of ignored answers among the pro/anti WinoBias/Winogender answers,
   the filler accuracy, all in percent; the same per participant; ``by_kind``: pro, anti,
-  delta of the WinoBias/Winogender (``synthetic``) and BUG (``natural``) questions apart.
+  delta of the WinoBias/Winogender (``synthetic``) and BUG (``natural``) questions apart
+  (the paper's Table 2; :func:`models_by_dataset` gives the models' rows from a benchmark
+  ``metrics.json``).
 
 **Maze** (:func:`analyse_maze`): rows of :func:`pipeline.formats.human_results.read_maze_trials`.
 
@@ -36,6 +42,7 @@ Pure: may import the standard library, numpy, :mod:`pipeline.core.stereotypes`,
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from typing import Iterable
 
@@ -60,24 +67,75 @@ def _pct(num: float, den: float) -> float | None:
 
 # ------------------------------------------------------------------------------ QA
 
-def classify_answers(rows: list[dict], path=None) -> list[dict]:
+_DETERMINERS = ("the", "a", "an")
+
+
+def answer_key(text: str) -> str:
+    """A free-text answer as compared: lower case, accents and punctuation dropped, hyphenated
+    words joined however they were tokenised ("50-year - old" = "50-year-old"), a leading
+    determiner dropped ("The patient" = "the patient" = "patient")."""
+    import unicodedata
+
+    t = unicodedata.normalize("NFKD", str(text or "")).lower()
+    t = "".join(c for c in t if not unicodedata.combining(c))
+    t = re.sub(r"\s*-\s*", "-", t)
+    words = re.findall(r"[\w-]+", t)
+    while words and words[0] in _DETERMINERS:
+        words = words[1:]
+    return " ".join(w.strip("-") for w in words if w.strip("-"))
+
+
+def filler_correct(user_answer: str, correct_answer: str) -> bool:
+    """A filler question is answered correctly when the answer matches the filler answer."""
+    key = answer_key(user_answer)
+    return bool(key) and key == answer_key(correct_answer)
+
+
+def classify_answers(rows: list[dict], path=None, questions: str = "main") -> list[dict]:
     """Each row with ``kind`` (filler / synthetic / natural), ``coarse`` (pro / anti / neutral
-    or None) and ``ignored`` (bool) added (new dicts)."""
+    or None), ``entity`` (main / other / None), ``ignored`` (bool) and ``rescored`` (a filler
+    whose matched answer disagrees with the recorded ``is_correct``) added (new dicts).
+
+    Fillers are scored by :func:`filler_correct`. With ``questions`` = ``main``, a synthetic
+    question about the other entity (the released ``...other`` categories) counts in none of
+    pro / anti / neutral (its accuracy is reported as ``other``); ``all`` counts it by its
+    category like a main-entity question."""
+    if questions not in ("main", "all"):
+        raise ValueError(f"questions must be main or all, got {questions!r}")
     out = []
     for r in rows:
-        qc = parse_question_category(r["question_category"], path, r.get("_line"))
-        ignored = False
-        if qc.kind == "synthetic" and qc.coarse in (PRO, ANTI):
+        qc = parse_question_category(r["question_category"], r.get("_file", path), r.get("_line"))
+        ignored, rescored, extra = False, False, {}
+        coarse_ = qc.coarse
+        if qc.kind == "filler":
+            ok = filler_correct(r["user_answer"], r["correct_answer"])
+            rescored = ok != bool(r["is_correct"])
+            extra["is_correct"] = ok
+        elif qc.kind == "synthetic" and qc.entity == "other" and questions == "main":
+            coarse_ = None
+        elif qc.kind == "synthetic" and coarse_ in (PRO, ANTI):
             main = (r.get("main_entity_gender") or "").strip().lower()
             ignored = r["user_answer"] not in COUNTED_ANSWERS and r["user_answer"] != main
-        out.append({**r, "kind": qc.kind, "coarse": qc.coarse, "ignored": ignored})
+        out.append({**r, **extra, "kind": qc.kind, "coarse": coarse_, "entity": qc.entity,
+                    "ignored": ignored, "rescored": rescored, "layout": qc.layout})
     return out
+
+
+def qa_layout(classified: list[dict]) -> str:
+    """Which QA results these rows are: ``released Wino``, ``released BUG``, ``released Wino +
+    BUG`` (the study's spellings), or ``project``."""
+    kinds = {r["kind"] for r in classified if r["kind"] != "filler"}
+    released = any(r.get("layout") == "released" for r in classified)
+    names = [n for k, n in (("synthetic", "Wino"), ("natural", "BUG")) if k in kinds]
+    return ("released " if released else "project ") + (" + ".join(names) or "fillers only")
 
 
 def _summary(rows: list[dict]) -> dict:
     pro = [r for r in rows if r["coarse"] == PRO and not r["ignored"]]
     anti = [r for r in rows if r["coarse"] == ANTI and not r["ignored"]]
-    neutral = [r for r in rows if r["kind"] != "filler" and r["coarse"] not in (PRO, ANTI)]
+    neutral = [r for r in rows if r["kind"] != "filler" and r["coarse"] not in (PRO, ANTI)
+               and not (r.get("entity") == "other" and r["coarse"] is None)]
+    other = [r for r in rows if r.get("entity") == "other" and r["coarse"] is None]
     ignorable = [r for r in rows if r["kind"] == "synthetic" and r["coarse"] in (PRO, ANTI)]
     fillers = [r for r in rows if r["kind"] == "filler"]
     a_pro = _pct(sum(r["is_correct"] for r in pro), len(pro))
@@ -88,21 +146,24 @@ def _summary(rows: list[dict]) -> dict:
         "ignored": _pct(sum(r["ignored"] for r in ignorable), len(ignorable)),
         "filler": _pct(sum(r["is_correct"] for r in fillers), len(fillers)),
         "neutral": _pct(sum(r["is_correct"] for r in neutral), len(neutral)),
+        "other": _pct(sum(r["is_correct"] for r in other), len(other)),
         "n_pro": len(pro), "n_anti": len(anti), "n_ignored": sum(r["ignored"] for r in ignorable),
-        "n_filler": len(fillers), "n_neutral": len(neutral),
+        "n_filler": len(fillers), "n_neutral": len(neutral), "n_other": len(other),
+        "n_filler_rescored": sum(r.get("rescored", False) for r in fillers),
         "n_participants": len({r["mturk_id"] for r in rows}),
     }
 
 
 def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
-               min_filler_accuracy: float | None = None, path=None) -> dict:
+               min_filler_accuracy: float | None = None, path=None, questions: str = "main") -> dict:
     """QA results per alpha (see the module doc). Returns ``{"alphas": {key: summary},
     "participants": [per participant and alpha rows], "excluded": {...}}``; percentages.
 
     ``min_filler_accuracy`` (percent): participants whose filler accuracy over all their
     answers is lower are left out too.
     """
-    rows = classify_answers(rows, path)
+    rows = classify_answers(rows, path, questions)
+    layout = qa_layout(rows)
     n_all = len({r["mturk_id"] for r in rows})
     excluded = {"not_in_list": 0, "low_filler_accuracy": 0}
     if participants is not None:
@@ -132,8 +193,8 @@ def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
             sub = [r for r in by_alpha[a] if r["kind"] == kind]
             if sub:
                 k = _summary(sub)
-                summary["by_kind"][kind] = {f: k[f] for f in ("pro", "anti", "delta", "ignored",
-                                                               "n_pro", "n_anti", "n_ignored")}
+                summary["by_kind"][kind] = {f: k[f] for f in ("pro", "anti", "delta", "ignored", "other",
+                                                               "n_pro", "n_anti", "n_ignored", "n_other")}
     table = []
     for a in sorted(by_alpha, reverse=True):
         by_p = defaultdict(list)
@@ -143,8 +204,8 @@ def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
             s = _summary(by_p[p])
             s.pop("n_participants")
             table.append({"mturk_id": p, "alpha": alpha_key(a), **s})
-    return {"alphas": alphas, "participants": table, "excluded": excluded,
-            "n_answers": len(rows), "n_participants": len({r["mturk_id"] for r in rows})}
+    return {"alphas": alphas, "participants": table, "excluded": excluded, "layout": layout,
+            "questions": questions, "n_answers": len(rows), "n_participants": len({r["mturk_id"] for r in rows})}
 
 
 def qa_sentences(rows: list[dict], path=None) -> dict[str, str]:
@@ -154,6 +215,33 @@ def qa_sentences(rows: list[dict], path=None) -> dict[str, str]:
     for r in classify_answers(rows, path):
         if r["kind"] != "filler":
             out[str(r["id_sentence"]).strip()] = r["coarse"]
+    return out
+
+
+WINO_SOURCES = ("winobias", "winogender", "cog-wino")
+BUG_SOURCES = ("bug", "cog-bug")
+
+
+def models_by_dataset(metrics: dict) -> dict:
+    """Per system of a benchmark ``metrics.json``: pro, anti, Delta (percent) on the Wino
+    sources (WinoBias, Winogender, the study's Wino list) and the BUG ones, pooled over the
+    sources of each by their item counts; a dataset without items is left out."""
+    out = {}
+    for system, m in metrics.items():
+        per = m.get("per_source") or {}
+        row = {}
+        for name, sources in (("wino", WINO_SOURCES), ("bug", BUG_SOURCES)):
+            blocks = [per[s] for s in sources if s in per]
+            n_pro = sum(b["n_pro"] for b in blocks)
+            n_anti = sum(b["n_anti"] for b in blocks)
+            if not n_pro and not n_anti:
+                continue
+            pro = _pct(sum((b["pro"] or 0) * b["n_pro"] for b in blocks), n_pro)
+            anti = _pct(sum((b["anti"] or 0) * b["n_anti"] for b in blocks), n_anti)
+            row[name] = {"pro": pro, "anti": anti,
+                         "delta": None if pro is None or anti is None else pro - anti,
+                         "n_pro": n_pro, "n_anti": n_anti}
+        out[system] = row
     return out
 
 
@@ -257,14 +345,16 @@ def analyse_maze(rows: list[dict], model_accuracy: dict[str, dict[str, float]] |
     return out
 
 
-SYNTHETIC_SOURCES = ("winobias", "winogender", "sowinobias", "sowino")
-NATURAL_SOURCES = ("bug",)
+SYNTHETIC_SOURCES = ("winobias", "winogender", "sowinobias", "sowino", "cog-wino")
+NATURAL_SOURCES = ("bug", "cog-bug")
 
 
 def sentence_kind(sentence_id: str | None, source: str | None = None) -> str | None:
     """``synthetic`` (WinoBias, Winogender, SoWinoBias) or ``natural`` (BUG), from a benchmark
     source or else the prefix of a benchmark item id; None when neither tells."""
-    key = (source or str(sentence_id or "").split("-", 1)[0]).strip().lower()
+    sid = str(sentence_id or "").strip().lower()
+    prefix = next((p for p in ("cog-wino", "cog-bug") if sid.startswith(p + "-")), sid.split("-", 1)[0])
+    key = (source or prefix).strip().lower()
     if key in SYNTHETIC_SOURCES:
         return "synthetic"
     if key in NATURAL_SOURCES:

@@ -5,11 +5,15 @@ Scale" (Lior & Stanovsky); the project's experiment app (``pipeline/web/experime
 them with :func:`write_qa_results` and :func:`write_maze_trials`, and ``python -m pipeline
 humans`` reads them with :func:`read_qa_results` and :func:`read_maze_trials`.
 
-* QA: one row per answer, columns :data:`QA_COLUMNS`. ``user_answer`` / ``correct_answer`` are
-  one of :data:`ANSWERS` (male, female, neutral, unknown; case-insensitive on reading);
-  ``time_fraction`` is alpha (0.75, 0.5, 0.25); ``is_correct`` is the recorded judgement
-  (True/False, 1/0); ``question_category`` is ``filler`` or a stereotype category (checked by
-  :mod:`pipeline.core.stereotypes` in the analysis, not here).
+* QA: one row per answer, columns :data:`QA_COLUMNS`. ``user_answer`` / ``correct_answer`` of a
+  gender question are one of :data:`ANSWERS` (male, female, neutral, unknown; case-insensitive
+  on reading); of a filler question free text (the released files answer "who was being
+  questioned?" with an occupation); ``time_fraction`` is alpha (0.75, 0.5, 0.25, nothing else);
+  ``is_correct`` is the recorded judgement (True/False, 1/0); ``question_category`` is
+  ``filler`` or a stereotype category (checked by :mod:`pipeline.core.stereotypes` in the
+  analysis, not here).
+* Enrollment (the study's, one row per participant): :data:`ENROLLMENT_COLUMNS`
+  (:func:`read_enrollment`); :func:`read_participants` reads its ``mturk_id`` too.
 * Maze: one row per pronoun trial, columns :data:`MAZE_COLUMNS`. ``time_to_answer`` in ms;
   ``correct`` True/False; ``relation_to_main`` one of :data:`RELATIONS` (``pro-stereotype``
   and the like read as ``pro``);
@@ -133,19 +137,41 @@ def _read_rows(path: str | os.PathLike, columns: list[str]) -> list[tuple[int, d
     return rows
 
 
+FILLER = "filler"
+TIME_FRACTIONS = (0.75, 0.5, 0.25)        # the experiment's alphas (as core.pace.ALPHAS)
+ENROLLMENT_COLUMNS = ["ID", "mturk_id", "batch_number", "total_performance", "hash_id"]
+
+
 def read_qa_results(path: str | os.PathLike) -> list[dict]:
-    """The rows of a QA results CSV, typed; ``_line`` holds each row's line number."""
+    """The rows of a QA results CSV, typed; ``_line`` holds each row's line number.
+
+    The project's export and the study's released files share the columns; the reader takes
+    what the released files hold: a filler question (``question_category`` ``filler``) has
+    free-text answers (an occupation, "The patient"), kept as written (stripped); a gender
+    question's answers must be gender words (any case, trailing spaces); ``main_entity_gender``
+    is lower-cased; ``time_fraction`` must be one of :data:`TIME_FRACTIONS`.
+    """
     out = []
     for line, r in _read_rows(path, QA_COLUMNS):
         row = {c: r[c] for c in QA_COLUMNS}
-        row["user_answer"] = _answer(r["user_answer"], path, line, "user_answer")
-        row["correct_answer"] = _answer(r["correct_answer"], path, line, "correct_answer")
-        row["main_entity_gender"] = (r["main_entity_gender"] or "").strip().lower()
-        row["is_correct"] = _bool(r["is_correct"], path, line, "is_correct")
         row["question_category"] = (r["question_category"] or "").strip()
         if not row["question_category"]:
             raise InputError("question_category is empty", path, line)
+        if row["question_category"].lower() == FILLER:
+            row["question_category"] = FILLER
+            row["user_answer"] = " ".join((r["user_answer"] or "").split())
+            row["correct_answer"] = " ".join((r["correct_answer"] or "").split())
+            if not row["correct_answer"]:
+                raise InputError("correct_answer of a filler question is empty", path, line)
+        else:
+            row["user_answer"] = _answer(r["user_answer"], path, line, "user_answer")
+            row["correct_answer"] = _answer(r["correct_answer"], path, line, "correct_answer")
+        row["main_entity_gender"] = (r["main_entity_gender"] or "").strip().lower()
+        row["is_correct"] = _bool(r["is_correct"], path, line, "is_correct")
         row["time_fraction"] = _float(r["time_fraction"], path, line, "time_fraction")
+        if not any(abs(row["time_fraction"] - a) < 1e-9 for a in TIME_FRACTIONS):
+            raise InputError(f"unknown time_fraction {r['time_fraction']!r} (expected "
+                             f"{', '.join(str(a) for a in TIME_FRACTIONS)})", path, line)
         row["batch_number"] = _int(r["batch_number"], path, line, "batch_number", optional=True)
         row["index_in_batch"] = _int(r["index_in_batch"], path, line, "index_in_batch", optional=True)
         row["avg_sec_for_token"] = _float(r["avg_sec_for_token"], path, line, "avg_sec_for_token",
@@ -157,6 +183,27 @@ def read_qa_results(path: str | os.PathLike) -> list[dict]:
         out.append(row)
     if not out:
         raise InputError("no answers in the file", path)
+    return out
+
+
+def read_enrollment(path: str | os.PathLike) -> list[dict]:
+    """The study's enrollment file (one row per participant: :data:`ENROLLMENT_COLUMNS`),
+    typed: ``batch_number`` int, ``total_performance`` float; ``_line`` the line."""
+    out, seen = [], set()
+    for line, r in _read_rows(path, ENROLLMENT_COLUMNS):
+        pid = (r["mturk_id"] or "").strip()
+        if not pid:
+            raise InputError("mturk_id (the participant) is empty", path, line)
+        if pid in seen:
+            raise InputError(f"participant {pid!r} enrolled twice", path, line)
+        seen.add(pid)
+        out.append({"ID": (r["ID"] or "").strip(), "mturk_id": pid,
+                    "batch_number": _int(r["batch_number"], path, line, "batch_number", optional=True),
+                    "total_performance": _float(r["total_performance"], path, line, "total_performance",
+                                                optional=True),
+                    "hash_id": (r["hash_id"] or "").strip(), "_line": line})
+    if not out:
+        raise InputError("no participants in the enrollment file", path)
     return out
 
 
@@ -194,8 +241,11 @@ def read_maze_trials(path: str | os.PathLike) -> list[dict]:
 
 
 def read_participants(path: str | os.PathLike) -> set[str]:
-    """The ``mturk_id`` column of a participant list CSV (those who passed qualification)."""
+    """The ``mturk_id`` column of a participant list CSV (those who passed qualification); a file
+    in the study's enrollment layout is checked as one (:func:`read_enrollment`)."""
     rows = _read_rows(path, [PARTICIPANT_COLUMN])
+    if rows and all(c in rows[0][1] for c in ENROLLMENT_COLUMNS):
+        return {r["mturk_id"] for r in read_enrollment(path)}
     ids = {r[PARTICIPANT_COLUMN].strip() for _, r in rows if r[PARTICIPANT_COLUMN].strip()}
     if not ids:
         raise InputError("no participants in the list", path)

@@ -11,12 +11,17 @@ Loaders (each returns a list of item dicts with the columns of
 * :func:`load_winogender` -- ``all_sentences.tsv`` (sentid ``occupation.participant.answer.gender.txt``),
   ``templates.tsv`` (checked: every sentence's template exists) and ``occupations-stats.tsv``
   (``bls_pct_female``: an occupation's stereotype, see :func:`stereotype_from_share`).
-  ``answer`` 1: the pronoun refers to the occupation, 0: to the participant ("the customer",
-  "someone"), whose stereotype is neutral.
+  ``answer`` 0: the pronoun refers to the occupation, 1: to the participant ("the customer",
+  "someone"), whose stereotype is neutral (the template file's columns are ``occupation(0)``
+  and ``other-participant(1)``).
 * :func:`load_bug` -- BUG's CSV (``sentence_text, profession, g, g_first_index,
   profession_first_index, stereotype, corpus, data_index, distance, num_of_pronouns``; indices
   are token indices in the space-separated sentence; stereotype 1 pro / -1 anti / 0 neutral;
   UTF-8 or Latin-1). BUG names no other entity.
+* :func:`load_cog_wino`, :func:`load_cog_bug` -- the sentence lists released by "Comparing
+  Humans and Models on a Similar Scale": its WinoBias + Winogender list (tab-separated, a
+  pandas index column first; the category is its own ``type``) and its BUG list (BUG's columns
+  plus ``uid``, ``predicted gender``, ``correct``); comma or tab separated;
 * :func:`load_sowinobias` -- the project's SoWinoBias Parquet (``python -m pipeline sowinobias``,
   schema ``SOWINOBIAS``): the pronoun is "they"; the main entity is ``b`` (the referent).
 
@@ -39,7 +44,9 @@ from pipeline.errors import InputError
 from pipeline.lang.pronouns import PRONOUNS, REFLEXIVES
 from pipeline.vocab import FEMININE, MASCULINE, NEUTRAL
 
-SOURCES = ("winobias", "winogender", "bug", "sowinobias")
+SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
+# the fine-grained categories an item can have (as pipeline.core.stereotypes.FINE_CATEGORIES)
+FINE_TYPES = tuple(f"{m}-{o}" for m in ("pro", "anti", "neutral") for o in ("pro", "anti", "neutral")) + ("pronoun-neutral",)
 WINOBIAS_RE = re.compile(r"^(?P<set>pro|anti)_stereotyped_type(?P<type>[12])\.txt\.(?P<split>dev|test)$")
 BUG_COLUMNS = ["sentence_text", "profession", "g", "g_first_index", "profession_first_index",
                "stereotype"]
@@ -180,6 +187,16 @@ def parse_winobias_line(line: str, path, lineno: int, occ_re: re.Pattern,
     return item
 
 
+def winobias_list_stereotypes(path: str | os.PathLike) -> dict[str, str]:
+    """occupation (lower case) -> masculine / feminine, from the two lists of a WinoBias
+    directory (or beside one of its files)."""
+    path = Path(path)
+    base = path if path.is_dir() else path.parent
+    out = {o.lower(): MASCULINE for o in read_occupation_list(base / "male_occupations.txt")}
+    out.update({o.lower(): FEMININE for o in read_occupation_list(base / "female_occupations.txt")})
+    return out
+
+
 def load_winobias(path: str | os.PathLike, male_list: str | os.PathLike | None = None,
                   female_list: str | os.PathLike | None = None) -> list[dict]:
     """WinoBias items from a directory as distributed (or one of its eight files)."""
@@ -266,7 +283,10 @@ def load_winogender(path: str | os.PathLike) -> list[dict]:
         p_span = (_with_determiner(text, p.start()), p.end())
         occ_st = stereotype_from_share(shares[occ])
         ent = {"occ": (o_span, occ, occ_st), "part": (p_span, part, NEUTRAL)}
-        main, other = (ent["occ"], ent["part"]) if answer == "1" else (ent["part"], ent["occ"])
+        # templates.tsv names its columns "occupation(0)" and "other-participant(1)": answer 0
+        # is the occupation ("The technician told the customer that he had completed the
+        # repair"), answer 1 the participant ("... that he could pay with cash")
+        main, other = (ent["occ"], ent["part"]) if answer == "0" else (ent["part"], ent["occ"])
         items.append(_item(
             id=f"winogender-{occ}-{part}-{answer}-{gender}", source="winogender", split="all",
             text=text, pronoun=pron.group(), pronoun_start=pron.start(), pronoun_end=pron.end(),
@@ -282,58 +302,207 @@ def load_winogender(path: str | os.PathLike) -> list[dict]:
 
 # ------------------------------------------------------------------------------ BUG
 
-def load_bug(path: str | os.PathLike) -> list[dict]:
-    """BUG items from its CSV (UTF-8 or Latin-1)."""
-    path = Path(path)
+def _read_table_rows(path: Path, required: list[str], what: str) -> tuple[list[str], list[tuple[int, dict]]]:
+    """Header and (line, row) pairs of a comma- or tab-separated file (the first line decides;
+    a nameless first column -- a pandas index -- is called ``_index``)."""
     text = _read_text(path)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    header = [h.strip() for h in (reader.fieldnames or [])]
-    reader.fieldnames = header
-    missing = [c for c in BUG_COLUMNS if c not in header]
+    first = text.split("\n", 1)[0]
+    delimiter = "\t" if first.count("\t") > first.count(",") else ","
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise InputError("empty file", path) from None
+    if header and header[0] in ("", "Unnamed: 0"):
+        header[0] = "_index"
+    missing = [c for c in required if c not in header]
     if missing:
-        raise InputError(f"not a BUG file: missing column(s) {', '.join(missing)}", path, 1)
+        raise InputError(f"not {what}: missing column(s) {', '.join(missing)}", path, 1)
+    rows = []
+    try:
+        for cells in reader:
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) != len(header):
+                raise InputError(f"{len(cells)} cells, the header has {len(header)}", path, reader.line_num)
+            rows.append((reader.line_num, dict(zip(header, cells))))
+    except csv.Error as exc:
+        raise InputError(f"not a {'TSV' if delimiter == chr(9) else 'CSV'} row ({exc})", path,
+                         reader.line_num) from None
+    if not rows:
+        raise InputError("no rows", path)
+    return header, rows
+
+
+def _bug_item(r: dict, path, line: int, item_id: str, source: str) -> dict:
+    sentence = (r["sentence_text"] or "").strip()
+    tokens = sentence.split(" ")
+    try:
+        gi, pi = int(float(r["g_first_index"])), int(float(r["profession_first_index"]))
+        st = int(float(r["stereotype"]))
+    except (TypeError, ValueError):
+        raise InputError("g_first_index, profession_first_index and stereotype must be integers",
+                         path, line) from None
+    if st not in (1, -1, 0):
+        raise InputError(f"stereotype must be 1, -1 or 0, got {r['stereotype']!r}", path, line)
+    if not (0 <= gi < len(tokens) and 0 <= pi < len(tokens)):
+        raise InputError(f"token index outside the sentence's {len(tokens)} tokens", path, line)
+    starts, pos = [], 0
+    for t in tokens:
+        starts.append(pos)
+        pos += len(t) + 1
+    pw = tokens[gi]
+    g = pronoun_gender(re.sub(r"\W+$", "", pw) or pw)
+    if g is None:
+        raise InputError(f"token {gi} ({pw!r}) is not a pronoun", path, line)
+    profession = (r["profession"] or "").strip()
+    n_words = max(1, len(profession.split()))
+    last = min(pi + n_words, len(tokens)) - 1
+    pe = starts[last] + len(tokens[last])
+    ms = _with_determiner(sentence, starts[pi])
+    main_st = {1: g, -1: {MASCULINE: FEMININE, FEMININE: MASCULINE}.get(g, NEUTRAL), 0: NEUTRAL}[st]
+    return _item(
+        id=item_id, source=source, split="all",
+        text=sentence, tokens=tokens, pronoun=pw, pronoun_start=starts[gi],
+        pronoun_end=starts[gi] + len(re.sub(r"\W+$", "", pw) or pw), pronoun_gender=g,
+        main_entity=sentence[ms:pe], main_start=ms, main_end=pe,
+        main_occupation=profession.lower(), main_stereotype=main_st)
+
+
+def load_bug(path: str | os.PathLike) -> list[dict]:
+    """BUG items from its CSV (UTF-8 or Latin-1; comma- or tab-separated)."""
+    path = Path(path)
+    _, rows = _read_table_rows(path, BUG_COLUMNS, "a BUG file")
     items = []
-    for r in reader:
-        line = reader.line_num
-        sentence = (r["sentence_text"] or "").strip()
-        tokens = sentence.split(" ")
-        try:
-            gi, pi = int(float(r["g_first_index"])), int(float(r["profession_first_index"]))
-            st = int(float(r["stereotype"]))
-        except (TypeError, ValueError):
-            raise InputError("g_first_index, profession_first_index and stereotype must be integers",
-                             path, line) from None
-        if st not in (1, -1, 0):
-            raise InputError(f"stereotype must be 1, -1 or 0, got {r['stereotype']!r}", path, line)
-        if not (0 <= gi < len(tokens) and 0 <= pi < len(tokens)):
-            raise InputError(f"token index outside the sentence's {len(tokens)} tokens", path, line)
-        starts, pos = [], 0
-        for t in tokens:
-            starts.append(pos)
-            pos += len(t) + 1
-        pw = tokens[gi]
-        g = pronoun_gender(re.sub(r"\W+$", "", pw) or pw)
-        if g is None:
-            raise InputError(f"token {gi} ({pw!r}) is not a pronoun", path, line)
-        profession = (r["profession"] or "").strip()
-        n_words = max(1, len(profession.split()))
-        pe = starts[min(pi + n_words, len(tokens)) - 1] + len(tokens[min(pi + n_words, len(tokens)) - 1])
-        ms = _with_determiner(sentence, starts[pi])
-        main_st = {1: g, -1: {MASCULINE: FEMININE, FEMININE: MASCULINE}.get(g, NEUTRAL), 0: NEUTRAL}[st]
+    for line, r in rows:
         key = (r.get("data_index") or "").strip() or str(line - 1)
         corpus = (r.get("corpus") or "").strip()
-        items.append(_item(
-            id=f"bug-{corpus + '-' if corpus else ''}{key}", source="bug", split="all",
-            text=sentence, tokens=tokens, pronoun=pw, pronoun_start=starts[gi],
-            pronoun_end=starts[gi] + len(re.sub(r"\W+$", "", pw) or pw), pronoun_gender=g,
-            main_entity=sentence[ms:pe], main_start=ms, main_end=pe,
-            main_occupation=profession.lower(), main_stereotype=main_st))
-    if not items:
-        raise InputError("no rows", path)
+        items.append(_bug_item(r, path, line, f"bug-{corpus + '-' if corpus else ''}{key}", "bug"))
     ids = [it["id"] for it in items]
     if len(set(ids)) != len(ids):
         for i, it in enumerate(items):
             it["id"] = f"bug-{i + 1:06d}"
+    return items
+
+
+# ------------------------------------------------------------------------------ the study's lists
+
+# "Comparing Humans and Models on a Similar Scale" released the sentences it used: a tab-separated
+# list of its WinoBias + Winogender part (a pandas index column first) and a BUG part.
+COG_WINO_COLUMNS = ["main_entity_occupation", "main_entity_index", "gender",
+                    "other_entity_occupation", "other_entity_index", "pronoun", "sentence", "type"]
+COG_BUG_COLUMNS = ["uid"] + BUG_COLUMNS
+_ABSENT = {"", "nan", "none", "null", "-"}
+
+
+def _cell(r: dict, column: str) -> str:
+    v = (r.get(column) or "").strip()
+    return "" if v.lower() in _ABSENT else v
+
+
+def _entity_span(text: str, occupation: str, index: str, path, line: int, column: str) -> tuple[int, int]:
+    """Character span of an entity of the study's list: ``index`` is a token index of the
+    space-separated sentence (or, failing that, a character offset); the occupation's words
+    must be there. Without a usable index, the occupation's first occurrence."""
+    words = occupation.split()
+    word_re = re.compile(r"\b" + r"\s+".join(re.escape(w) for w in words) + r"\b", re.IGNORECASE)
+    starts = [m.start() for m in re.finditer(r"\S+", text)]
+    try:
+        i = int(float(index))
+    except (TypeError, ValueError):
+        i = None
+    candidates = []
+    if i is not None:
+        if 0 <= i < len(starts):
+            candidates.append(starts[i])
+        if 0 <= i < len(text):
+            candidates.append(i)
+    for c in candidates:
+        m = word_re.match(text, c)
+        if m:
+            return m.start(), m.end()
+    m = word_re.search(text)
+    if m is None:
+        raise InputError(f"{column} {occupation!r} is not in the sentence", path, line)
+    return m.start(), m.end()
+
+
+def load_cog_wino(path: str | os.PathLike) -> list[dict]:
+    """The study's WinoBias + Winogender sentence list (see docs/benchmarks.md). The category
+    is the list's own ``type``; the entities' stereotypes are what that type says of them."""
+    path = Path(path)
+    header, rows = _read_table_rows(path, COG_WINO_COLUMNS, "the study's Wino sentence list")
+    genders = {"male": MASCULINE, "female": FEMININE, "neutral": NEUTRAL, "masculine": MASCULINE,
+               "feminine": FEMININE}
+    opposite = {MASCULINE: FEMININE, FEMININE: MASCULINE}
+    items, seen = [], set()
+    for line, r in rows:
+        text = (r["sentence"] or "").strip()
+        if not text:
+            raise InputError("sentence is empty", path, line)
+        fine = re.sub(r"[\s_]+", "-", _cell(r, "type").lower())
+        if fine not in FINE_TYPES:
+            raise InputError(f"type must be one of {', '.join(FINE_TYPES)}, got {r['type']!r}", path, line)
+        g = genders.get(_cell(r, "gender").lower())
+        pw = _cell(r, "pronoun")
+        pm = re.search(r"\b" + re.escape(pw) + r"\b", text, re.IGNORECASE) if pw else None
+        if pm is None:
+            raise InputError(f"pronoun {pw!r} is not in the sentence", path, line)
+        if g is None:
+            g = pronoun_gender(pw)
+            if g is None:
+                raise InputError(f"gender must be male, female or neutral, got {r['gender']!r}", path, line)
+        if (g == NEUTRAL) != (fine == "pronoun-neutral"):
+            raise InputError(f"type {fine} does not fit the pronoun {pw!r} ({g})", path, line)
+        main_occ = _cell(r, "main_entity_occupation")
+        if not main_occ:
+            raise InputError("main_entity_occupation is empty", path, line)
+        ms, me = _entity_span(text, main_occ, r["main_entity_index"], path, line, "main_entity_occupation")
+        ms = _with_determiner(text, ms)
+        other_occ = _cell(r, "other_entity_occupation")
+        other = None
+        if other_occ:
+            os_, oe = _entity_span(text, other_occ, r["other_entity_index"], path, line,
+                                   "other_entity_occupation")
+            other = (_with_determiner(text, os_), oe)
+
+        def stereo(rel: str) -> str | None:
+            if fine == "pronoun-neutral" or g == NEUTRAL:
+                return None
+            return {"pro": g, "anti": opposite[g], "neutral": NEUTRAL}[rel]
+
+        main_rel, _, other_rel = fine.partition("-") if fine != "pronoun-neutral" else ("", "", "")
+        key = _cell(r, "_index") if "_index" in header else str(line - 1)
+        item_id = f"cog-wino-{key}"
+        if item_id in seen:
+            raise InputError(f"index {key!r} given twice", path, line)
+        seen.add(item_id)
+        items.append(_item(
+            id=item_id, source="cog-wino", split="all", text=text, pronoun=pm.group(),
+            pronoun_start=pm.start(), pronoun_end=pm.end(), pronoun_gender=g,
+            main_entity=text[ms:me], main_start=ms, main_end=me, main_occupation=main_occ.lower(),
+            main_stereotype=stereo(main_rel),
+            other_entity=None if other is None else text[other[0]:other[1]],
+            other_start=None if other is None else other[0], other_end=None if other is None else other[1],
+            other_occupation=other_occ.lower() or None,
+            other_stereotype=None if other is None else stereo(other_rel),
+            category=fine))
+    return items
+
+
+def load_cog_bug(path: str | os.PathLike) -> list[dict]:
+    """The study's BUG part: BUG's columns with a ``uid`` (the item id ``cog-bug-<uid>``)."""
+    path = Path(path)
+    _, rows = _read_table_rows(path, COG_BUG_COLUMNS, "the study's BUG list")
+    items, seen = [], set()
+    for line, r in rows:
+        uid = _cell(r, "uid")
+        if not uid:
+            raise InputError("uid is empty", path, line)
+        if uid in seen:
+            raise InputError(f"uid {uid!r} given twice", path, line)
+        seen.add(uid)
+        items.append(_bug_item(r, path, line, f"cog-bug-{uid}", "cog-bug"))
     return items
 
 
@@ -370,7 +539,7 @@ def load_sowinobias(path: str | os.PathLike) -> list[dict]:
 
 
 LOADERS = {"winobias": load_winobias, "winogender": load_winogender, "bug": load_bug,
-           "sowinobias": load_sowinobias}
+           "sowinobias": load_sowinobias, "cog-wino": load_cog_wino, "cog-bug": load_cog_bug}
 
 
 def load_source(source: str, path: str | os.PathLike) -> list[dict]:

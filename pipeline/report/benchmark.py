@@ -31,28 +31,50 @@ MAX_LISTED = 5
 
 # ------------------------------------------------------------------------------ reading
 
-def read_system_correctness(items: list[dict], path: str | os.PathLike,
-                            allow_missing: bool = False) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """``({"strict": ..., "loose": ...}, present)`` of one system output, in item order."""
-    from pipeline.core.benchmark_scoring import judge_all, match_documents
+def read_system_correctness(items: list[dict], path, allow_missing: bool = False,
+                            max_unmatched: float | None = None, report: dict | None = None
+                            ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """``({"strict": ..., "loose": ...}, present)`` of one system output, in item order.
+
+    ``path`` may be a list of files (one system's outputs on several datasets): their cluster
+    documents are matched together (a sentence in two files counts once). ``report`` receives
+    the matching counts (:func:`pipeline.core.benchmark_scoring.match_documents`)."""
+    from pipeline.core.benchmark_scoring import MAX_UNMATCHED, judge_all, match_documents
     from pipeline.formats.system_outputs import (detect_system_format, read_cluster_conll,
                                                  read_cluster_jsonl, read_gap_predictions)
 
-    fmt = detect_system_format(path)
+    paths = list(path) if isinstance(path, (list, tuple)) else [path]
+    fmts = [detect_system_format(p) for p in paths]
     ids = [it["id"] for it in items]
-    if fmt == "gap-tsv":
-        pred = read_gap_predictions(path, ids, allow_missing=allow_missing)
+    if "gap-tsv" in fmts:
+        if len(paths) > 1:
+            raise InputError("GAP TSV predictions: give one file per system", paths[0])
+        pred = read_gap_predictions(paths[0], ids, allow_missing=allow_missing)
         has_other = np.array([it.get("other_entity") is not None for it in items])
         strict = pred.present & pred.a & ~(pred.b & has_other)
         return {"strict": strict, "loose": pred.present & pred.a}, pred.present
-    docs = read_cluster_jsonl(path) if fmt == "jsonl-clusters" else read_cluster_conll(path)
-    matched, missing = match_documents(items, docs, path)
+    docs = []
+    for p, fmt in zip(paths, fmts):
+        got = read_cluster_jsonl(p) if fmt == "jsonl-clusters" else read_cluster_conll(p)
+        for d in got:
+            d.path = str(p)
+        docs.extend(got)
+    where = paths[0] if len(paths) == 1 else ", ".join(str(p) for p in paths)
+    rep = report if report is not None else {}
+    matched, missing = match_documents(items, docs, where,
+                                       MAX_UNMATCHED if max_unmatched is None else max_unmatched, rep)
+    if rep.get("n_unmatched"):
+        log.warning("%s: %d of %d prediction line(s) match no benchmark item, left out (first: %s, line %s: %r)",
+                    where, rep["n_unmatched"], rep["n_documents"], *rep["unmatched"][0])
+    if rep.get("n_duplicates"):
+        log.warning("%s: %d further prediction(s) for items already matched, left out (%d with other "
+                    "clusters)", where, rep["n_duplicates"], rep["n_conflicting"])
     if missing and not allow_missing:
         first = ", ".join(repr(i) for i in missing[:MAX_LISTED])
         raise InputError(f"{len(missing)} benchmark item(s) have no prediction (first: {first}); "
-                         "--allow-missing counts them as wrong", path)
+                         "--allow-missing counts them as wrong", where)
     present = np.array([i in matched for i in ids], dtype=bool)
-    return judge_all(items, matched, path), present
+    return judge_all(items, matched, where), present
 
 
 # ------------------------------------------------------------------------------ report
@@ -129,9 +151,9 @@ def plot(metrics: dict, target: str | os.PathLike) -> None:
 
 # ------------------------------------------------------------------------------ the run
 
-def evaluate_benchmark(dataset_path: str | os.PathLike, systems: dict[str, str | os.PathLike],
+def evaluate_benchmark(dataset_path: str | os.PathLike, systems: dict,
                        out_dir: str | os.PathLike, resamples: int = 10_000, seed: int = 0,
-                       allow_missing: bool = False) -> dict:
+                       allow_missing: bool = False, max_unmatched: float | None = None) -> dict:
     """Score ``systems`` (name -> output file) on a benchmark Parquet; write the outputs of
     the module doc into ``out_dir`` (all or nothing); return the metrics."""
     from pipeline.core.benchmark_scoring import benchmark_metrics
@@ -143,16 +165,22 @@ def evaluate_benchmark(dataset_path: str | os.PathLike, systems: dict[str, str |
     if resamples < 0:
         raise InputError(f"resamples must be >= 0, got {resamples}")
     items = read_benchmark(dataset_path)
-    correct, present = {}, {}
+    correct, present, matching = {}, {}, {}
     for name, path in systems.items():
-        correct[name], present[name] = read_system_correctness(items, path, allow_missing)
+        matching[name] = {}
+        correct[name], present[name] = read_system_correctness(items, path, allow_missing, max_unmatched,
+                                                               matching[name])
         n_missing = int((~present[name]).sum())
         if n_missing:
             log.warning("%s: %d item(s) without a prediction, counted as wrong", name, n_missing)
     metrics = benchmark_metrics(items, correct, resamples, seed)
     for name in systems:
         metrics[name]["n_missing"] = int((~present[name]).sum())
-        metrics[name]["output"] = str(systems[name])
+        out_files = systems[name] if isinstance(systems[name], (list, tuple)) else [systems[name]]
+        metrics[name]["output"] = ", ".join(str(p) for p in out_files)
+        for k in ("n_documents", "n_unmatched", "n_duplicates", "n_conflicting"):
+            if k in matching[name]:
+                metrics[name][k] = matching[name][k]
     per_item = [{"id": it["id"], "system": name, "correct": bool(correct[name]["strict"][i]),
                  "correct_loose": bool(correct[name]["loose"][i]), "present": bool(present[name][i]),
                  "source": it["source"], "category": it["category"], "stereotype": it["stereotype"]}

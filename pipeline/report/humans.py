@@ -28,6 +28,8 @@ def _ms(x, signed: bool = False) -> str:
 
 def qa_markdown(result: dict) -> str:
     lines = ["# QA experiment: accuracy per alpha", "",
+             f"Layout: {result.get('layout', 'project')}; pro/anti count "
+             f"{'main-entity questions only' if result.get('questions', 'main') == 'main' else 'questions on either entity'}.", "",
              f"{result['n_answers']} answers of {result['n_participants']} participants "
              f"(left out: {result['excluded']['not_in_list']} not in the participant list, "
              f"{result['excluded']['low_filler_accuracy']} with low filler accuracy). Percent; "
@@ -53,6 +55,35 @@ def qa_markdown(result: dict) -> str:
         for name, m in models.items():
             lines.append(f"| {name} | {_p(m['pro'])} | {_p(m['anti'])} | {_p(m['delta'], True)} | "
                          f"{m['n_pro']} | {m['n_anti']} |")
+    return "\n".join(lines) + "\n"
+
+
+def _d(x, signed: bool = False) -> str:
+    """One decimal, as the paper's Table 2."""
+    if x is None:
+        return "–"
+    return f"{x:.1f}"
+
+
+def table2_markdown(result: dict, models: dict | None = None) -> str:
+    """The paper's Table 2: humans per alpha and models, pro / anti / Delta on Wino and BUG
+    (percent, one decimal; Delta = pro - anti; for humans Delta_QA)."""
+    lines = ["# Table 2: humans (QA, per time fraction) and models, Wino and BUG", "",
+             "| | Wino pro | Wino anti | Wino Delta | BUG pro | BUG anti | BUG Delta |",
+             "|---|---|---|---|---|---|---|"]
+    for a, s in result["alphas"].items():
+        bk = s.get("by_kind") or {}
+        cells = []
+        for kind in ("synthetic", "natural"):
+            k = bk.get(kind) or {}
+            cells += [_d(k.get("pro")), _d(k.get("anti")), _d(k.get("delta"))]
+        lines.append(f"| humans, alpha = {float(a):.2f} | " + " | ".join(cells) + " |")
+    for name, m in (models or {}).items():
+        cells = []
+        for ds in ("wino", "bug"):
+            k = m.get(ds) or {}
+            cells += [_d(k.get("pro")), _d(k.get("anti")), _d(k.get("delta"))]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
 
 

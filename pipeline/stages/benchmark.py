@@ -14,7 +14,8 @@ import argparse
 
 COMMAND = "benchmark"
 HELP = "load WinoBias, Winogender, BUG or SoWinoBias into one pro/anti benchmark (Parquet + TSV)"
-SOURCES = ("winobias", "winogender", "bug", "sowinobias")
+SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
+ORDER_SOURCES = ("bug", "cog-bug")       # Maze eligibility by the order of antecedent and pronoun
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +23,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="benchmark kind; repeat with --path to combine several")
     parser.add_argument("--path", action="append", required=True,
                         help="WinoBias/Winogender: the directory as distributed; BUG: its CSV; "
-                             "SoWinoBias: the Parquet written by `sowinobias`")
+                             "SoWinoBias: the Parquet written by `sowinobias`; cog-wino / cog-bug: "
+                             "the sentence lists released by the humans-vs-models study")
+    parser.add_argument("--categories", choices=("entity", "table4", "table4-pair"), default="entity",
+                        help="how WinoBias categories are decided: entity (default: each entity's "
+                             "occupation stereotype), table4 or table4-pair (the two rules that give "
+                             "the paper's Table 4 counts; see docs/benchmarks.md)")
+    parser.add_argument("--compare", default=None, metavar="LIST",
+                        help="the study's Wino sentence list (cog-wino layout): compare its type "
+                             "with our category sentence by sentence (OUT/category_comparison.tsv)")
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--model", default=None,
                         help="spaCy pipeline for the verb tags of Maze eligibility (default: the "
@@ -30,11 +39,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from pipeline.core.stereotypes import categorize, count_categories, maze_eligible_by_order, \
-        maze_eligible_by_verbs
+    from pipeline.core.benchmark_scoring import normalise_text
+    from pipeline.core.stereotypes import apply_category_rule, compare_categories, count_categories, \
+        maze_eligible_by_order, maze_eligible_by_verbs
     from pipeline.errors import InputError
     from pipeline.formats.benchmarks import write_benchmark
-    from pipeline.lang.benchmarks import load_source
+    from pipeline.lang.benchmarks import load_cog_wino, load_source, winobias_list_stereotypes
     from pipeline.formats.files import staged_outputs
 
     if len(args.source) != len(args.path):
@@ -46,9 +56,16 @@ def run(args: argparse.Namespace) -> int:
     ids = [it["id"] for it in items]
     if len(set(ids)) != len(ids):
         raise InputError("the same item id comes from two inputs (one source given twice?)")
-    categorize(items)
+    lists = None
+    if args.categories == "table4":
+        wb = [p for s, p in zip(args.source, args.path) if s == "winobias"]
+        lists = winobias_list_stereotypes(wb[0]) if wb else None
+    apply_category_rule(items, args.categories, lists)
+    comparison = None
+    if args.compare:
+        comparison = compare_categories(items, load_cog_wino(args.compare), normalise_text)
 
-    verb_items = [it for it in items if it["source"] != "bug"]
+    verb_items = [it for it in items if it["source"] not in ORDER_SOURCES]
     if verb_items:
         from tqdm import tqdm
 
@@ -61,15 +78,28 @@ def run(args: argparse.Namespace) -> int:
             it["maze_eligible"] = maze_eligible_by_verbs([t.idx for t in doc], [t.tag_ for t in doc],
                                                          it["pronoun_end"])
     for it in items:
-        if it["source"] == "bug":
+        if it["source"] in ORDER_SOURCES:
             it["maze_eligible"] = maze_eligible_by_order(it["pronoun_start"], it["main_start"])
 
     with staged_outputs(args.out) as stage:
         write_benchmark(items, stage)
+        if comparison is not None:
+            from pipeline.formats.gap_tsv import write_tsv
+
+            write_tsv([{**r, "agree": "TRUE" if r["agree"] else "FALSE"} for r in comparison["rows"]],
+                      stage / "category_comparison.tsv", ["id", "study_id", "text", "ours", "study", "agree"])
     counts = count_categories(it["category"] for it in items)
     coarse = count_categories(it["stereotype"] for it in items)
     n_maze = sum(bool(it["maze_eligible"]) for it in items)
     print(f"{len(items)} items -> {args.out}/benchmark.parquet, benchmark.tsv")
     print("categories: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+    print(f"category rule: {args.categories}")
     print("coarse: " + ", ".join(f"{k} {v:,}" for k, v in coarse.items()) + f"; Maze-eligible {n_maze:,}")
+    if comparison is not None:
+        c = comparison
+        print(f"study list {args.compare}: our category agrees on {c['n_agree']:,} of {c['n_matched']:,} "
+              f"matched sentences ({c['n_only_ours']:,} of ours and {c['n_only_study']:,} of the list "
+              f"unmatched) -> {args.out}/category_comparison.tsv")
+        if c["confusion"]:
+            print("disagreements (ours -> study): " + ", ".join(f"{k} {v:,}" for k, v in c["confusion"].items()))
     return 0

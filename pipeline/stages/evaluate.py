@@ -68,13 +68,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    type=lambda s: _name_file(s, "--system"),
                    help="a system output, format detected by content: GAP TSV predictions (ID, A-coref, "
                         "B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
-                        "response file; repeatable")
+                        "response file; repeatable (on a pro/anti benchmark, a NAME given again adds "
+                        "that system's output on another dataset)")
     p.add_argument("--out", type=Path, help="output directory (required with --system)")
     p.add_argument("--resamples", type=int, default=10_000,
                    help="bootstrap resamples (default 10000; 0 disables the tests)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
     p.add_argument("--allow-missing", action="store_true",
                    help="count dataset IDs missing from a system output as wrong (and say how many)")
+    p.add_argument("--max-unmatched", type=float, default=0.01, metavar="SHARE",
+                   help="pro/anti benchmarks: share of a system's prediction lines that may match no "
+                        "item (counted and left out; default 0.01); more is an error")
     p.add_argument("--ignore-extra", action="store_true",
                    help="ignore system rows whose ID is not in the dataset (score a subset, e.g. Counter-GAP's "
                         "development quadruples, with predictions for the whole set); say how many")
@@ -95,19 +99,24 @@ def run(args) -> int:
         raise InputError("--out is required with --system")
     names = [n for n, _ in args.system]
     dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
     from pipeline.formats.benchmarks import is_benchmark_file
 
     if args.system and is_benchmark_file(args.dataset):   # pro/anti benchmark (issue 15)
         from pipeline.report.benchmark import evaluate_benchmark, markdown
 
-        bench = evaluate_benchmark(args.dataset, dict(args.system), args.out, args.resamples,
-                                   args.seed, args.allow_missing)
+        if not 0 <= args.max_unmatched <= 1:
+            raise InputError(f"--max-unmatched must lie in [0, 1], got {args.max_unmatched}")
+        systems: dict[str, list] = {}
+        for name, path in args.system:      # one name given again: that system's further files
+            systems.setdefault(name, []).append(path)
+        bench = evaluate_benchmark(args.dataset, systems, args.out, args.resamples,
+                                   args.seed, args.allow_missing, args.max_unmatched)
         print(markdown(bench))
         print(f"benchmark: {len(bench)} system(s) -> {args.out}/metrics.json, per_item.parquet, "
               f"benchmark.md, benchmark.png")
         return 0
+    if dupes:
+        raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
 
     raw = read_dataset_frame(args.dataset)
     if args.system and is_sowinobias(raw):

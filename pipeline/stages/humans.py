@@ -1,8 +1,11 @@
 """``python -m pipeline humans qa|maze``: analyse human experiment results (issue 15).
 
-* ``humans qa --results FILE [--participants FILE] [--benchmark FILE --models PER_ITEM]
-  --out DIR``: ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored,
-  filler in percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``;
+* ``humans qa --results FILE [--results FILE] [--participants FILE ...] [--questions main|all]
+  [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] --out DIR``: the project's
+  export or the study's released QA results (Wino, BUG; issue 29) and enrollment files;
+  ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored, filler, other in
+  percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``; prints the
+  paper's Table 2 (humans per alpha on Wino and BUG, and the models of a metrics.json);
 * ``humans maze --results FILE [--models EVAL/metrics.json] [--benchmark FILE] --out DIR``:
   ``DIR/maze.json`` (quantiles 0.50..1.00, pro, anti, delta in ms, success rate per
   condition, where the human accuracy curve meets each model, and the same ``by_kind`` for
@@ -24,15 +27,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     qa = sub.add_parser("qa", help="QA results: pro/anti accuracy and Delta_QA per alpha",
                         description="QA results: pro/anti accuracy and Delta_QA per alpha")
-    qa.add_argument("--results", required=True, type=Path, help="QA results CSV (one row per answer)")
-    qa.add_argument("--participants", type=Path,
-                    help="CSV with an mturk_id column: only these participants are analysed")
+    qa.add_argument("--results", required=True, type=Path, action="append",
+                    help="QA results CSV (one row per answer): the project's export or the study's "
+                         "released Wino or BUG file (detected); repeat to analyse several together")
+    qa.add_argument("--participants", type=Path, action="append",
+                    help="CSV with an mturk_id column (e.g. the study's enrollment file): only these "
+                         "participants are analysed; repeat to join several lists")
+    qa.add_argument("--questions", choices=("main", "all"), default="main",
+                    help="which Wino gender questions count as pro/anti: those on the main entity "
+                         "(default) or also those on the other entity")
     qa.add_argument("--min-filler-accuracy", type=float, default=None, metavar="PERCENT",
                     help="also leave out participants whose filler accuracy is below PERCENT")
     qa.add_argument("--benchmark", type=Path,
                     help="benchmark.parquet the sentences come from (needed with --models)")
     qa.add_argument("--models", type=Path,
-                    help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences")
+                    help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences; "
+                         "or metrics.json of `evaluate` on a benchmark: models' rows of Table 2")
     qa.add_argument("--out", required=True, type=Path, help="output directory")
     mz = sub.add_parser("maze", help="Maze trials: response-time quantiles and Delta_MAZE",
                         description="Maze trials: response-time quantiles and Delta_MAZE")
@@ -47,16 +57,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run_qa(args) -> int:
     from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.humans import analyse_qa, classify_answers, models_on_items
+    from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
     from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs, write_json
     from pipeline.formats.human_results import read_participants, read_qa_results
-    from pipeline.report.humans import plot_qa, qa_markdown
+    from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown
 
-    rows = read_qa_results(args.results)
-    participants = read_participants(args.participants) if args.participants else None
-    result = analyse_qa(rows, participants, args.min_filler_accuracy, path=args.results)
-    if args.models is not None:
+    rows = []
+    for f in args.results:
+        got = read_qa_results(f)
+        for r in got:
+            r["_file"] = str(f)
+        rows.extend(got)
+    results_path = args.results[0] if len(args.results) == 1 else None
+    participants = set().union(*(read_participants(p) for p in args.participants)) if args.participants else None
+    result = analyse_qa(rows, participants, args.min_filler_accuracy, path=results_path,
+                        questions=args.questions)
+    table2_models = None
+    if args.models is not None and args.models.suffix.lower() == ".json":
+        from pipeline.formats.files import read_json
+
+        data = read_json(args.models)
+        if not isinstance(data, dict) or not all(isinstance(m, dict) and "per_source" in m
+                                                 for m in data.values()):
+            raise InputError("not the metrics.json of a benchmark evaluation (system -> per_source)",
+                             args.models)
+        table2_models = models_by_dataset(data)
+        result["table2_models"] = table2_models
+    elif args.models is not None:
         if args.benchmark is None:
             raise InputError("--models needs --benchmark (to find the QA sentences among its items)")
         from pipeline.formats.benchmarks import read_benchmark
@@ -71,7 +99,7 @@ def _run_qa(args) -> int:
         by_text = {normalise_text(it["text"]): it["id"] for it in items}
         kept = {p["mturk_id"] for p in result["participants"]}
         ids = set()
-        for r in classify_answers([r for r in rows if r["mturk_id"] in kept], args.results):
+        for r in classify_answers([r for r in rows if r["mturk_id"] in kept], results_path, args.questions):
             if r["kind"] == "filler":
                 continue
             key = str(r["id_sentence"]).strip()
@@ -85,13 +113,21 @@ def _run_qa(args) -> int:
     summary = dict(result["alphas"])
     with staged_outputs(args.out) as stage:
         write_json(stage / "qa.json", {**summary, "models": result.get("models", {}),
+                                       "table2_models": table2_models or {},
+                                       "layout": result["layout"], "questions": result["questions"],
                                        "excluded": result["excluded"],
                                        "n_answers": result["n_answers"],
                                        "n_participants": result["n_participants"]})
         _write_csv(stage / "qa_participants.csv", result["participants"])
-        (stage / "qa.md").write_text(qa_markdown(result), encoding="utf-8")
+        (stage / "qa.md").write_text(qa_markdown(result) + "\n" + table2_markdown(result, table2_models),
+                                     encoding="utf-8")
         plot_qa(result, stage / "qa.png")
     print(qa_markdown(result))
+    print(table2_markdown(result, table2_models))
+    rescored = sum(s["n_filler_rescored"] for s in summary.values())
+    if rescored:
+        print(f"{rescored} filler answer(s) scored by matching the filler answer differ from the "
+              "recorded is_correct")
     print(f"-> {args.out}/qa.json, qa_participants.csv, qa.md, qa.png")
     return 0
 

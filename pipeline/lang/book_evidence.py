@@ -36,11 +36,12 @@ May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.pronouns`, the stand
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import guess, title_gender, titles
+from pipeline.lang.names import guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -82,7 +83,8 @@ APPOSITION_NOUNS = {
 }
 _WORD = r"[A-Z][a-z]+(?:[-'’][A-Za-z]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
-_PLACE = re.compile(rf"(?:\b([a-z]+)\s+)?\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+_PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+_LAST_WORD = re.compile(r"([a-z]+)\s*$")
 _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
@@ -91,7 +93,8 @@ _APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")
 _LETTER = re.compile(r"[A-Za-z]")
-_ALPHA = re.compile(r"[A-Za-z]+")
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_CAPITAL_WORD = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _MID = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]+)")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
@@ -211,6 +214,11 @@ class BookEvidence:
         return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place
 
 
+@functools.lru_cache(maxsize=100_000)
+def _title(word: str) -> str | None:
+    return title_gender(word)
+
+
 def _ev(forms: dict, form: str) -> FormEvidence:
     ev = forms.get(form)
     if ev is None:
@@ -218,10 +226,7 @@ def _ev(forms: dict, form: str) -> FormEvidence:
     return ev
 
 
-def _title_regex() -> re.Pattern:
-    spellings = sorted({t[:1].upper() + t[1:] for t in titles()}, key=len, reverse=True)
-    alt = "|".join(re.escape(s) for s in spellings)
-    return re.compile(rf"\b({alt})\.?\s+({_WORD}(?:\s+{_WORD})?)")
+_TITLED = re.compile(rf"\b([A-Z][A-Za-zéè]*)\.?\s+({_WORD}(?:\s+{_WORD})?)")
 
 
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -> BookEvidence:
@@ -229,15 +234,19 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file."""
     forms: dict[str, FormEvidence] = {}
     for m in _PLACE.finditer(text):
-        if m.group(2) == "at" and m.group(1) in NOT_PLACE_BEFORE_AT:
-            continue
-        _ev(forms, m.group(3)).place += 1
+        if m.group(1) == "at":
+            before = _LAST_WORD.search(text, max(0, m.start() - 20), m.start())
+            if before and before.group(1) in NOT_PLACE_BEFORE_AT:
+                continue
+        _ev(forms, m.group(2)).place += 1
     for rx in (_SPEECH_AFTER, _SPEECH_BEFORE, _POSSESSIVE):
         for m in rx.finditer(text):
             if not title_gender(m.group(1)):
                 _ev(forms, m.group(1)).person += 1
-    for m in _title_regex().finditer(text):
-        gender = title_gender(m.group(1))
+    for m in _TITLED.finditer(text):
+        gender = _title(m.group(1))
+        if not gender:
+            continue
         words = m.group(2).split()
         if gender and not title_gender(words[0]):
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
@@ -247,9 +256,7 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     if overrides:
         chosen.update(overrides.get("*", {}))
         chosen.update(overrides.get(book_id, {}))
-    lower, capital = Counter(), Counter()
-    for w in _ALPHA.findall(text):
-        (capital if w[0].isupper() else lower)[w] += 1
+    lower, capital = Counter(_LOWER_WORD.findall(text)), Counter(_CAPITAL_WORD.findall(text))
     mid = Counter(_MID.findall(text))
     evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
     _pronoun_votes(text, forms, evidence.proper)
@@ -263,9 +270,11 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
     said)."""
     for sm in _SENTENCE.finditer(text):
         sent = sm.group(0)
+        if not _HE_SHE.search(sent):
+            continue
         runs = []
         for rm in _NAME_RUN.finditer(sent):
-            words = tuple(w for w in rm.group(0).split() if not title_gender(w) and proper(w))
+            words = tuple(w for w in rm.group(0).split() if not _title(w) and proper(w))
             if words:
                 runs.append((rm.start(), rm.end(), words))
         if len({r[2] for r in runs}) != 1:

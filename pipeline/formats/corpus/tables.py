@@ -44,7 +44,9 @@ TABLE_KINDS = ("parquet", "jsonl", "csv", "arrow")
 def table_kind(path: Path) -> str | None:
     """parquet | jsonl | csv | arrow (an HF dataset directory) | None."""
     if path.is_dir():
-        return "arrow" if (path / "state.json").exists() and (path / "dataset_info.json").exists() else None
+        hf = ((path / "state.json").exists() and (path / "dataset_info.json").exists()
+              or (path / "dataset_dict.json").exists())
+        return "arrow" if hf else None
     low = path.name.lower()
     for suffix, kind in ((".parquet", "parquet"), (".jsonl", "jsonl"), (".ndjson", "jsonl"), (".csv", "csv")):
         if low.endswith(suffix):

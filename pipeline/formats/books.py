@@ -167,7 +167,10 @@ def plan_corpus(spec: CorpusSpec) -> Plan:
     if kind:
         plan = Plan(spec, kind=kind)
         row_cut = spec.book_sentences if spec.layout == "sentences" else None
-        plan.units = tables.plan_table(path, kind, spec, path.name, row_cut)
+        try:
+            plan.units = tables.plan_table(path, kind, spec, path.name, row_cut)
+        except OSError as exc:
+            raise InputError(f"unreadable ({exc.strerror or exc})", exc.filename or path) from None
         if row_cut:
             plan.units = [replace(u, bounds=((u.start, u.stop, u.start // row_cut + 1),), base_id=u.rel)
                           for u in plan.units]
@@ -207,10 +210,8 @@ def _sentence_units(units: list[Unit], spec: CorpusSpec) -> list[Unit]:
             base = walk.unit_book_id(u)
             try:
                 out.extend(sentences.plan_text(u, base, spec.book_sentences))
-            except BookSkipped as exc:
-                # unreadable source: one unit that will report it
-                out.append(u)
-                del exc
+            except (BookSkipped, OSError):
+                out.append(u)          # unreadable source: read as a file, it reports why
         else:
             out.append(u)
     return out

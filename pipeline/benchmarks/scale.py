@@ -208,6 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cores-per-machine", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--price-per-core-hour", type=float, default=0.05,
                     help="USD per core-hour for the cost projection (default 0.05, an assumption)")
+    ap.add_argument("--rate", type=float, default=None, metavar="WORDS_PER_S_PER_CORE",
+                    help="also project at this rate (e.g. make bench's prune words/s on an idle machine)")
     ap.add_argument("--skip-dask", action="store_true", help="leave out the Dask LocalCluster run")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
     args = ap.parse_args(argv)
@@ -308,11 +310,17 @@ def print_report(r: dict, args) -> None:
           f"{(rd['mirror']['seconds'] - rd['plain']['seconds']) / max(plain['book_seconds'], 1e-9):+.2%} of the "
           f"books' processing time; wall time of the zip run vs plain: "
           f"{runs['mirror zips']['seconds'] / plain['seconds'] - 1:+.1%}")
-    rate = plain["steady_words_per_s_per_core"]
-    if not rate:
-        return
+    rates = [(plain["steady_words_per_s_per_core"], "plain run, books' own processing time")]
+    if args.rate:
+        rates.append((args.rate, "given with --rate"))
+    for rate, source in rates:
+        if rate:
+            print_projection(r, args, rate, source)
+
+
+def print_projection(r: dict, args, rate: float, source: str) -> None:
     print()
-    print(f"projection at {rate:,.0f} words/s per core (plain run, books' own processing time), "
+    print(f"projection at {rate:,.0f} words/s per core ({source}), "
           f"{args.cores_per_machine} cores per machine, perfect scaling, USD {args.price_per_core_hour}/core-hour:")
     print()
     corpora = [(f"Gutenberg, {GUTENBERG_BOOKS:,} books x {r['mean_gutenberg_words']:,.0f} words",

@@ -172,7 +172,7 @@ def plan_corpus(spec: CorpusSpec) -> Plan:
         except OSError as exc:
             raise InputError(f"unreadable ({exc.strerror or exc})", exc.filename or path) from None
         if row_cut:
-            plan.units = [replace(u, bounds=((u.start, u.stop, u.start // row_cut + 1),), base_id=u.rel)
+            plan.units = [replace(u, bounds=((u.start, u.stop, u.start // row_cut + 1),), base_id=u.rel, books=1)
                           for u in plan.units]
     elif path.is_dir():
         found = walk.walk_tree(path, keep_duplicates=spec.keep_duplicates or spec.layout == "sentences")

@@ -396,6 +396,7 @@ def test_sentences_of_a_table_one_per_row(tmp_path):
     books, _ = read(path, layout="sentences", book_sentences=3)
     assert list(books) == ["s.parquet#1", "s.parquet#2", "s.parquet#3"]
     assert books["s.parquet#2"].paragraphs == ["Sentence 3. Sentence 4. Sentence 5."]
+    assert list(read(path, layout="sentences", book_sentences=3, limit_books=2)[0]) == ["s.parquet#1", "s.parquet#2"]
 
 
 # ------------------------------------------------------------------ selection ------------

@@ -40,7 +40,7 @@ from pathlib import Path
 
 from pipeline.formats.corpus import archives
 from pipeline.formats.corpus.base import (BOOK_SUFFIXES, DUPLICATE, NOT_READ, TABLE_SUFFIXES, BookSkipped, Skip,
-                                          Unit, book_id_for, compressed_inner, file_book_id, member_book_id)
+                                          Unit, compressed_inner, file_book_id, member_book_id)
 
 _VARIANT = re.compile(r"^(\d+)(-0|-8)?\.(txt|zip)$", re.IGNORECASE)
 _PREFERENCE = {("-0", "txt"): 0, ("-0", "zip"): 1, ("-8", "txt"): 2, ("-8", "zip"): 3, ("", "txt"): 4, ("", "zip"): 5}
@@ -237,6 +237,3 @@ def duplicate_skip(unit: Unit, chosen: str) -> Skip:
     return Skip(unit.rel, unit_book_id(unit), DUPLICATE,
                 f"another copy of the same Gutenberg ebook: {chosen} is read ({VARIANT_RULE})")
 
-
-__all__ = ["walk_tree", "Walk", "file_unit", "member_units", "unit_book_id", "duplicate_skip", "classify",
-           "VARIANT_RULE", "book_id_for"]

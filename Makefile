@@ -13,7 +13,7 @@ MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
 .PHONY: help setup browser extract generate label namemap cda evaluate baseline analyze weights sowinobias \
         benchmark humans-qa humans-maze experiment-plan experiment-serve experiment-export embeddings \
         bench-embeddings bench-fidelity bench-generate bench-baseline \
-        annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate test clean
+        annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate bench-scale test clean
 
 help:
 	@echo "make extract [CORPUS=dir OUT=dir MODEL=name WORKERS=n]   books -> original instances"
@@ -106,6 +106,12 @@ bench-weights: $(STAMP)
 
 bench-evaluate: $(STAMP)
 	$(PY) -m pipeline.benchmarks.evaluate
+
+# corpus dumps end to end (zips, Parquet, Dask) + projection; SCALE_OPTS e.g. "--books 3"
+# (the full 118-book run takes about an hour on 2 cores)
+SCALE_OPTS ?=
+bench-scale: $(STAMP)
+	$(PY) -m pipeline.benchmarks.scale $(SCALE_OPTS)
 
 # The browser tests need Debian's chromium + chromium-driver: installed here when missing and we
 # are root with apt-get (as in CI); otherwise those tests skip and say why.

@@ -1,12 +1,15 @@
 """Where per-book work runs: in this process (``workers=1``), in a local pool of spawned
 processes (``workers=N``), or on a Dask distributed cluster (``scheduler=ADDRESS``).
 
-:func:`run_books` takes the per-book function and the writer as arguments (extract passes
-:func:`pipeline.stages.extract.process_book` and its partition writer), so it knows nothing
+:func:`run_books` takes the per-task function and the writer as arguments (extract passes
+:func:`pipeline.stages.extract.process_unit` and its partition writer), so it knows nothing
 about books: a task is a tuple of picklable arguments, ``book_fn(*task)`` returns a picklable
 result, and ``write(task, result)`` is called in *this* process for every result, in
 completion order. The output is therefore the same whatever the engine, and workers on other
-machines need the input at the same path but no shared output directory.
+machines need the input at the same path but no shared output directory. Extract's tasks
+carry a small description of what to read (:class:`pipeline.formats.books.Unit`: a file, a
+zip member, a range of table rows), never the text: each worker reads its own part of the
+corpus, so a table corpus is split by row groups / row ranges, not copied to every worker.
 
 Failures. A task whose result never comes back is *lost*: ``book_fn`` raised, its worker
 process died (killed by a signal, out of memory: ``BrokenProcessPool``), or the Dask cluster

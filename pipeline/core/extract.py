@@ -290,15 +290,16 @@ def book_row(**values) -> dict:
     row = {"book_id": "", "title": "", "author": "", "path": "", "format": "", "status": "ok",
            "skip_reason": "", "n_paragraphs": 0, "n_words": 0, "n_name_mentions": 0,
            "n_pronouns": 0, "n_instances": 0, "seconds": 0.0, "model": "", "strategy": "",
-           "ebook": ""}     # ebook: the Gutenberg number; written only where the schema has the column
+           "ebook": "", "encoding": "", "encoding_source": "", "language": "", "row": None}
     row.update(values)
     return row
 
 
-def skipped_book(path: str, book_id: str, reason: str, **values) -> BookResult:
-    """The result of a book that yields nothing: ``status`` skipped and its one-line reason."""
-    reason = " ".join(str(reason).split()) or "skipped"
-    return BookResult(book_row(book_id=book_id, path=path, status="skipped", skip_reason=reason, **values))
+def skipped_book(path: str, book_id: str, reason: str, status: str = "skipped", **values) -> BookResult:
+    """The result of a book that yields nothing: ``status`` (skipped, excluded, duplicate,
+    not-read) and its one-line reason."""
+    reason = " ".join(str(reason).split()) or status
+    return BookResult(book_row(book_id=book_id, path=path, status=status, skip_reason=reason, **values))
 
 
 def extract_chunks(parsed, meta: BookMeta, evidence=None) -> tuple[list[dict], list[dict], dict]:

@@ -1,220 +1,331 @@
-"""Reading a corpus of books: Project Gutenberg plain text, other .txt books, .epub books.
+"""Reading a corpus of books -- the one entry point that yields books, whatever the dump.
 
-A book becomes a list of paragraphs (each one line of text); the book text that every
-``book_*`` offset refers to is ``"\\n\\n".join(paragraphs)``.
+What ``--corpus`` may be (:func:`plan_corpus`):
 
-* Gutenberg files: only the text between the ``*** START OF`` and ``*** END OF`` lines is
-  kept; ebook number, title and author come from the header; BOM and CRLF are handled;
-  hard-wrapped lines are unwrapped into paragraphs (blank lines separate paragraphs);
-  ``_italics_`` are kept as written.
-* Other ``.txt`` books (BookCorpus style): paragraphs separated by blank lines, or one
-  paragraph per line. The file is taken as hard-wrapped (blank lines separate paragraphs)
-  when it has blank lines, its blocks average at least 1.5 lines and 95 % of its lines are
-  at most ``WRAP_WIDTH`` characters long; otherwise one line = one paragraph.
-* ``.epub`` books via EbookLib: the documents of the spine in reading order, one paragraph per
-  ``<p>`` (or heading) element, title and author from the Dublin Core metadata.
+* a folder, walked recursively (:mod:`.corpus.walk`): ``.txt`` (Project Gutenberg or plain),
+  ``.epub``, ``.txt.gz`` / ``.txt.bz2`` / ``.txt.xz``, and every ``.txt`` member of a ``.zip``;
+  symlinked folders followed once; Gutenberg copies of one ebook in one folder read once;
+  every other file listed as not read, with its reason;
+* one such file;
+* a table: ``FILE.parquet``, ``FILE.jsonl``, ``FILE.csv`` or a Hugging Face dataset folder
+  (``save_to_disk``), one book per row (:mod:`.corpus.tables`);
+* with ``--layout sentences``, one-sentence-per-line text (BookCorpus style,
+  :mod:`.corpus.sentences`).
 
-Identity (:func:`book_id_for`): a book's ``book_id`` is its path relative to the corpus root,
-with ``/`` separators and a final ``.txt`` dropped unless what remains itself ends in ``.txt``
-or ``.epub`` (any case): ``105.txt`` -> ``105``, ``a/story.txt`` -> ``a/story``,
-``a/story.epub`` -> ``a/story.epub``, ``x.epub.txt`` -> ``x.epub.txt``. Distinct files always
-get distinct ids (an id either ends in a book suffix and is the whole path, or it does not and
-is the path minus ``.txt``), and the id depends on nothing but the relative path, so it is the
-same on every run. The Gutenberg ebook number from the header is kept apart in ``Book.ebook``.
+Bytes -> text -> paragraphs, the encoding rule and the book formats: :mod:`.corpus.text`.
+Book identity: :mod:`.corpus.base`. Selection (``--language``, ``--metadata`` + ``--where``,
+``--min-words``): :mod:`.corpus.selection`.
 
-May import: the standard library, EbookLib and lxml (inside :func:`parse_epub`).
+Work is cut into :class:`Unit`\\ s (a file, a zip member, a group of Gutenberg copies, a range
+of table rows or sentence lines): small picklable records that a worker reads itself
+(:func:`read_unit`), so a table is never sent whole to every worker. A command uses:
+
+* :func:`add_corpus_arguments` (the options, defined once) and :func:`corpus_spec` (args ->
+  :class:`CorpusSpec`);
+* :func:`iter_corpus` (every book, in order, in this process), or :func:`plan_corpus` +
+  :func:`read_unit` per unit (extract: one task per unit on its engines).
+
+Each yielded item is a :class:`Book` or a :class:`Skip` (status skipped / excluded /
+duplicate / not-read, with its reason); a table row whose id repeats an earlier one is a
+duplicate (:class:`IdGuard`).
+
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.corpus`.
 """
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass, field
+import argparse
+import hashlib
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Iterator
 
-BOOK_SUFFIXES = (".txt", ".epub")
+from pipeline.errors import InputError
+from pipeline.formats.corpus import archives, selection, sentences, tables, walk
+from pipeline.formats.corpus.base import (BOOK_ID_RULE, BOOK_SUFFIXES, DUPLICATE, EXCLUDED, NOT_READ, OK, SKIPPED,
+                                          Book, BookSkipped, CorpusSpec, Skip, Unit, book_id_for, compressed_inner,
+                                          relative_path)
+from pipeline.formats.corpus.text import WRAP_WIDTH, book_from_bytes, decode, parse_epub, unwrap
 
-_START = re.compile(r"^\*\*\*\s*START OF", re.IGNORECASE)
-_END = re.compile(r"^\*\*\*\s*END OF", re.IGNORECASE)
-_EBOOK_NO = re.compile(r"\[\s*(?:e-?book|etext)\s*#\s*(\d+)\s*\]", re.IGNORECASE)
-_EBOOK_NO_LOOSE = re.compile(r"(?:e-?book|etext)\s*#\s*(\d+)", re.IGNORECASE)
-_ENCODING = re.compile(r"^Character set encoding:\s*(\S+)", re.IGNORECASE | re.MULTILINE)
-_WS = re.compile(r"\s+")
-WRAP_WIDTH = 100
-
-
-class BookSkipped(Exception):
-    """The file is not a readable book (empty, binary, undecodable, no text)."""
-
-    def __init__(self, reason: str, detail: str = ""):
-        super().__init__(f"{reason}{': ' + detail if detail else ''}")
-        self.reason = reason
+__all__ = ["Book", "BookSkipped", "CorpusSpec", "Skip", "Unit", "Plan", "IdGuard", "book_id_for", "relative_path",
+           "read_book", "find_books", "plan_corpus", "read_unit", "iter_corpus", "add_corpus_arguments",
+           "corpus_spec", "decode", "unwrap", "WRAP_WIDTH", "BOOK_SUFFIXES", "BOOK_ID_RULE", "OK", "SKIPPED",
+           "EXCLUDED", "DUPLICATE", "NOT_READ"]
 
 
 @dataclass
-class Book:
-    book_id: str                  # see book_id_for(): unique within a corpus, stable
-    title: str
-    author: str
-    path: str                     # relative to the corpus directory, "/" separators
-    format: str
-    paragraphs: list[str] = field(default_factory=list)
-    ebook: str = ""               # Project Gutenberg ebook number from the header, else ""
+class Plan:
+    """The corpus cut into units, and the files that are not read."""
+    spec: CorpusSpec
+    units: list = field(default_factory=list)
+    skips: list = field(default_factory=list)
+    kind: str = "folder"            # folder | file | parquet | jsonl | csv | arrow
 
     @property
-    def text(self) -> str:
-        return "\n\n".join(self.paragraphs)
+    def books(self) -> int:
+        return sum(u.books for u in self.units)
 
 
-def relative_path(path: Path, root: Path) -> str:
-    """``path`` relative to the corpus ``root`` with ``/`` separators (a file outside ``root``:
-    its name)."""
-    return path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+class IdGuard:
+    """Remembers the book ids seen; a repeated id (possible only in a table corpus) makes the
+    later book a duplicate."""
+
+    def __init__(self):
+        self.first: dict[str, str] = {}
+
+    def check(self, book_id: str, where: str) -> str | None:
+        """None the first time; else the reason that names the first occurrence."""
+        if book_id in self.first:
+            return f"duplicate book id {book_id!r} (first at {self.first[book_id]})"
+        self.first[book_id] = where
+        return None
 
 
-def book_id_for(rel: str) -> str:
-    """The ``book_id`` of the book at corpus-relative path ``rel`` (see the module docstring)."""
-    if rel.endswith(".txt") and not rel[:-4].lower().endswith(BOOK_SUFFIXES):
-        return rel[:-4]
-    return rel
+# ------------------------------------------------------------------ one file -------------
+
+def _stem(rel: str) -> str:
+    name = rel.rsplit("/", 1)[-1]
+    return Path(compressed_inner(name) or name).stem
 
 
-def find_books(root: Path) -> list[Path]:
-    """Every .txt and .epub file below ``root`` (recursively, sorted, hidden files skipped)."""
-    return sorted(p for p in root.rglob("*")
-                  if p.is_file() and p.suffix.lower() in BOOK_SUFFIXES
-                  and not any(part.startswith(".") for part in p.relative_to(root).parts))
-
-
-def decode(data: bytes) -> str:
-    """Bytes -> text: UTF-8 (BOM removed), else the Gutenberg-declared 8-bit encoding."""
-    if not data.strip():
-        raise BookSkipped("empty")
-    head = data[:8192]
-    if b"\x00" in head:
-        raise BookSkipped("binary", "NUL bytes")
+def _read_one(unit: Unit) -> Book | Skip:
+    """A file or zip-member unit -> its book, or a Skip with the reason."""
+    book_id = walk.unit_book_id(unit)
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        declared = _ENCODING.search(data[:20000].decode("ascii", errors="replace"))
-        if declared and declared.group(1).lower().replace("_", "-") in (
-                "iso-8859-1", "latin-1", "latin1", "iso-latin-1", "windows-1252", "cp1252"):
-            return data.decode("cp1252" if "125" in declared.group(1) else "latin-1")
-        raise BookSkipped("undecodable", f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
-
-
-def _lines(text: str) -> list[str]:
-    return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-
-
-def unwrap(lines: list[str]) -> list[str]:
-    """Hard-wrapped lines -> paragraphs (blank lines separate paragraphs; spaces collapsed)."""
-    paragraphs, current = [], []
-    for line in lines:
-        if line.strip():
-            current.append(line.strip())
-        elif current:
-            paragraphs.append(_WS.sub(" ", " ".join(current)))
-            current = []
-    if current:
-        paragraphs.append(_WS.sub(" ", " ".join(current)))
-    return paragraphs
-
-
-def _header_field(header: list[str], name: str) -> str:
-    for i, line in enumerate(header):
-        if line.lower().startswith(name.lower() + ":"):
-            value = line.split(":", 1)[1].strip()
-            # continuation lines are indented
-            for nxt in header[i + 1:]:
-                if nxt.startswith((" ", "\t")) and nxt.strip():
-                    value += " " + nxt.strip()
-                else:
-                    break
-            return value
-    return ""
-
-
-def is_gutenberg(text: str) -> bool:
-    return any(_START.match(line) for line in _lines(text[:60000]))
-
-
-def parse_gutenberg(text: str, path: Path, rel: str) -> Book:
-    lines = _lines(text)
-    start = next((i for i, l in enumerate(lines) if _START.match(l)), None)
-    end = next((i for i, l in enumerate(lines) if i > (start or 0) and _END.match(l)), len(lines))
-    if start is None:
-        raise BookSkipped("no text", "no '*** START OF' line")
-    header = lines[:start]
-    header_text = "\n".join(header + [lines[start]])
-    m = _EBOOK_NO.search(header_text) or _EBOOK_NO_LOOSE.search(header_text)
-    paragraphs = unwrap(lines[start + 1:end])
-    # Drop the volunteer credit that Gutenberg puts right after the START line.
-    while paragraphs and re.match(r"^(produced by|e-?text prepared by|transcribed from)", paragraphs[0], re.I):
-        paragraphs.pop(0)
-    # ... and the "End of the Project Gutenberg EBook of ..." line right before the END line.
-    while paragraphs and re.match(r"^end of (the )?project gutenberg", paragraphs[-1], re.I):
-        paragraphs.pop()
-    return Book(book_id_for(rel), _header_field(header, "Title") or path.stem, _header_field(header, "Author"),
-                rel, "gutenberg", paragraphs, ebook=m.group(1) if m else "")
-
-
-def parse_plain(text: str, path: Path, rel: str) -> Book:
-    lines = _lines(text)
-    lengths = sorted(len(l.rstrip()) for l in lines if l.strip())
-    blocks = unwrap(lines)
-    p95 = lengths[int(0.95 * (len(lengths) - 1))] if lengths else 0
-    if len(blocks) > 1 and len(lengths) / len(blocks) >= 1.5 and p95 <= WRAP_WIDTH:
-        fmt, paragraphs = "txt-paragraphs", blocks
-    else:
-        fmt, paragraphs = "txt-lines", [_WS.sub(" ", l.strip()) for l in lines if l.strip()]
-    return Book(book_id_for(rel), path.stem, "", rel, fmt, paragraphs)
-
-
-def parse_epub(path: Path, rel: str) -> Book:
-    import ebooklib
-    import lxml.html
-    from ebooklib import epub
-
-    try:
-        book = epub.read_epub(str(path), options={"ignore_ncx": True})
-    except Exception as exc:  # EbookLib raises a zoo of exceptions for broken files
-        raise BookSkipped("unreadable epub", str(exc)) from None
-
-    def meta(name: str) -> str:
-        values = book.get_metadata("DC", name)
-        return values[0][0].strip() if values and values[0][0] else ""
-
-    paragraphs = []
-    for item_id, _linear in book.spine:
-        item = book.get_item_with_id(item_id)
-        if item is None or item.get_type() != ebooklib.ITEM_DOCUMENT:
-            continue
-        content = item.get_content()
-        if not content.strip():
-            continue
-        try:
-            tree = lxml.html.fromstring(content)
-        except Exception:
-            continue
-        for el in tree.iter("p", "h1", "h2", "h3", "h4", "h5", "h6", "div"):
-            if el.tag == "div" and el.find(".//p") is not None:
-                continue
-            if el.tag == "div" and any(c.tag == "div" for c in el):
-                continue
-            para = _WS.sub(" ", el.text_content()).strip()
-            if para:
-                paragraphs.append(para)
-    return Book(book_id_for(rel), meta("title") or path.stem, meta("creator"), rel, "epub", paragraphs)
+        if unit.kind == "member":
+            book = book_from_bytes(archives.read_member(unit.path, unit.member), book_id, unit.rel, _stem(unit.member))
+        elif unit.rel.lower().endswith(".epub"):
+            book = parse_epub(unit.path, book_id, unit.rel, _stem(unit.rel))
+        else:
+            book = book_from_bytes(archives.read_file_bytes(unit.path), book_id, unit.rel, _stem(unit.rel))
+        if not any(p.strip() for p in book.paragraphs):
+            raise BookSkipped("no text")
+        return book
+    except BookSkipped as exc:
+        return Skip(unit.rel, book_id, exc.status, str(exc))
+    except OSError as exc:
+        return Skip(unit.rel, book_id, SKIPPED, f"unreadable: {exc.strerror or exc}")
 
 
 def read_book(path: Path, root: Path) -> Book:
-    """Read one book file; raises :class:`BookSkipped` for files that are not usable books."""
+    """Read one book file (.txt, .epub, .txt.gz/.bz2/.xz); raises :class:`BookSkipped` for
+    files that are not usable books."""
     rel = relative_path(path, root)
-    if path.suffix.lower() == ".epub":
-        book = parse_epub(path, rel)
+    item = _read_one(walk.file_unit(str(path), rel))
+    if isinstance(item, Skip):
+        raise BookSkipped(item.reason.split(":", 1)[0], item.reason.split(":", 1)[1].strip()
+                          if ":" in item.reason else "", status=item.status)
+    return item
+
+
+def find_books(root: Path) -> list[Path]:
+    """Every book file directly readable below ``root`` (.txt, .epub and compressed .txt;
+    zips, tables and symlink handling: :func:`plan_corpus`)."""
+    return [Path(u.path) for u in walk.walk_tree(root, keep_duplicates=True).units if u.kind == "file"]
+
+
+# ------------------------------------------------------------------ planning -------------
+
+def _sha256(path: str) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _check_selection(spec: CorpusSpec) -> CorpusSpec:
+    for expr in spec.where:
+        selection.parse_where(expr)
+    if spec.where and not spec.metadata:
+        raise InputError("--where filters the --metadata rows: give --metadata FILE")
+    if spec.metadata:
+        path = str(Path(spec.metadata).resolve())
+        if not Path(path).is_file():
+            raise InputError("metadata file not found", spec.metadata)
+        columns = selection.metadata_columns(path)
+        for expr in spec.where:
+            where = selection.parse_where(expr)
+            if where.column not in columns:
+                raise InputError(f"--where {expr!r}: no column {where.column!r} in the metadata "
+                                 f"(columns: {', '.join(sorted(columns))})", spec.metadata)
+        spec = replace(spec, metadata=path, metadata_sha256=_sha256(path))
+    return spec
+
+
+def plan_corpus(spec: CorpusSpec) -> Plan:
+    """Cut the corpus into units (main process; cheap: directory listings, zip and Parquet
+    directories, arrow batch headers, one scan of JSON-lines/CSV/sentence files). Raises
+    InputError when nothing can be read."""
+    path = Path(spec.path)
+    if not path.exists():
+        raise InputError("corpus path does not exist", path)
+    if spec.layout not in ("auto", "sentences"):
+        raise InputError(f"--layout {spec.layout!r}: auto or sentences")
+    spec = _check_selection(replace(spec, path=str(path.resolve())))
+    kind = tables.table_kind(path)
+    if kind:
+        plan = Plan(spec, kind=kind)
+        row_cut = spec.book_sentences if spec.layout == "sentences" else None
+        try:
+            plan.units = tables.plan_table(path, kind, spec, path.name, row_cut)
+        except OSError as exc:
+            raise InputError(f"unreadable ({exc.strerror or exc})", exc.filename or path) from None
+        if row_cut:
+            plan.units = [replace(u, bounds=((u.start, u.stop, u.start // row_cut + 1),), base_id=u.rel, books=1)
+                          for u in plan.units]
+    elif path.is_dir():
+        found = walk.walk_tree(path, keep_duplicates=spec.keep_duplicates or spec.layout == "sentences")
+        plan = Plan(spec, found.units, found.skips, "folder")
     else:
-        text = decode(path.read_bytes())
-        book = parse_gutenberg(text, path, rel) if is_gutenberg(text) else parse_plain(text, path, rel)
-    if not any(p.strip() for p in book.paragraphs):
-        raise BookSkipped("no text")
-    return book
+        plan = Plan(spec, kind="file")
+        rel = path.name
+        cls = walk.classify(path.name)
+        if cls == "book":
+            plan.units = [walk.file_unit(str(path.resolve()), rel, path.stat().st_size)]
+        elif cls == "zip":
+            found = walk.Walk()
+            plan.units = walk.member_units(str(path.resolve()), rel, path.stat().st_size, found)
+            plan.skips = found.skips
+        else:
+            raise InputError("not a book file (.txt, .epub, .txt.gz/.bz2/.xz, .zip) nor a table "
+                             "(.parquet, .jsonl, .csv, a Hugging Face dataset folder)", path)
+    if spec.layout == "sentences" and plan.kind in ("folder", "file"):
+        plan.units = _sentence_units(plan.units, spec)
+    if spec.limit_books is not None:
+        plan.units = _limit(plan.units, spec.limit_books)
+    if not plan.units and not plan.skips:
+        raise InputError("no books found (.txt, .epub, .txt.gz/.bz2/.xz, .zip members; or a table)", path)
+    if not plan.units and spec.limit_books != 0:
+        reasons = sorted({s.reason for s in plan.skips})[:3]
+        raise InputError(f"no books found (.txt, .epub, .txt.gz/.bz2/.xz, .zip members; or a table); "
+                         f"{len(plan.skips)} file(s) not read: {'; '.join(reasons)}", path)
+    return plan
+
+
+def _sentence_units(units: list[Unit], spec: CorpusSpec) -> list[Unit]:
+    out = []
+    for u in units:
+        if u.kind in ("file", "member") and not u.rel.lower().endswith(".epub"):
+            base = walk.unit_book_id(u)
+            try:
+                out.extend(sentences.plan_text(u, base, spec.book_sentences))
+            except (BookSkipped, OSError):
+                out.append(u)          # unreadable source: read as a file, it reports why
+        else:
+            out.append(u)
+    return out
+
+
+def _limit(units: list[Unit], n: int) -> list[Unit]:
+    out = []
+    for u in units:
+        if n <= 0:
+            break
+        cut = u.limited(n)
+        out.append(cut)
+        n -= cut.books
+    return out
+
+
+# ------------------------------------------------------------------ reading --------------
+
+def _raw_items(unit: Unit, spec: CorpusSpec) -> Iterator[Book | Skip]:
+    if unit.kind in ("file", "member"):
+        yield _read_one(unit)
+    elif unit.kind == "variants":
+        for i, alt in enumerate(unit.alternatives):
+            item = _read_one(alt)
+            yield item
+            if isinstance(item, Book):
+                for other in unit.alternatives[i + 1:]:
+                    yield walk.duplicate_skip(other, alt.rel)
+                return
+    elif unit.kind == "sentences":
+        yield from sentences.read_text_unit(unit)
+    elif unit.kind in tables.TABLE_KINDS:
+        if unit.bounds:
+            yield from sentences.read_rows_unit(unit, tables.iter_rows(unit))
+        else:
+            yield from tables.read_table_unit(unit)
+    else:
+        raise ValueError(f"unknown unit kind {unit.kind!r}")
+
+
+def read_unit(unit: Unit, spec: CorpusSpec) -> Iterator[Book | Skip]:
+    """The books of one unit, in order, with the selection applied (a book left out comes as
+    a Skip with status excluded). Never raises for bad data in the unit: a bad book or row is
+    a Skip with the reason."""
+    try:
+        for item in _raw_items(unit, spec):
+            yield selection.select(item, spec) if isinstance(item, Book) else item
+    except BookSkipped as exc:
+        yield Skip(unit.rel, unit.key, exc.status, str(exc))
+    except OSError as exc:
+        yield Skip(unit.rel, unit.key, SKIPPED, f"unreadable: {exc.strerror or exc}")
+
+
+def iter_corpus(spec: CorpusSpec, *, skips: bool = True, plan: Plan | None = None) -> Iterator[Book | Skip]:
+    """Every book of the corpus in order (this process), then -- with ``skips`` -- Skip records
+    for everything not read. Repeated ids are duplicates."""
+    plan = plan or plan_corpus(spec)
+    guard = IdGuard()
+    for unit in plan.units:
+        for item in read_unit(unit, plan.spec):
+            if isinstance(item, Book):
+                why = guard.check(item.book_id, f"{item.path}, row {item.row}" if item.row else item.path)
+                if why:
+                    item = Skip.of(item, DUPLICATE, why)
+            if isinstance(item, Book) or skips:
+                yield item
+    if skips:
+        yield from plan.skips
+
+
+# ------------------------------------------------------------------ options --------------
+
+def add_corpus_arguments(p: argparse.ArgumentParser) -> None:
+    """The corpus options, defined once for every command that reads books."""
+    g = p.add_argument_group("corpus (docs/extract.md, 'Corpus dumps')")
+    g.add_argument("--corpus", required=True, type=Path,
+                   help="a folder of books (.txt Gutenberg or plain, .epub, .txt.gz/.bz2/.xz, .zip), searched "
+                        "recursively; one book file; a table FILE.parquet|.jsonl|.csv; or a Hugging Face dataset "
+                        "folder (save_to_disk)")
+    g.add_argument("--layout", choices=["auto", "sentences"], default="auto",
+                   help="sentences: one sentence per line (BookCorpus style): paragraphs rebuilt, a blank line "
+                        "ends a book, else pseudo-books of --book-sentences lines (default auto)")
+    g.add_argument("--book-sentences", type=int, default=10_000, metavar="N",
+                   help="--layout sentences without blank lines: lines (table rows) per pseudo-book (default 10000)")
+    g.add_argument("--text-column", default="text", help="table corpora: the column holding the text (default text)")
+    g.add_argument("--id-column", default="", help="table corpora: the book id column (default id, else book_id, "
+                                                   "else row-N)")
+    g.add_argument("--title-column", default="", help="table corpora: the title column (default title if present)")
+    g.add_argument("--keep-duplicates", action="store_true",
+                   help="read every Gutenberg copy of an ebook (NNNN.txt, NNNN-0.txt, NNNN-8.txt, zips) as a book "
+                        "of its own (default: the best copy only)")
+    g.add_argument("--language", default="", metavar="CODE",
+                   help="only books in this language (Gutenberg 'Language:' header or a language column), e.g. en; "
+                        "books of unknown language are kept")
+    g.add_argument("--min-words", type=int, default=0, metavar="N", help="only books of at least N words")
+    g.add_argument("--metadata", default="", metavar="FILE",
+                   help="CSV or Parquet with id, title, author, subjects, ... per book (e.g. Gutenberg's "
+                        "pg_catalog.csv): titles and authors, and the columns --where filters on")
+    g.add_argument("--where", action="append", default=[], metavar="COLUMN~REGEX",
+                   help="keep books whose metadata COLUMN matches REGEX (case-insensitive; also COLUMN!~REGEX, "
+                        "COLUMN=VALUE, COLUMN!=VALUE); repeatable, all must hold. Fiction: 'subjects~\\bfiction\\b'")
+    g.add_argument("--limit-books", type=int, default=None, metavar="N", help="only the first N books (in path order)")
+
+
+def corpus_spec(args: argparse.Namespace) -> CorpusSpec:
+    """The :class:`CorpusSpec` of parsed :func:`add_corpus_arguments` options."""
+    if args.book_sentences < 1:
+        raise InputError("--book-sentences must be at least 1")
+    if args.min_words < 0:
+        raise InputError("--min-words must not be negative")
+    if args.limit_books is not None and args.limit_books < 0:
+        raise InputError("--limit-books must not be negative")
+    return CorpusSpec(path=str(args.corpus), layout=args.layout, text_column=args.text_column,
+                      id_column=args.id_column, title_column=args.title_column, book_sentences=args.book_sentences,
+                      keep_duplicates=args.keep_duplicates, language=args.language.strip(),
+                      min_words=args.min_words, metadata=args.metadata, where=tuple(args.where),
+                      limit_books=args.limit_books)

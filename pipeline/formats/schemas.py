@@ -13,18 +13,30 @@ SPAN = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string
 # ---------------------------------------------------------------- extract -----------------
 
 BOOKS = pa.schema([
-    ("book_id", pa.string()),        # path relative to the corpus root, "/" separators, a final ".txt"
-                                     # dropped unless the rest ends in .txt/.epub: unique in a corpus,
-                                     # stable across runs (docs/extract.md)
+    ("book_id", pa.string()),        # files: path relative to the corpus root, "/" separators, a final
+                                     # ".txt" dropped unless the rest ends in .txt/.epub; compressed files:
+                                     # the whole path; zip members: zip path + "/" + member id; table rows:
+                                     # the id column or row-N; sentences layout: file id + "#N". Unique in
+                                     # a corpus, stable across runs (docs/extract.md, "Book identity")
     ("ebook", pa.string()),          # Project Gutenberg ebook number from the header, else ""
     ("title", pa.string()),
     ("author", pa.string()),
-    ("path", pa.string()),           # relative to the corpus directory
-    ("format", pa.string()),         # gutenberg | txt-paragraphs | txt-lines | epub
-    ("status", pa.string()),         # ok | skipped
-    ("skip_reason", pa.string()),    # empty | binary | undecodable | unreadable epub | no text |
-                                     # unreadable: … | error: <type>: <message> |
-                                     # worker process died … | failed on the Dask cluster: …
+    ("path", pa.string()),           # relative to the corpus directory (zip members: zip/member; tables:
+                                     # the table file)
+    ("row", pa.int64()),             # table corpora: the 1-based row; sentences layout: the book's first
+                                     # line; null for files
+    ("format", pa.string()),         # gutenberg | txt-paragraphs | txt-lines | epub | sentences
+    ("encoding", pa.string()),       # Python codec the bytes were decoded with: utf-8, iso8859-1, cp1252, ...
+    ("encoding_source", pa.string()),# bom | declared | default | detected | container (epub, table cells),
+                                     # with a note when a declaration did not fit
+    ("language", pa.string()),       # Gutenberg "Language:" header, a language column, or --metadata
+    ("status", pa.string()),         # ok | skipped (could not be read or processed) | excluded (--language,
+                                     # --where, --min-words) | duplicate (another copy is read) | not-read
+                                     # (not a book: other file types, dangling symlinks, FIFOs, ...)
+    ("skip_reason", pa.string()),    # empty | binary: NUL byte at offset N | undecodable | unknown encoding
+                                     # declared | corrupt zip | null text | not JSON | unreadable epub |
+                                     # no text | unreadable: … | error: <type>: <message> |
+                                     # worker process died … | failed on the Dask cluster: … (docs/extract.md)
     ("n_paragraphs", pa.int32()),
     ("n_words", pa.int64()),         # spaCy tokens that are not punctuation or space
     ("n_name_mentions", pa.int32()),

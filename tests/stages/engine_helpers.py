@@ -9,9 +9,9 @@ project root, so that a test can guard the whole run with a subprocess timeout:
   0..5 only, none fails); prints one JSON object ``{"results": {...}, "lost": {...}}``.
 * ``pool-write-error``: the writer raises on the first result while the other worker is busy
   for a minute; prints ``stopped: ...`` once the run has stopped.
-* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the stage's per-book
-  function replaced by :func:`kill_on_book` (SIGKILL of its own worker for the book file
-  named VICTIM, passed to the workers in ``$KILL_BOOK``).
+* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the stage's per-unit
+  function replaced by :func:`kill_on_book` (SIGKILL of its own worker for the unit of the book
+  file named VICTIM, passed to the workers in ``$KILL_BOOK``).
 """
 
 from __future__ import annotations
@@ -43,12 +43,12 @@ def slow_square(x: int, victim: int) -> int:
 _REAL = None
 
 
-def kill_on_book(path: str, *args, **kwargs):
+def kill_on_book(unit, *args, **kwargs):
     from pipeline.stages import extract
 
-    if Path(path).name == os.environ.get("KILL_BOOK"):
+    if Path(unit.path).name == os.environ.get("KILL_BOOK"):
         os.kill(os.getpid(), signal.SIGKILL)
-    return (_REAL or extract.process_book)(path, *args, **kwargs)
+    return (_REAL or extract.process_unit)(unit, *args, **kwargs)
 
 
 def main(argv: list[str]) -> int:
@@ -95,8 +95,8 @@ def main(argv: list[str]) -> int:
         from pipeline.stages import extract
 
         os.environ["KILL_BOOK"] = argv[1]        # inherited by the spawned workers
-        _REAL = extract.process_book
-        extract.process_book = kill_on_book
+        _REAL = extract.process_unit
+        extract.process_unit = kill_on_book
         return cli_main(["extract", *argv[2:]])
     raise SystemExit(f"unknown mode {mode}")
 

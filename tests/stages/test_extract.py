@@ -16,7 +16,7 @@ from tests.core.extract_checks import check_instance
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "resources" / "sample"
-process_book = stage.process_book
+process_unit = stage.process_unit
 
 
 @pytest.fixture(scope="module")
@@ -96,20 +96,20 @@ def test_resume_after_interrupted_run(tmp_path, monkeypatch):
 
     calls = []
 
-    def interrupted(path, *args, **kw):
-        calls.append(Path(path).name)
+    def interrupted(unit, *args, **kw):
+        calls.append(Path(unit.path).name)
         if len(calls) == 2:
             raise KeyboardInterrupt
-        return process_book(path, *args, **kw)
+        return process_unit(unit, *args, **kw)
 
     out = tmp_path / "out"
-    monkeypatch.setattr(stage, "process_book", interrupted)
+    monkeypatch.setattr(stage, "process_unit", interrupted)
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 130
     assert not (out / "instances.parquet").exists()          # nothing half-written
     assert not any(p.name.startswith(".tmp-") for p in out.rglob("*"))
 
     calls.clear()
-    monkeypatch.setattr(stage, "process_book", lambda path, *a, **k: calls.append(Path(path).name) or process_book(path, *a, **k))
+    monkeypatch.setattr(stage, "process_unit", lambda unit, *a, **k: calls.append(Path(unit.path).name) or process_unit(unit, *a, **k))
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
     assert calls == ["b.txt"]                                  # a.txt was done already
     got = pd.read_parquet(out / "instances.parquet")

@@ -263,8 +263,8 @@ def test_a_partition_without_its_marker_is_redone(finished_run, monkeypatch):
     corpus, out = finished_run
     (out / "parts" / stage.partition_name("b.txt") / "book.parquet").unlink()
     calls = []
-    real = stage.process_book
-    monkeypatch.setattr(stage, "process_book", lambda path, *a, **k: calls.append(Path(path).name) or real(path, *a, **k))
+    real = stage.process_unit
+    monkeypatch.setattr(stage, "process_unit", lambda unit, *a, **k: calls.append(Path(unit.path).name) or real(unit, *a, **k))
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
     assert calls == ["b.txt"]
     assert list(books(out).index) == ["a.txt", "b.txt"]

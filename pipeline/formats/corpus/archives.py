@@ -1,0 +1,119 @@
+"""Compressed books: ``.gz`` / ``.bz2`` / ``.xz`` files (one book each) and zip archives (every
+text member a book), decompressed as a stream, never unpacked to disk.
+
+A book larger than ``MAX_BOOK_BYTES`` once decompressed is skipped (``too large``): that bounds
+the memory of a worker whatever the archive claims (a "zip bomb" stops at the limit). Broken
+data (a corrupt zip, a truncated gzip stream, a CRC error) raises :class:`BookSkipped` with
+the library's message.
+
+May import: the standard library, :mod:`.base`.
+"""
+
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import zipfile
+import zlib
+
+from pipeline.formats.corpus.base import BookSkipped
+
+MAX_BOOK_BYTES = 256 * 1024 * 1024
+_BLOCK = 1 << 20
+_OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open}
+_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, zipfile.BadZipFile, ValueError)
+
+
+def read_limited(stream, limit: int = MAX_BOOK_BYTES) -> bytes:
+    """All bytes of a binary stream, or :class:`BookSkipped` past ``limit``."""
+    buf = io.BytesIO()
+    while True:
+        block = stream.read(_BLOCK)
+        if not block:
+            return buf.getvalue()
+        buf.write(block)
+        if buf.tell() > limit:
+            raise BookSkipped("too large", f"more than {limit // (1024 * 1024)} MB of text")
+
+
+def open_compressed(path: str):
+    """A binary stream of the decompressed content of a .gz/.bz2/.xz file (else the file)."""
+    low = path.lower()
+    for suffix, opener in _OPENERS.items():
+        if low.endswith(suffix):
+            return opener(path, "rb")
+    return open(path, "rb")
+
+
+def read_file_bytes(path: str) -> bytes:
+    """The (decompressed) bytes of one book file."""
+    try:
+        with open_compressed(path) as f:
+            return read_limited(f)
+    except BookSkipped:
+        raise
+    except _ERRORS as exc:
+        if isinstance(exc, OSError) and not path.lower().endswith(tuple(_OPENERS)):
+            raise
+        raise BookSkipped("corrupt archive", f"{type(exc).__name__}: {exc}") from None
+
+
+def zip_text_members(path: str) -> tuple[list[str], list[tuple[str, str]]]:
+    """(text members, [(other member, reason)]) of a zip archive, in archive order. Folders are
+    left out. Raises :class:`BookSkipped` when the archive cannot be opened."""
+    try:
+        with zipfile.ZipFile(path) as z:
+            infos = z.infolist()
+    except _ERRORS as exc:
+        raise BookSkipped("corrupt zip", f"{type(exc).__name__}: {exc}", status="not-read") from None
+    texts, others, seen = [], [], set()
+    for info in infos:
+        if info.is_dir():
+            continue
+        name = info.filename
+        if name in seen:
+            others.append((name, "duplicate member name in the zip"))
+        elif name.lower().endswith(".txt"):
+            texts.append(name)
+        else:
+            suffix = name.rsplit(".", 1)[-1].lower() if "." in name.rsplit("/", 1)[-1] else ""
+            others.append((name, f"zip member is not a text file (.{suffix})" if suffix
+                           else "zip member is not a text file (no .txt suffix)"))
+        seen.add(name)
+    return texts, others
+
+
+def read_member(path: str, member: str) -> bytes:
+    """The bytes of one zip member (CRC checked), at most ``MAX_BOOK_BYTES``."""
+    try:
+        with zipfile.ZipFile(path) as z, z.open(member) as f:
+            return read_limited(f)
+    except BookSkipped:
+        raise
+    except KeyError:
+        raise BookSkipped("corrupt zip", f"no member {member!r}") from None
+    except (NotImplementedError, RuntimeError) as exc:     # unsupported compression, encrypted member
+        raise BookSkipped("unreadable zip member", str(exc)) from None
+    except _ERRORS as exc:
+        raise BookSkipped("corrupt zip", f"{type(exc).__name__}: {exc}") from None
+
+
+@contextlib.contextmanager
+def open_lines(path: str, member: str = ""):
+    """A binary stream (to iterate by lines) of a (compressed) file or of a zip member."""
+    try:
+        if member:
+            with zipfile.ZipFile(path) as z, z.open(member) as f:
+                yield f
+        else:
+            with open_compressed(path) as f:
+                yield f
+    except BookSkipped:
+        raise
+    except (KeyError, NotImplementedError, RuntimeError) + _ERRORS as exc:
+        if isinstance(exc, OSError) and not member and not path.lower().endswith(tuple(_OPENERS)):
+            raise
+        raise BookSkipped("corrupt archive", f"{type(exc).__name__}: {exc}") from None

@@ -123,6 +123,7 @@ def main(argv=None) -> int:
     total = defaultdict(Counter)
     errors = defaultdict(list)              # (mode, variant) -> [(kind, word, context, book)]
     nominal = defaultdict(list)             # inside PER, innermost not PROP
+    missed = defaultdict(list)              # gold person names not replaced
     skipped, tokens, t_tag, t_detect = [], 0, 0.0, 0.0
     sources = Counter()
     for book in books:
@@ -152,6 +153,8 @@ def main(argv=None) -> int:
                     c = total[mode, variant]
                     c["gold person names"] += len(gold_names)
                     c["gold person names replaced"] += len(gold_names & set(replaced))
+                    missed[mode, variant].extend((doc.words[i], context(doc.words, i), book)
+                                                 for i in sorted(gold_names - set(replaced)))
                     for i in replaced:
                         w = doc.words[i]
                         if not w[:1].isupper():
@@ -201,6 +204,12 @@ def main(argv=None) -> int:
               + ", ".join(f"{k} {n}" for k, n in Counter(r for r, *_ in nom).most_common()))
         for r, w, ctx, book in nom[:args.examples]:
             print(f"    {r:<10} {book.split('_')[0]:>6}  {ctx}")
+    for mode in MODES:
+        miss = missed[mode, "after"]
+        print(f"\n{mode} after: {len(miss)} gold person names (PER PROP, in the list) not replaced: "
+              + ", ".join(f"{w} {n}" for w, n in Counter(w for w, *_ in miss).most_common(25)))
+        for w, ctx, book in miss[:args.examples]:
+            print(f"    {book.split('_')[0]:>6}  {ctx}")
     if args.errors:
         from pipeline.formats.files import atomic_path
 

@@ -24,8 +24,9 @@ shortest containing it), so "Kellynch" in "Sir Walter Elliot, of Kellynch Hall" 
   PER NOM counts as a person because LitBank writes some named persons only as part of a
   description ("James Stevenson, Esq. of South Park" is one PER NOM with no PROP inside);
 * ``outside PER PROP`` (stricter): the innermost mention is not a PER PROP mention;
-* recall: of the capitalised tokens whose innermost mention is PER PROP and that the mode's
-  list holds, the share replaced.
+* recall: of the capitalised tokens whose innermost mention is PER PROP, that the mode's list
+  holds and that are neither gendered words (titles such as King, Prince flip instead) nor
+  tagged as function words ("The"), the share replaced.
 
 Every remaining error is listed by its gold reading (GPE PROP, no mention, ...). Skips (exit 0)
 when ../shared is absent.
@@ -109,7 +110,8 @@ def main(argv=None) -> int:
         print(f"skipped: {ENTITIES} or {COREF} is absent")
         return 0
 
-    from pipeline.core.cda import MODES, NameIndex, augment_words_detail
+    from pipeline.core.cda import FUNCTION_TAGS, MODES, NameIndex, augment_words_detail
+    from pipeline.lang.gendered_words import is_listed
     from pipeline.formats.conll import read_documents
     from pipeline.formats.name_map import DEFAULT_MAP_DIR
     from pipeline.stages.cda import PersonFinder, Tagger, load_or_build_map, name_list, person_tokens
@@ -147,7 +149,8 @@ def main(argv=None) -> int:
             for mode in MODES:
                 names, mapping = indexes[mode]
                 gold_names = {i for i, w in enumerate(doc.words)
-                              if gold[i] == "PER PROP" and w[:1].isupper() and names.find(w) is not None}
+                              if gold[i] == "PER PROP" and w[:1].isupper() and names.find(w) is not None
+                              and not is_listed(w) and tags[i] not in FUNCTION_TAGS}
                 for variant, tok in (("before", None), ("after", persons)):
                     _, _, replaced = augment_words_detail(doc.words, tags, mode, names, mapping, deps, tok)
                     c = total[mode, variant]

@@ -18,8 +18,8 @@ lookup: the token as written, else in the list's capitalisation ("JOHN"/"john" -
 **Persons only.** When ``persons`` (the indices of the tokens inside PERSON spans) is given, a
 name is replaced only inside a person span: a month ("born March 1, 1760"), a feast
 ("Easter"), a place ("in Kent", "London") is in the name list but in no PERSON span, so it
-stays. Inside a span any token found in the list is replaced (the span is the evidence, so the
-NNP tag is not required there). The spans come from the file's named-entity column
+stays. Inside a span any token found in the list is replaced unless tagged as a function word
+(DT "The" is in the list): the span is the evidence, so the NNP tag is not required there. The spans come from the file's named-entity column
 (OntoNotes) or the project's person detection (:func:`detokenize` rebuilds the text it reads,
 :func:`tokens_in_spans` maps its entities back to tokens); ``persons=None`` is the rule before
 issue 23 (every NNP/NNPS token in the list), kept for the benchmark's "before" figure.
@@ -56,6 +56,10 @@ NOMINAL_START = frozenset({"NN", "NNS", "NNP", "NNPS", "JJ", "JJR", "JJS", "CD",
 MODES = ("acda", "ncda")
 SUFFIX = {"acda": "_a", "ncda": "_n"}
 NAME_TAGS = frozenset({"NNP", "NNPS"})
+# Tags of words that are never names, even inside a PERSON span: the list holds "The" (?F), and
+# a span may start with it ("The Widow Douglas").
+FUNCTION_TAGS = frozenset({"DT", "PDT", "WDT", "WP", "WP$", "IN", "CC", "MD", "UH", "TO", "EX", "POS",
+                           "PRP", "PRP$"})
 
 
 def with_case(template: str, word: str) -> str:
@@ -180,7 +184,7 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
         if persons is None:
             if tag not in NAME_TAGS:
                 continue
-        elif i not in persons:
+        elif i not in persons or tag in FUNCTION_TAGS:
             continue
         key = names.find(word)
         if key is None:

@@ -72,6 +72,13 @@ def test_inside_a_person_span_the_tag_does_not_matter():
     assert augment_words(words, tags, "acda", NAMES)[0] == ["Anne", "smiled"]
 
 
+def test_function_words_inside_a_person_span_stay():
+    names = NameIndex({"The", "Douglas"})               # gender-guesser lists "The" (?F)
+    words, tags = words_tags("The/DT Widow/NNP Douglas/NNP took/VBD me/PRP")
+    new, c = augment_words(words, tags, "acda", names, persons={0, 1, 2})
+    assert new[0] == "The" and new[2] == "E1" and c.names == 1
+
+
 def test_detokenize_rebuilds_text_and_offsets():
     words = ['"', "Walter", "Elliot", ",", "born", "March", "1", ",", "1760", ".", '"',
              "Mr.", "Darcy", "'s", "house", "(", "in", "Kent", ")", "was", "n't", "big", "."]

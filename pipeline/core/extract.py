@@ -23,7 +23,7 @@ Windows never cross a chunk.
 
 Takes spaCy Doc/Token objects as input, but reads and writes no files.
 
-May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, the standard library.
+May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.cast`, the standard library.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import NameMention, group_persons, mention_from_span
+from pipeline.core.cast import doc_mentions
+from pipeline.lang.names import NameMention, group_persons
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
 from pipeline.vocab import MAX_SENTENCES
@@ -121,14 +122,10 @@ def doc_sentences(doc) -> list:
     return [s for s in doc.sents if any(not t.is_space for t in s)]
 
 
-def person_mentions(doc) -> list[NameMention]:
-    out = []
-    for ent in doc.ents:
-        if ent.label_ == "PERSON":
-            m = mention_from_span(ent)
-            if m is not None:
-                out.append(m)
-    return out
+def person_mentions(doc, evidence=None, rejected: Counter | None = None) -> list[NameMention]:
+    """The person mentions of a parsed Doc, as every stage sees them
+    (:func:`pipeline.core.cast.doc_mentions`: local guards, the book's evidence, overrides)."""
+    return doc_mentions(doc, evidence, rejected)
 
 
 def pronoun_tokens(doc) -> list:
@@ -218,12 +215,14 @@ def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES):
 
 
 def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
-                       only: set[int] | None = None) -> tuple[list[dict], list[NameMention], list]:
+                       only: set[int] | None = None, evidence=None,
+                       rejected: Counter | None = None) -> tuple[list[dict], list[NameMention], list]:
     """Instances of one parsed Doc (``chunk_offset``: where it starts in the book text).
-    ``only``: consider only the pronouns at these character offsets of the Doc.
+    ``only``: consider only the pronouns at these character offsets of the Doc; ``evidence``:
+    the book's :class:`pipeline.lang.book_evidence.BookEvidence` (None: the sentence alone).
     Returns (instance records, name mentions, pronoun tokens)."""
     sents = doc_sentences(doc)
-    mentions = person_mentions(doc)
+    mentions = person_mentions(doc, evidence, rejected)
     pronouns = pronoun_tokens(doc)
     if only is not None:
         pronouns = [t for t in pronouns if t.idx in only]
@@ -302,13 +301,16 @@ def skipped_book(path: str, book_id: str, reason: str, **values) -> BookResult:
     return BookResult(book_row(book_id=book_id, path=path, status="skipped", skip_reason=reason, **values))
 
 
-def extract_chunks(parsed, meta: BookMeta) -> tuple[list[dict], list[dict], dict]:
+def extract_chunks(parsed, meta: BookMeta, evidence=None) -> tuple[list[dict], list[dict], dict]:
     """Records of one book from its parsed chunks.
 
     ``parsed`` yields ``(chunk offset, whole chunk Doc, parts)`` as
     :func:`pipeline.nlp.prune.parsed_docs` does; each part is ``(book offset, processed Doc,
     pronoun offsets to consider or None)``. Returns (instances in text order, one per pronoun
-    at most; mention records; counts ``words``, ``names``, ``pronouns``)."""
+    at most; mention records; counts ``words``, ``names``, ``pronouns`` and ``not_persons``, the
+    PERSON entities dropped by reason). ``evidence``: the book's evidence (see
+    :func:`instances_from_doc`)."""
+    rejected: Counter = Counter()
     instances: list[dict] = []
     mentions: list[dict] = []
     words = n_names = n_prons = 0
@@ -318,7 +320,7 @@ def extract_chunks(parsed, meta: BookMeta) -> tuple[list[dict], list[dict], dict
         words += count_words(whole)
         n_prons += len(prons)
         for part_offset, doc, only in parts:
-            insts, names, _ = instances_from_doc(doc, part_offset, meta, only)
+            insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected)
             instances.extend(insts)
             mentions.extend(mention_records(meta.book_id, part_offset, names, []))
             n_names += len(names)
@@ -328,4 +330,5 @@ def extract_chunks(parsed, meta: BookMeta) -> tuple[list[dict], list[dict], dict
         if inst["instance_id"] not in seen:
             seen.add(inst["instance_id"])
             unique.append(inst)
-    return unique, mentions, {"words": words, "names": n_names, "pronouns": n_prons}
+    return unique, mentions, {"words": words, "names": n_names, "pronouns": n_prons,
+                              "not_persons": dict(rejected)}

@@ -265,3 +265,28 @@ BENCHMARK_PER_ITEM = pa.schema([
     ("category", pa.string()),
     ("stereotype", pa.string()),
 ])
+
+# ``persons``: one row per person mention of a book (docs/persons.md)
+PERSONS = pa.schema([
+    ("book_id", pa.string()),
+    ("start", pa.int64()),           # character offsets into the book text (paragraphs joined by "\n\n")
+    ("end", pa.int64()),
+    ("text", pa.string()),           # book_text[start:end], with the title
+    ("name", pa.string()),           # without the title
+    ("title", pa.string()),
+    ("person", pa.string()),         # the person's id within the book (P0001 ...)
+    ("gender", pa.string()),         # masculine | feminine | unknown
+    ("gender_source", pa.string()),  # title | gender-guesser:<label> | book:titles | book:pronouns |
+                                     # book:appositions | cast
+])
+
+# ``persons``: one row per person per book (also written as cast.tsv, the file --cast reads back)
+CAST = pa.schema([
+    ("book_id", pa.string()),
+    ("person", pa.string()),
+    ("name", pa.string()),           # the longest name form, without title
+    ("forms", pa.list_(pa.string())),  # every form seen, as written
+    ("mentions", pa.int32()),
+    ("gender", pa.string()),         # masculine | feminine | unknown
+    ("evidence", pa.string()),       # where the gender came from, with counts
+])

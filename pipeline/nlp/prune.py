@@ -37,7 +37,7 @@ from __future__ import annotations
 import bisect
 
 from pipeline.nlp import load as nlp_mod
-from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
+from pipeline.lang.pronouns import MASCULINE, target_pronoun_gender
 
 from pipeline.vocab import MAX_SENTENCES
 MARGIN = 2      # extra rough sentences parsed on each side of a pronoun's widest window
@@ -76,10 +76,13 @@ def rough_sentences(doc) -> list[int]:
     return out
 
 
-def name_marks(doc, sent_of: list[int] | None = None) -> list[tuple[int, tuple[str, ...], str]]:
+def name_marks(doc, sent_of: list[int] | None = None, evidence=None) -> list[tuple[int, tuple[str, ...], str]]:
     """Pass 0: (token index, key, gender) for every possible gendered name, no model.
-    ``sent_of``: :func:`rough_sentences` of ``doc`` when the caller has it already."""
-    from pipeline.lang.names import guess, title_gender
+    ``sent_of``: :func:`rough_sentences` of ``doc`` when the caller has it already.
+    ``evidence``: the book's :class:`pipeline.lang.book_evidence.BookEvidence` (a word may
+    take a gender from the book or a researcher's override: every such gender is marked)."""
+    from pipeline.lang.book_evidence import mark_genders
+    from pipeline.lang.names import title_gender
 
     marks = []
     covered: set[int] = set()               # tokens inside a mark's name run
@@ -92,16 +95,16 @@ def name_marks(doc, sent_of: list[int] | None = None) -> list[tuple[int, tuple[s
         first = tok.i + 1 if gender else tok.i
         if gender and first < n and doc[first].text == "." and not tok.whitespace_:
             first += 1                      # "MRS" "." "WESTON": the period belongs to the title
-        if gender is None:
-            gender = guess(text)[0]
-            if gender not in (MASCULINE, FEMININE):
-                continue
+        genders = {gender} if gender else mark_genders(text, evidence)
+        if not genders:
+            continue
         end = first
         while end < n and doc[end].text[:1].isupper() and not doc[end].is_punct:
             end += 1
         if end == first:
             continue
-        marks.append((tok.i, tuple(t.text.lower() for t in doc[first:end]), gender))
+        key = tuple(t.text.lower() for t in doc[first:end])
+        marks.extend((tok.i, key, g) for g in sorted(genders))
         covered.update(range(tok.i, end))
     # A mention without a gendered first token ("Rostóv") takes the gender of a person whose
     # name holds its words ("Count Rostóv", "Nicholas Rostóv") in the same context (see
@@ -175,7 +178,7 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None) -> list[tupl
     return [(first_tok[lo], last_tok[hi] + 1, toks) for lo, hi, toks in regions]
 
 
-def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16):
+def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None):
     """For each chunk of a book yield ``(chunk offset, Doc of the whole chunk, parts)``;
     ``parts`` lists (book offset, processed Doc, promising pronoun offsets in that Doc or None
     for "every pronoun"). Full: one part, the whole (processed) chunk. Prune: the whole chunk
@@ -189,7 +192,7 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
     for offset, text in chunks:
         doc = nlp.make_doc(text)
         sent_of = rough_sentences(doc)
-        regions = promising_regions(doc, name_marks(doc, sent_of), sent_of)
+        regions = promising_regions(doc, name_marks(doc, sent_of, evidence), sent_of)
         subdocs = [doc[s:e].as_doc() for s, e, _ in regions]
         processed = list(run_components(nlp, iter(subdocs), components, batch_size))
         parts = [(offset + doc[s].idx, sub, {doc[i].idx - doc[s].idx for i in toks})

@@ -38,13 +38,14 @@ PART_FILES = ("instances.parquet", "mentions.parquet", "book.parquet")   # book.
 MANIFEST_FORMAT = 1
 # The settings compared on a rerun; the other manifest fields are for information.
 COMPARED = ("model", "model_name", "model_version", "components", "spacy_version", "strategy",
-            "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule")
+            "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule",
+            "cast_sha256")
 
 
 # ------------------------------------------------------------------ one book -------------
 
 def process_book(path: str, root: str, model: str | None = None, strategy: str = "prune",
-                 batch_size: int = 16):
+                 batch_size: int = 16, cast_file: str | None = None):
     """Read, parse and extract one book -> :class:`pipeline.core.extract.BookResult`.
 
     Never raises for a bad book (KeyboardInterrupt aside): an unreadable file, or any error
@@ -71,8 +72,16 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
         nlp = nlp_mod.load(model)
         name, version = nlp_mod.model_id(nlp)
         meta = core.BookMeta(book.book_id, book.title, book.author, name, version, spacy.__version__)
+        from pipeline.lang.book_evidence import book_evidence
+
+        overrides = None
+        if cast_file:
+            from pipeline.formats.cast import read_cast_overrides
+            overrides = read_cast_overrides(Path(cast_file))
+        evidence = book_evidence(book.text, book.book_id, overrides)
         chunks = core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS)
-        instances, mentions, n = core.extract_chunks(parsed_docs(nlp, chunks, strategy, batch_size), meta)
+        instances, mentions, n = core.extract_chunks(
+            parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence)
     except Exception as exc:    # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", rel, exc_info=True)
         return core.skipped_book(rel, book.book_id, f"error: {type(exc).__name__}: {exc}",
@@ -177,7 +186,7 @@ def code_version() -> tuple[str, str]:
     return pipeline.__version__, describe
 
 
-def run_settings(model: str, strategy: str, nlp=None) -> dict:
+def run_settings(model: str, strategy: str, nlp=None, cast_file: Path | None = None) -> dict:
     """The settings of a run that change its results (``nlp``: the loaded pipeline; without it
     only the settings known before loading)."""
     from pipeline.core import extract as core
@@ -188,6 +197,8 @@ def run_settings(model: str, strategy: str, nlp=None) -> dict:
                 "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
                 "book_id_rule": "relative-path-v1"}
+    from pipeline.formats.cast import cast_fingerprint
+    settings["cast_sha256"] = cast_fingerprint(cast_file)
     if nlp is not None:
         import spacy
 
@@ -286,6 +297,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--overwrite", action="store_true",
                    help="remove a previous extract run in OUT and start afresh (default: resume it, "
                         "refused when its settings differ)")
+    p.add_argument("--cast", type=Path, default=None,
+                   help="person overrides: an edited cast.tsv of `persons`, or "
+                        "book_id<TAB>form<TAB>masculine|feminine|not-a-person")
 
 
 def run(args) -> int:
@@ -318,16 +332,22 @@ def run(args) -> int:
             clear_output(out)
         else:
             old = read_manifest(out)
-            check_manifest(out, old, run_settings(model, args.strategy))
+            check_manifest(out, old, run_settings(model, args.strategy, cast_file=args.cast))
     nlp = nlp_mod.load(model)      # fail fast with a one-line error when the model is missing
-    settings = run_settings(model, args.strategy, nlp)
+    settings = run_settings(model, args.strategy, nlp, cast_file=args.cast)
     check_manifest(out, old, settings)
     out.mkdir(parents=True, exist_ok=True)
     if old is None:
         write_manifest(out, settings, corpus)
 
     rels = [relative_path(f, root) for f in files]
-    todo = [(str(f), str(root), model, args.strategy) for f, rel in zip(files, rels) if not is_done(out, rel)]
+    cast_file = None
+    if args.cast is not None:
+        from pipeline.formats.cast import check_books, read_cast_overrides
+        check_books(read_cast_overrides(args.cast), {book_id_for(r) for r in rels}, args.cast)
+        cast_file = str(args.cast)
+    todo = [(str(f), str(root), model, args.strategy, 16, cast_file)
+            for f, rel in zip(files, rels) if not is_done(out, rel)]
     done_before = len(files) - len(todo)
     if args.workers > 1 or args.scheduler:
         todo.sort(key=lambda t: -Path(t[0]).stat().st_size)   # biggest first: no long tail

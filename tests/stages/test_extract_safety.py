@@ -122,10 +122,10 @@ def test_a_failing_book_is_skipped_with_its_reason(tmp_path, monkeypatch, capsys
     write(corpus, "good.txt", second)
     real = core.extract_chunks
 
-    def boom(parsed, meta):
+    def boom(parsed, meta, evidence=None):
         if meta.book_id == "bad":
             raise RuntimeError("boom\nsecond line")
-        return real(parsed, meta)
+        return real(parsed, meta, evidence)
 
     monkeypatch.setattr(core, "extract_chunks", boom)
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0

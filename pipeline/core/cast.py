@@ -1,0 +1,253 @@
+"""The persons of a book: which PERSON mentions are persons, their gender, and the cast.
+
+One definition used by every stage (extract in both strategies, ``persons``, ``generate
+--gap-tsv``, ``annotate-export``, ``analyze``, ``cda``): :func:`doc_mentions` turns a parsed
+Doc (NER + the person layer) into name mentions, applying
+
+1. **the researcher's overrides** (``--cast``), by the mention's name or its text;
+2. **local guards** on what a sentence shows is no person: a month, weekday or feast in a
+   date ("born March 1, 1760", "in June", "at Easter"); a saint's name used as a place ("at
+   St. James's", "in St. Paul's"); a single untitled word after "the" ("the Moonstone",
+   "the Fuwalda"); personifications and powers ("Heaven", "Providence", "Fate");
+3. **the book's evidence** (:mod:`pipeline.lang.book_evidence`): a form the book uses as a
+   place is no person without a title ("in Kent" -> "Kent" is a county in this book, even in
+   "Kent was green"), unless the sentence itself shows a person ("Kent said");
+4. **gender from the book** where the name and title give none (surnames, "Jo") or the
+   book's pronouns strongly contradict gender-guesser ("Demi");
+5. **persons the NER missed**: a bare capitalised word the book shows to be a person
+   ("Tuppence", "Winterbourne") becomes a mention wherever it stands outside another entity.
+
+:func:`cast_rows` groups a book's mentions into persons (``person`` ids) and one cast row per
+person. Takes spaCy Docs as input; reads and writes no files.
+
+May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pipeline.lang.book_evidence import NOT_A_PERSON, PLACE_PREPS, SPEECH_VERBS, BookEvidence
+from pipeline.lang.names import NameMention, guess, mention_from_span, title_gender
+from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
+
+MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
+          "October", "November", "December"}
+DAYS = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"}
+FEASTS = {"Easter", "Christmas", "Michaelmas", "Whitsuntide", "Whitsun", "Lent", "Candlemas",
+          "Martinmas", "Lammas", "Epiphany", "Pentecost", "Advent", "Sabbath", "Hallowmas", "Yule"}
+POWERS = {"Heaven", "Heavens", "Providence", "Fate", "Fortune", "Nature", "Destiny", "Death",
+          "Time", "Love", "Hell", "Paradise", "Nay", "Yes", "Oh", "Ah", "Alas", "Amen"}
+DATE_WORDS = MONTHS | DAYS | FEASTS
+DATE_CUES = {"in", "of", "since", "until", "till", "last", "next", "early", "late", "this",
+             "every", "during", "by", "before", "after", "on", "at", "from", "to", "between", "mid"}
+SAINTS = {"st", "st.", "saint", "ste", "ste."}
+ARTICLE_WORDS = {"The", "A", "An", "THE"}
+# last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
+# first word is a gendered first name: "John Hall")
+ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Manor", "Castle",
+                "Cottage", "Grange", "Farm", "Priory", "Towers", "Mill", "Heights", "Rectory", "Parsonage"}
+HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
+POSSESSIVE = {"'s", "’s"}
+
+
+def _words(m: NameMention) -> list[str]:
+    return m.name.split()
+
+
+def _prev(doc, i: int):
+    j = i - 1
+    while j >= 0 and doc[j].is_space:
+        j -= 1
+    return doc[j] if j >= 0 else None
+
+
+def _next(doc, i: int):
+    j = i
+    while j < len(doc) and doc[j].is_space:
+        j += 1
+    return doc[j] if j < len(doc) else None
+
+
+def _speech_next(doc, m: NameMention) -> bool:
+    nxt = _next(doc, m.token_end)
+    if nxt is not None and nxt.text == ",":
+        nxt = _next(doc, nxt.i + 1)
+    prv = _prev(doc, m.token_start)
+    return bool((nxt is not None and nxt.lower_ in SPEECH_VERBS)
+                or (prv is not None and prv.lower_ in SPEECH_VERBS))
+
+
+def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | None:
+    """Why the mention ``m`` of ``doc`` is no person (a short reason), or None."""
+    words = _words(m)
+    if evidence is not None:
+        for form in (m.name, m.text):
+            if evidence.override(form) == NOT_A_PERSON:
+                return "cast"
+    if HEADING.search(m.text):
+        return "heading"
+    if m.title and title_gender(m.title):
+        return None
+    first = m.title or words[0]
+    if words[0] in ARTICLE_WORDS:
+        return "article"
+    if len(words) > 1 and words[-1] in ESTATE_WORDS and guess(words[0])[0] == UNGENDERED:
+        return "estate"
+    prev = _prev(doc, m.token_start)
+    nxt = _next(doc, m.token_end)
+    if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
+        if prev is not None and prev.lower_ in PLACE_PREPS:
+            return "saint-place"
+        if nxt is not None and nxt.text in POSSESSIVE:
+            after = _next(doc, nxt.i + 1)
+            if after is None or after.is_punct or not after.text[:1].isalpha() or after.tag_ not in ("NN", "NNS", "JJ"):
+                return "saint-place"
+        return None
+    if len(words) == 1:
+        word = words[0]
+        if word in POWERS:
+            return "power"
+        if word in DATE_WORDS and not (evidence is not None and evidence.is_person(word)):
+            if word in MONTHS and evidence is not None and _titled_in_book(evidence, word):
+                # a surname that is also a month ("Mrs. March"): a date only where it reads as one
+                if (nxt is not None and nxt.like_num) or (prev is not None and prev.lower_ in DATE_CUES):
+                    return "date"
+                return None
+            return "date"
+        if prev is not None and prev.lower_ == "the" and not word.endswith("s"):
+            return "article"
+        if evidence is not None and evidence.is_place(word) and not _speech_next(doc, m):
+            return "place-in-book"
+        if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
+                and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
+            return "place-here"
+    return None
+
+
+def _titled_in_book(evidence: BookEvidence, word: str) -> bool:
+    ev = evidence.forms.get(word)
+    return bool(ev and sum(ev.titled.values()))
+
+
+def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMention:
+    """The mention with the book's gender where its own is missing or strongly contradicted."""
+    if evidence is None:
+        return m
+    for form in (m.text, m.name):
+        o = evidence.override(form)
+        if o in (MASCULINE, FEMININE):
+            m.gender, m.gender_source = o, "cast"
+            return m
+    if m.gender_source == "title":
+        return m
+    words = _words(m)
+    if m.gender == UNGENDERED or m.gender_source.endswith(("mostly_male", "mostly_female")):
+        tries = [(m.name, True)] + ([(words[0], False), (words[-1], True)] if len(words) > 1 else [])
+        for form, titled in tries:
+            found = evidence.gender(form, titled)
+            if found:
+                m.gender, m.gender_source = found
+                return m
+        return m
+    strong = evidence.contradicts(words[0], m.gender)
+    if strong:
+        m.gender, m.gender_source = strong
+    return m
+
+
+def base_mentions(doc) -> list[NameMention]:
+    """Name mentions of the PERSON entities of ``doc`` (NER + the person layer)."""
+    out = []
+    for ent in doc.ents:
+        if ent.label_ == "PERSON":
+            m = mention_from_span(ent)
+            if m is not None:
+                out.append(m)
+    return out
+
+
+def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | None = None) -> list[NameMention]:
+    """The person mentions of a parsed Doc (see the module docstring); ``rejected`` counts
+    the reasons of the PERSON entities dropped."""
+    out = []
+    for m in base_mentions(doc):
+        why = not_a_person(doc, m, evidence)
+        if why:
+            if rejected is not None:
+                rejected[why] += 1
+            continue
+        out.append(gender_from_book(m, evidence))
+    if evidence is not None:
+        out.extend(_missed_persons(doc, out, evidence))
+        out.sort(key=lambda m: m.start)
+    return out
+
+
+_FREE_ENTS = {"", "GPE", "ORG", "NORP", "PRODUCT", "WORK_OF_ART", "LOC", "FAC"}
+
+
+def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> list[NameMention]:
+    """Bare words the book shows to be persons, outside every mention and date entity."""
+    taken = set()
+    for m in found:
+        taken.update(range(m.token_start, m.token_end))
+    out = []
+    for tok in doc:
+        text = tok.text
+        if tok.i in taken or not text[:1].isupper() or len(text) < 2 or not evidence.is_person(text):
+            continue
+        if tok.ent_type_ not in _FREE_ENTS or (tok.ent_type_ and tok.ent_iob_ == "I"):
+            continue
+        if tok.ent_type_ and any(t.ent_iob_ == "I" for t in doc[tok.i + 1:tok.i + 2]):
+            continue                    # part of a longer entity of another kind
+        span = doc[tok.i:tok.i + 1]
+        m = mention_from_span(span)
+        if m is None or not_a_person(doc, m, evidence):
+            continue
+        out.append(gender_from_book(m, evidence))
+    return out
+
+
+# ------------------------------------------------------------------ the cast --------------
+
+def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict]]:
+    """Group a book's mention records (``start``, ``end``, ``text``, ``name``, ``title``,
+    ``gender``, ``gender_source``) into persons: forms are taken longest first; a form joins
+    the one person whose name words hold its words and whose gender agrees (or either is
+    unknown); otherwise it is a person of its own. Returns (the mention records with their
+    ``person`` id, one cast row per person)."""
+    forms: dict[tuple[str, str], list[dict]] = {}
+    for r in mentions:
+        forms.setdefault((" ".join(r["name"].split()), r["gender"]), []).append(r)
+    order = sorted(forms, key=lambda k: (-len(k[0].split()), k[1] == UNGENDERED, -len(forms[k])))
+    persons: list[dict] = []
+    for name, gender in order:
+        words = set(name.lower().split())
+        fits = [p for p in persons if words <= p["words"]
+                and (gender == p["gender"] or UNGENDERED in (gender, p["gender"]))]
+        if len(fits) == 1:
+            p = fits[0]
+        else:
+            p = {"words": words, "gender": gender, "name": name, "rows": []}
+            persons.append(p)
+        p["rows"].extend(forms[(name, gender)])
+    cast = []
+    for p in persons:
+        p["rows"].sort(key=lambda r: r["start"])
+    persons.sort(key=lambda p: p["rows"][0]["start"])
+    for k, p in enumerate(persons, 1):
+        pid = f"P{k:04d}"
+        genders = Counter(r["gender"] for r in p["rows"])
+        sources = Counter(r["gender_source"] for r in p["rows"])
+        gendered = [g for g in (MASCULINE, FEMININE) if genders[g]]
+        gender = gendered[0] if len(gendered) == 1 else UNGENDERED
+        for r in p["rows"]:
+            r["person"] = pid
+        cast.append({"book_id": book_id, "person": pid, "name": p["name"],
+                     "forms": sorted({r["text"] for r in p["rows"]}), "mentions": len(p["rows"]),
+                     "gender": gender if gender != UNGENDERED else "unknown",
+                     "evidence": "; ".join(f"{s} {n}" for s, n in sources.most_common())})
+    rows = sorted((r for p in persons for r in p["rows"]), key=lambda r: r["start"])
+    return rows, cast

@@ -1,0 +1,203 @@
+"""Persons measured against gold entities (LitBank): precision, recall and gender.
+
+Records in, records out: the gold document (:class:`pipeline.formats.litbank.GoldDocument`),
+the book text our pipeline reads, and our person mentions as ``(start, end, gender)``
+character spans of that text.
+
+* **Alignment.** LitBank's tokens are found in the book text in order (whitespace and the
+  quotes' spelling may differ); a token that cannot be found within a short reach is skipped
+  and counted, its mention then uses the nearest aligned tokens.
+* **Named persons** are gold ``PER`` mentions of category ``PROP``.
+* **Precision.** A predicted span inside the annotated opening is right when it overlaps a
+  gold ``PER`` mention (of any category: LitBank annotates "James Stevenson, Esq. of South
+  Park" as one nominal mention and not the name inside it); otherwise it is counted under the
+  type of the gold mention it overlaps (a place, a facility...) or as "none".
+* **Recall.** A gold named-person mention is found when a predicted span overlaps it.
+* **Gender.** A gold cluster's gender is the gender of its gendered pronouns (he/him/his,
+  she/her/hers) when at least ``CLEAR_SHARE`` of them agree and there are at least
+  ``CLEAR_MIN``; every named-person mention of such a cluster counts, and gets the gender of
+  the predicted span that overlaps it (none when missed or ungendered).
+
+May import: :mod:`pipeline.lang.pronouns`, :mod:`pipeline.formats.litbank` (record types only),
+the standard library.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
+
+CLEAR_SHARE = 0.8
+CLEAR_MIN = 1
+REACH = 400
+_QUOTES = str.maketrans({"“": '"', "”": '"', "‘": "'", "’": "'", "`": "'"})
+_GENDERED = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himself": MASCULINE,
+             "she": FEMININE, "her": FEMININE, "hers": FEMININE, "herself": FEMININE}
+
+
+def align_tokens(sentences: list[list[str]], text: str, start: int = 0) -> tuple[dict, int]:
+    """{(sentence, token): (start, end)} character spans of LitBank's tokens in ``text``, and
+    how many tokens could not be found."""
+    norm = text.translate(_QUOTES)
+    spans, missed, pos = {}, 0, start
+    for s, toks in enumerate(sentences):
+        for t, tok in enumerate(toks):
+            want = tok.translate(_QUOTES)
+            if want in ("``", "''"):
+                want = '"'
+            k = norm.find(want, pos, pos + REACH + len(want))
+            if k < 0:
+                missed += 1
+                continue
+            spans[(s, t)] = (k, k + len(want))
+            pos = k + len(want)
+    return spans, missed
+
+
+def locate_opening(sentences: list[list[str]], text: str, probe: int = 12) -> int:
+    """Where the opening starts in ``text``: the first place its first ``probe`` words
+    (letters only) appear in order within a short reach; 0 when not found."""
+    words = [w for toks in sentences for w in toks if any(c.isalpha() for c in w)][:probe]
+    if not words:
+        return 0
+    k = text.find(words[0])
+    while k >= 0:
+        pos, ok = k + len(words[0]), True
+        for w in words[1:]:
+            j = text.find(w, pos, pos + 80)
+            if j < 0:
+                ok = False
+                break
+            pos = j + len(w)
+        if ok:
+            return k
+        k = text.find(words[0], k + 1)
+    return 0
+
+
+@dataclass
+class GoldSpan:
+    start: int
+    end: int
+    text: str
+    type: str
+    category: str
+    entity: str
+
+
+def gold_spans(doc, spans: dict) -> list[GoldSpan]:
+    out = []
+    for m in doc.mentions:
+        s = _nearest(spans, m.start, +1)
+        e = _nearest(spans, m.end, -1)
+        if s is None or e is None or e[1] <= s[0]:
+            continue
+        out.append(GoldSpan(s[0], e[1], m.text, m.type, m.category, m.entity))
+    return out
+
+
+def _nearest(spans: dict, key: tuple[int, int], step: int):
+    s, t = key
+    for k in range(0, 6):
+        hit = spans.get((s, t + step * k))
+        if hit:
+            return hit
+    return None
+
+
+def cluster_genders(gold: list[GoldSpan]) -> dict[str, str]:
+    """entity -> gender from its gendered pronouns (see the module docstring)."""
+    votes: dict[str, Counter] = {}
+    for g in gold:
+        if g.type == "PER" and g.category == "PRON":
+            gender = _GENDERED.get(g.text.lower())
+            if gender:
+                votes.setdefault(g.entity, Counter())[gender] += 1
+    out = {}
+    for ent, c in votes.items():
+        gender, n = c.most_common(1)[0]
+        if n >= CLEAR_MIN and n / sum(c.values()) >= CLEAR_SHARE:
+            out[ent] = gender
+    return out
+
+
+@dataclass
+class Score:
+    predicted: int = 0
+    right: int = 0
+    wrong: Counter = field(default_factory=Counter)      # type of what a wrong span hit
+    gold: int = 0
+    found: int = 0
+    gendered_gold: int = 0
+    gender_right: int = 0
+    gender_wrong: int = 0
+    gender_none: int = 0
+    false_positives: list = field(default_factory=list)  # (text, what it hit)
+    misses: list = field(default_factory=list)           # gold text
+    wrong_genders: list = field(default_factory=list)    # (gold text, ours, gold)
+    no_genders: list = field(default_factory=list)       # (gold text, gold gender)
+
+    def add(self, other: "Score") -> None:
+        for name in ("predicted", "right", "gold", "found", "gendered_gold", "gender_right",
+                     "gender_wrong", "gender_none"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.wrong.update(other.wrong)
+        self.false_positives += other.false_positives
+        self.misses += other.misses
+        self.wrong_genders += other.wrong_genders
+        self.no_genders += other.no_genders
+
+    @property
+    def precision(self) -> float:
+        return self.right / self.predicted if self.predicted else 0.0
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.gold if self.gold else 0.0
+
+
+def _overlaps(a0: int, a1: int, b0: int, b1: int) -> bool:
+    return a0 < b1 and b0 < a1
+
+
+def score(gold: list[GoldSpan], predicted: list[tuple[int, int, str, str]], lo: int, hi: int) -> Score:
+    """Score ``predicted`` ``(start, end, gender, text)`` spans against ``gold`` inside the
+    annotated stretch ``[lo, hi)`` of the text."""
+    sc = Score()
+    preds = [p for p in predicted if lo <= p[0] and p[1] <= hi]
+    per = [g for g in gold if g.type == "PER"]
+    for p0, p1, _, ptext in preds:
+        sc.predicted += 1
+        if any(_overlaps(p0, p1, g.start, g.end) for g in per):
+            sc.right += 1
+            continue
+        hits = sorted((g for g in gold if _overlaps(p0, p1, g.start, g.end)), key=lambda g: g.end - g.start)
+        kind = hits[0].type if hits else "none"
+        sc.wrong[kind] += 1
+        sc.false_positives.append((ptext, kind))
+    genders = cluster_genders(gold)
+    for g in per:
+        if g.category != "PROP":
+            continue
+        sc.gold += 1
+        over = [p for p in preds if _overlaps(p[0], p[1], g.start, g.end)]
+        if over:
+            sc.found += 1
+        else:
+            sc.misses.append(g.text)
+        want = genders.get(g.entity)
+        if not want:
+            continue
+        sc.gendered_gold += 1
+        got = {p[2] for p in over} - {UNGENDERED}
+        if got == {want}:
+            sc.gender_right += 1
+        elif got:
+            sc.gender_wrong += 1
+            sc.wrong_genders.append((g.text, "/".join(sorted(got)), want))
+        else:
+            sc.gender_none += 1
+            sc.no_genders.append((g.text, want))
+    return sc

@@ -1,0 +1,113 @@
+"""The cast of a corpus: ``cast.tsv`` (written by ``persons``) and the overrides a researcher
+gives back with ``--cast FILE``.
+
+``cast.tsv`` has a header and one row per person per book: ``book_id``, ``person``, ``name``,
+``forms`` (the forms seen, joined by `` | ``), ``mentions``, ``gender`` (``masculine``,
+``feminine``, ``unknown``; a researcher may write ``not-a-person``), ``evidence``.
+
+``--cast FILE`` reads either
+
+* an edited ``cast.tsv`` (it has a ``forms`` column): every form of a row whose gender is
+  ``masculine``, ``feminine`` or ``not-a-person`` gets that gender; ``unknown`` rows are left
+  to the pipeline; or
+* a small TSV of ``book_id<TAB>form<TAB>masculine|feminine|not-a-person`` (a header line
+  ``book_id form gender`` is optional); ``*`` as book id applies to every book.
+
+Read with :mod:`csv` (tab-separated, no quoting). Errors name the file and row: an unknown
+gender word, a form given twice for one book, a missing field; :func:`check_books` refuses a
+book id the corpus does not have.
+
+May import: :mod:`pipeline.errors`, :mod:`pipeline.formats.files`, the standard library.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from pipeline.errors import InputError
+
+GENDERS = ("masculine", "feminine", "not-a-person")
+CAST_COLUMNS = ("book_id", "person", "name", "forms", "mentions", "gender", "evidence")
+FORM_SEPARATOR = " | "
+ALL_BOOKS = "*"
+
+
+def read_cast_overrides(path: Path) -> dict[str, dict[str, str]]:
+    """``{book_id: {form: gender}}`` from a cast file (see the module docstring)."""
+    try:
+        with open(path, encoding="utf-8-sig", newline="") as f:
+            rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the cast file: {exc}", path) from exc
+    if not rows:
+        raise InputError("empty cast file", path)
+    header = [h.strip().lower() for h in rows[0]]
+    out: dict[str, dict[str, str]] = {}
+
+    def put(book: str, form: str, gender: str, row: int) -> None:
+        form = " ".join(form.split())
+        if not book or not form:
+            raise InputError("book_id and form must not be empty", path, row)
+        if "\x00" in form or "\x00" in book:
+            raise InputError("NUL byte in the cast file", path, row)
+        if gender not in GENDERS:
+            raise InputError(f"gender must be one of {', '.join(GENDERS)}, got {gender!r}", path, row)
+        forms = out.setdefault(book, {})
+        if form in forms:
+            raise InputError(f"form {form!r} is given twice for book {book!r}", path, row)
+        forms[form] = gender
+
+    if "forms" in header:
+        missing = [c for c in ("book_id", "forms", "gender") if c not in header]
+        if missing:
+            raise InputError(f"cast.tsv without column(s) {', '.join(missing)}", path, 1)
+        ib, i_f, ig = header.index("book_id"), header.index("forms"), header.index("gender")
+        for row, fields in enumerate(rows[1:], 2):
+            if not any(x.strip() for x in fields):
+                continue
+            if len(fields) <= max(ib, i_f, ig):
+                raise InputError(f"expected {len(header)} tab-separated fields, got {len(fields)}", path, row)
+            gender = fields[ig].strip().lower()
+            if gender in ("unknown", ""):
+                continue
+            for form in fields[i_f].split(FORM_SEPARATOR.strip()):
+                if form.strip():
+                    put(fields[ib].strip(), form.strip(), gender, row)
+        return out
+    start = 1 if header[:2] == ["book_id", "form"] else 0
+    for row, fields in enumerate(rows[start:], start + 1):
+        if not any(x.strip() for x in fields) or fields[0].startswith("#"):
+            continue
+        if len(fields) != 3:
+            raise InputError(f"expected book_id<TAB>form<TAB>gender, got {len(fields)} field(s)", path, row)
+        put(fields[0].strip(), fields[1], fields[2].strip().lower(), row)
+    return out
+
+
+def check_books(overrides: dict[str, dict[str, str]], known: set[str], path: Path) -> None:
+    """Refuse overrides for a book the corpus does not hold."""
+    unknown = sorted(b for b in overrides if b != ALL_BOOKS and b not in known)
+    if unknown:
+        raise InputError(f"the cast file names book(s) not in the corpus: {', '.join(unknown[:5])}", path)
+
+
+def write_cast_tsv(rows: list[dict], path: Path) -> None:
+    """``cast.tsv`` (see the module docstring); written atomically."""
+    from pipeline.formats.files import atomic_path
+
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as f:
+        w = csv.writer(f, delimiter="\t", quoting=csv.QUOTE_NONE, escapechar="\\", lineterminator="\n")
+        w.writerow(CAST_COLUMNS)
+        for r in rows:
+            w.writerow([r["book_id"], r["person"], r["name"], FORM_SEPARATOR.join(r["forms"]), r["mentions"],
+                        r["gender"], r["evidence"]])
+
+
+def cast_fingerprint(path: Path | None) -> str:
+    """sha256 of a cast file's bytes ("" without one): part of a run's settings."""
+    if path is None:
+        return ""
+    import hashlib
+
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()

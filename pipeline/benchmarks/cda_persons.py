@@ -10,8 +10,11 @@ as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in 
 (a-CDA with the whole name list, n-CDA with the name map), twice:
 
 * **before**: the rule before issue 23, every NNP/NNPS token in the list is a name;
+* **entities**: the PERSON entities of the project's pipeline (NER + the person layer) as they
+  are (:class:`pipeline.stages.cda.PersonFinder` with ``cast=False``);
 * **after**: what ``cda --persons auto`` does -- LitBank has no named-entity column, so the
-  project's person detection (:class:`pipeline.stages.cda.PersonFinder`) gives the PERSON spans.
+  project's person detection gives the person spans: those entities filtered by the cast's
+  rules with the document's own evidence (:func:`pipeline.core.cast.doc_mentions`).
 
 A *capitalised replacement* is a token replaced by the name rule (not a gendered-word flip)
 whose original starts with a capital letter. Gold persons come from the ``.ann`` file: every
@@ -119,7 +122,7 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     name_map, _ = load_or_build_map(None, ROOT / DEFAULT_MAP_DIR)
     indexes = {"acda": (NameIndex(name_list()), None), "ncda": (NameIndex(name_map), name_map)}
-    tagger, finder = Tagger(args.model), PersonFinder(args.model)
+    tagger, finder, plain = Tagger(args.model), PersonFinder(args.model), PersonFinder(args.model, cast=False)
     books = sorted(p.name[:-len(".ann")] for p in ENTITIES.glob("*_brat.ann"))[:args.limit]
     # (mode, variant) -> counters
     total = defaultdict(Counter)
@@ -145,13 +148,14 @@ def main(argv=None) -> int:
             t = time.perf_counter()
             persons, source, _ = person_tokens(doc, "auto", finder, conll)
             t_detect += time.perf_counter() - t
+            entities, _ = plain.find(doc.words, doc.sentences(), doc.doc_id)
             sources[source] += 1
             for mode in MODES:
                 names, mapping = indexes[mode]
                 gold_names = {i for i, w in enumerate(doc.words)
                               if gold[i] == "PER PROP" and w[:1].isupper() and names.find(w) is not None
                               and not is_listed(w) and tags[i] not in FUNCTION_TAGS}
-                for variant, tok in (("before", None), ("after", persons)):
+                for variant, tok in (("before", None), ("entities", entities), ("after", persons)):
                     _, _, replaced = augment_words_detail(doc.words, tags, mode, names, mapping, deps, tok)
                     c = total[mode, variant]
                     c["gold person names"] += len(gold_names)
@@ -182,7 +186,8 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|")
     for mode in MODES:
         for variant, label in (("before", "every NNP in the list (before)"),
-                               ("after", "PERSON spans (cda --persons auto)")):
+                               ("entities", "PERSON entities (NER + person layer)"),
+                               ("after", "persons of the cast (cda --persons auto)")):
             c = total[mode, variant]
             n = c["capitalised"] or 1
             g = c["gold person names"] or 1
@@ -191,7 +196,7 @@ def main(argv=None) -> int:
                   f"({100 * c['outside PER PROP'] / n:.2f} %) | {c['gold person names replaced']:,} of "
                   f"{c['gold person names']:,} ({100 * c['gold person names replaced'] / g:.1f} %) |")
     for mode in MODES:
-        for variant in ("before", "after"):
+        for variant in ("before", "entities", "after"):
             errs = errors[mode, variant]
             by_kind = Counter(k for k, *_ in errs)
             print(f"\n{mode} {variant}: {len(errs)} capitalised replacements outside PER: "
@@ -221,6 +226,8 @@ def main(argv=None) -> int:
             for mode in MODES:
                 for k, w, ctx, book in errors[mode, "after"]:
                     fh.write(f"{mode}\t{k}\t{w}\t{book}\t{ctx}\n")
+    print("\nPERSON entities the cast dropped (after): "
+          + ", ".join(f"{k} {n}" for k, n in finder.rejected.most_common()))
     print(f"\ntime {elapsed:.0f} s (tagging {t_tag:.0f} s, person detection {t_detect:.0f} s)")
     return 0
 

@@ -21,7 +21,8 @@ Names are replaced only inside PERSON spans (``--persons``, default ``auto``): t
 file's named-entity column when a document carries one (OntoNotes ``*_gold_conll`` /
 ``*_auto_conll``), else the project's person detection (the spaCy pipeline of
 :func:`pipeline.nlp.load.load` with its person layer, run on the document's text rebuilt from its
-tokens, its PERSON entities mapped back to the tokens). So months, days, feasts and places that
+tokens, its PERSON entities filtered by the cast's rules with the document's own evidence and
+mapped back to the tokens). So months, days, feasts and places that
 happen to be in the name list ("born March 1, 1760", "in Kent", "London") stay. Which source
 each document used is printed and written to ``OUT.persons.tsv``.
 
@@ -30,7 +31,8 @@ n-CDA's name map: ``--name-map`` (name_map.parquet or .tsv), else the cache in
 else built now (:mod:`pipeline.core.namemap`) and cached.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core`,
-:mod:`pipeline.formats`, :mod:`pipeline.nlp`, :mod:`pipeline.report` (heavy ones inside functions).
+:mod:`pipeline.formats`, :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.report` (heavy
+ones inside functions).
 """
 
 from __future__ import annotations
@@ -99,16 +101,25 @@ class Tagger:
 
 
 class PersonFinder:
-    """The tokens inside PERSON entities of the project's person detection, for a tokenized
+    """The tokens inside the person mentions of the project's person detection, for a tokenized
     document: the text is rebuilt from the tokens (:func:`pipeline.core.cda.detokenize`, one
-    line per sentence), run through the pipeline of :func:`pipeline.nlp.load.load` (NER and the
-    person layer, as extract uses them) and its PERSON entities mapped back to the file's tokens
-    (:func:`pipeline.core.cda.tokens_in_spans`). Loaded on first use."""
+    line per sentence) and run through the pipeline of :func:`pipeline.nlp.load.load` (NER and
+    the person layer, as extract uses them); its PERSON entities go through the cast's filter
+    (:func:`pipeline.core.cast.doc_mentions`: dates, saints' places, "the X", powers, and the
+    document's own evidence -- :func:`pipeline.lang.book_evidence.book_evidence` over the whole
+    document text -- for places such as "in Kent" and persons the NER missed), and the mentions
+    are mapped back to the file's tokens (:func:`pipeline.core.cda.tokens_in_spans`).
+    ``cast=False``: the PERSON entities as they are (the benchmark's middle row). Loaded on
+    first use. ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
 
-    def __init__(self, model: str | None = None):
+    def __init__(self, model: str | None = None, cast: bool = True):
         self.model_arg = model
+        self.cast = cast
         self.nlp = None
         self.model = ""
+        from collections import Counter
+
+        self.rejected: Counter = Counter()
 
     def _load(self) -> None:
         from pipeline.nlp.load import load
@@ -116,12 +127,17 @@ class PersonFinder:
         self.nlp = load(self.model_arg)
         self.model = f"{self.nlp.lang}_{self.nlp.meta.get('name', '?')} {self.nlp.meta.get('version', '')}".strip()
 
-    def find(self, words: list[str], sentences: list[tuple[int, int]]) -> tuple[set[int], int]:
-        """(indices of the tokens inside PERSON entities, number of PERSON entities)."""
+    def find(self, words: list[str], sentences: list[tuple[int, int]], doc_id: str = "") -> tuple[set[int], int]:
+        """(indices of the tokens inside person mentions, number of mentions)."""
         from pipeline.core.cda import detokenize, tokens_in_spans
 
         if self.nlp is None:
             self._load()
+        evidence = None
+        if self.cast:
+            from pipeline.lang.book_evidence import book_evidence
+
+            evidence = book_evidence(detokenize(words, sentences)[0], doc_id)
         pieces, current, size = [], [], 0
         for s, e in sentences:
             n = sum(len(w) + 1 for w in words[s:e])
@@ -133,16 +149,21 @@ class PersonFinder:
         if current:
             pieces.append(current)
         tokens: set[int] = set()
-        n_ents = 0
+        n_spans = 0
         for piece in pieces:
             text, offsets = detokenize(words, piece)
             first, last = piece[0][0], piece[-1][1]
             doc = self.nlp(text)
-            spans = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "PERSON"]
-            n_ents += len(spans)
+            if self.cast:
+                from pipeline.core.cast import doc_mentions
+
+                spans = [(m.start, m.end) for m in doc_mentions(doc, evidence, self.rejected)]
+            else:
+                spans = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "PERSON"]
+            n_spans += len(spans)
             local = tokens_in_spans(offsets[first:last], spans)
             tokens.update(first + i for i in local)
-        return tokens, n_ents
+        return tokens, n_spans
 
 
 def person_tokens(doc, persons: str, finder: "PersonFinder | None", path=None) -> tuple[set[int] | None, str, int]:
@@ -162,7 +183,7 @@ def person_tokens(doc, persons: str, finder: "PersonFinder | None", path=None) -
                              path, doc.begin)
     if finder is None:
         return None, ALL_NNP, 0
-    tokens, n = finder.find(doc.words, doc.sentences())
+    tokens, n = finder.find(doc.words, doc.sentences(), doc.doc_id)
     return tokens, DETECTION, n
 
 

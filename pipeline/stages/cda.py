@@ -109,12 +109,14 @@ class PersonFinder:
     document's own evidence -- :func:`pipeline.lang.book_evidence.book_evidence` over the whole
     document text -- for places such as "in Kent" and persons the NER missed), and the mentions
     are mapped back to the file's tokens (:func:`pipeline.core.cda.tokens_in_spans`).
-    ``cast=False``: the PERSON entities as they are (the benchmark's middle row). Loaded on
-    first use. ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
+    ``cast=False``: the PERSON entities as they are (the benchmark's middle row).
+    ``overrides``: a researcher's ``--cast`` file (:func:`pipeline.formats.cast.read_cast_overrides`;
+    the book id is the CoNLL document id, ``*`` every document). Loaded on first use. ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
 
-    def __init__(self, model: str | None = None, cast: bool = True):
+    def __init__(self, model: str | None = None, cast: bool = True, overrides: dict | None = None):
         self.model_arg = model
         self.cast = cast
+        self.overrides = overrides
         self.nlp = None
         self.model = ""
         from collections import Counter
@@ -137,7 +139,7 @@ class PersonFinder:
         if self.cast:
             from pipeline.lang.book_evidence import book_evidence
 
-            evidence = book_evidence(detokenize(words, sentences)[0], doc_id)
+            evidence = book_evidence(detokenize(words, sentences)[0], doc_id, self.overrides)
         pieces, current, size = [], [], 0
         for s, e in sentences:
             n = sum(len(w) + 1 for w in words[s:e])
@@ -303,6 +305,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default): the named-entity column when the document has one (OntoNotes), "
                              "else the project's person detection; column: the column only (error "
                              "without one); detect: always the person detection")
+    parser.add_argument("--cast", type=Path, default=None,
+                        help="person overrides for the person detection: an edited cast.tsv of `persons` or "
+                             "book_id<TAB>form<TAB>masculine|feminine|not-a-person, the book id being the "
+                             "CoNLL document id (* = every document); not used where the NE column decides")
     parser.add_argument("--model", default=None,
                         help="spaCy pipeline for predicted tags and person detection (default: see "
                              "pipeline.nlp.load)")
@@ -324,7 +330,15 @@ def run(args) -> int:
     else:
         name_map, how = load_or_build_map(args.name_map, args.name_map_cache)
         names, source = NameIndex(name_map), f"name map ({len(name_map)} names, {how})"
-    finder = PersonFinder(args.model)
+    overrides = None
+    if args.cast is not None:
+        from pipeline.formats.cast import check_books, read_cast_overrides
+        from pipeline.formats.conll import MIN_COLUMNS, read_documents
+
+        overrides = read_cast_overrides(args.cast)
+        columns = MIN_COLUMNS if args.min_columns is None else args.min_columns
+        check_books(overrides, {d.doc_id for d in read_documents(args.conll, columns)}, args.cast)
+    finder = PersonFinder(args.model, overrides=overrides)
     sources: list[dict] = []
     counts = augment_file(args.conll, args.out, args.mode, names, name_map, args.min_columns,
                           progress=not args.no_progress, tagger=tagger, pos=args.pos,

@@ -179,3 +179,21 @@ def test_without_ne_column_a_place_of_the_document_stays_and_a_speaker_is_replac
 def test_without_ne_column_feasts_stay(tmp_path):
     got = run_litbank(tmp_path, ["He was ordained at Easter .", "They went to London on Sunday ."])
     assert got == ["She was ordained at Easter .", "They went to London on Sunday ."]
+
+
+def test_cast_overrides_reach_the_detection(tmp_path, capsys):
+    cast = tmp_path / "cast.tsv"
+    cast.write_text("lb_0\tKent\tnot-a-person\n", encoding="utf-8")
+    src = tmp_path / "lb.conll"
+    text = litbank_file(["Kent said nothing .", "Walter Elliot smiled ."])
+    src.write_text(text, encoding="utf-8")
+    out = tmp_path / "lb.acda"
+    assert main(["cda", "--conll", str(src), "--mode", "acda", "--out", str(out), "--no-progress",
+                 "--cast", str(cast)]) == 0
+    assert copy_words(out, text, "\t")[:4] == ["Kent", "said", "nothing", "."]
+    # a cast file naming a document the file does not hold: one-line error, exit 2, no output
+    cast.write_text("lb_9\tKent\tnot-a-person\n", encoding="utf-8")
+    out2 = tmp_path / "o2"
+    assert main(["cda", "--conll", str(src), "--mode", "acda", "--out", str(out2), "--no-progress",
+                 "--cast", str(cast)]) == 2
+    assert "not in the corpus" in capsys.readouterr().err and not out2.exists()

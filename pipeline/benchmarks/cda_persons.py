@@ -57,32 +57,24 @@ FEASTS = {"easter", "christmas", "michaelmas", "whitsun", "whitsuntide", "lady-d
           "midsummer", "martinmas", "pentecost", "advent", "sabbath"}
 
 
-def read_mentions(ann: Path) -> list[tuple[int, int, int, int, str, str]]:
-    """(start sentence, start token, end sentence, end token inclusive, type, category) of
-    every MENTION line of a LitBank ``.ann`` file."""
-    out = []
-    with open(ann, encoding="utf-8") as fh:
-        for line in fh:
-            f = line.rstrip("\n").split("\t")
-            if f[0] == "MENTION":
-                out.append((int(f[2]), int(f[3]), int(f[4]), int(f[5]), f[7], f[8]))
-    return out
-
-
-def gold_readings(doc, txt: Path, ann: Path) -> list[str] | None:
+def gold_readings(doc, ann: Path) -> list[str] | None:
     """Per CoNLL token: the innermost gold mention's ``TYPE CATEGORY`` ("PER PROP", "GPE NOM"),
-    or "" outside every mention. None when the ``_brat.txt`` tokens differ from the CoNLL file's."""
-    sents = [ln.rstrip("\n").split(" ") for ln in open(txt, encoding="utf-8") if ln.strip()]
+    or "" outside every mention (LitBank's layout read by
+    :func:`pipeline.formats.litbank.read_litbank_entities`). None when the ``_brat.txt`` tokens
+    differ from the CoNLL file's."""
+    from pipeline.formats.litbank import read_litbank_entities
+
+    gold = read_litbank_entities(ann)
     spans = doc.sentences()
-    if len(sents) != len(spans) or any(doc.words[s:e] != toks for (s, e), toks in zip(spans, sents)):
+    if len(gold.sentences) != len(spans) or any(doc.words[s:e] != toks for (s, e), toks in zip(spans, gold.sentences)):
         return None
     starts = [s for s, _ in spans]
     best: list[tuple[int, str]] = [(1 << 30, "")] * doc.n_tokens
-    for s1, t1, s2, t2, typ, cat in read_mentions(ann):
-        a, b = starts[s1] + t1, starts[s2] + t2
+    for m in gold.mentions:
+        a, b = starts[m.start[0]] + m.start[1], starts[m.end[0]] + m.end[1]
         for i in range(a, b + 1):
             if b - a < best[i][0]:
-                best[i] = (b - a, f"{typ} {cat}")
+                best[i] = (b - a, f"{m.type} {m.category}")
     return [label for _, label in best]
 
 
@@ -137,7 +129,7 @@ def main(argv=None) -> int:
             skipped.append(f"{book} (no CoNLL file)")
             continue
         for doc in read_documents(conll):
-            gold = gold_readings(doc, ENTITIES / f"{book}.txt", ENTITIES / f"{book}.ann")
+            gold = gold_readings(doc, ENTITIES / f"{book}.ann")
             if gold is None:
                 skipped.append(f"{book} (tokens differ)")
                 continue

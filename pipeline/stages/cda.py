@@ -111,7 +111,8 @@ class PersonFinder:
     are mapped back to the file's tokens (:func:`pipeline.core.cda.tokens_in_spans`).
     ``cast=False``: the PERSON entities as they are (the benchmark's middle row).
     ``overrides``: a researcher's ``--cast`` file (:func:`pipeline.formats.cast.read_cast_overrides`;
-    the book id is the CoNLL document id, ``*`` every document). Loaded on first use. ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
+    the book id is the CoNLL document id, ``*`` every document). Loaded on first use.
+    ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
 
     def __init__(self, model: str | None = None, cast: bool = True, overrides: dict | None = None):
         self.model_arg = model

@@ -34,7 +34,7 @@ def book_for(doc_id: str, corpus: Path) -> Path | None:
 def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: Path | None = None,
              baseline: bool = False, books: list[str] | None = None):
     from pipeline.core import person_eval as pe
-    from pipeline.core.cast import doc_mentions
+    from pipeline.core.cast import doc_mentions, resolve_in_context
     from pipeline.nlp.prune import run_components
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs
     from pipeline.formats.books import read_book
@@ -71,10 +71,14 @@ def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: 
         chunks = [(o, c) for o, c in chunk_paragraphs(book.paragraphs, CHUNK_CHARS) if o < hi and o + len(c) > lo]
         comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
         docs = run_components(nlp, (nlp.make_doc(c) for _, c in chunks), comps)
-        preds = []
+        found = []
         for (off, _), doc in zip(chunks, docs):
-            preds += [(off + m.start, off + m.end, m.gender, m.text)
-                      for m in doc_mentions(doc, None if baseline else evidence, rejected)]
+            for m in doc_mentions(doc, None if baseline else evidence, rejected):
+                m.start, m.end = off + m.start, off + m.end
+                found.append(m)
+        if not baseline:
+            resolve_in_context(found)
+        preds = [(m.start, m.end, m.gender, m.text) for m in found]
         sc = pe.score(gold, preds, lo, hi)
         per_book.append((gold_doc.doc_id, sc))
         total.add(sc)

@@ -271,16 +271,9 @@ SOURCE_TEXT = {"spans": "given spans", "column": "the dataset's names column", "
 
 def detect_names(doc) -> list[NameSpan]:
     """Personal-name spans of a parsed Doc: PERSON entities through ``mention_from_span``."""
-    from pipeline.lang.names import mention_from_span
+    from pipeline.core.cast import doc_mentions
 
-    out = []
-    for ent in doc.ents:
-        if ent.label_ != "PERSON":
-            continue
-        m = mention_from_span(ent)
-        if m is not None:
-            out.append(NameSpan(m.start, m.end, m.text))
-    return out
+    return [NameSpan(m.start, m.end, m.text) for m in doc_mentions(doc)]
 
 
 def compute_features(examples: Sequence[Example], nlp, source: str,

@@ -25,6 +25,7 @@ May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, the standard library.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections import Counter
 
@@ -43,6 +44,11 @@ DATE_WORDS = MONTHS | DAYS | FEASTS
 DATE_CUES = {"in", "of", "since", "until", "till", "last", "next", "early", "late", "this",
              "every", "during", "by", "before", "after", "on", "at", "from", "to", "between", "mid"}
 SAINTS = {"st", "st.", "saint", "ste", "ste."}
+PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
+# an untitled single word that is no first name, a common English word (wordfreq's Zipf
+# frequency of its lower-case form) and never shown to be a person by the book: "Beauty",
+# "Liberty", "Lane", "Marry"
+COMMON_WORD_ZIPF = 4.0
 ARTICLE_WORDS = {"The", "A", "An", "THE"}
 # last words of house and estate names: "Kellynch Hall", "Netherfield Park" (a person when the
 # first word is a gendered first name: "John Hall")
@@ -88,6 +94,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
                 return "cast"
     if HEADING.search(m.text):
         return "heading"
+    if all(len(w.rstrip(".")) <= 1 for w in words):
+        return "initials"
     if m.title and title_gender(m.title):
         return None
     first = m.title or words[0]
@@ -109,21 +117,35 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         word = words[0]
         if word in POWERS:
             return "power"
-        if word in DATE_WORDS and not (evidence is not None and evidence.is_person(word)):
-            if word in MONTHS and evidence is not None and _titled_in_book(evidence, word):
-                # a surname that is also a month ("Mrs. March"): a date only where it reads as one
+        if word in DATE_WORDS:
+            if evidence is not None and (_titled_in_book(evidence, word) or evidence.is_person(word)):
+                # a name that is also a month ("Mrs. March"): a date only where it reads as one
                 if (nxt is not None and nxt.like_num) or (prev is not None and prev.lower_ in DATE_CUES):
                     return "date"
                 return None
             return "date"
         if prev is not None and prev.lower_ == "the" and not word.endswith("s"):
             return "article"
+        if word.lower().endswith(PLACE_SUFFIXES):
+            return "place-name"
+        if evidence is not None and guess(word)[0] == UNGENDERED and not evidence.is_person(word) \
+                and (not evidence.proper(word) or evidence.never_mid_sentence(word)
+                     or common_word(word) >= COMMON_WORD_ZIPF):
+            return "common-word"
         if evidence is not None and evidence.is_place(word) and not _speech_next(doc, m):
             return "place-in-book"
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
             return "place-here"
     return None
+
+
+@functools.lru_cache(maxsize=100_000)
+def common_word(word: str) -> float:
+    """wordfreq's Zipf frequency of the lower-case word (English)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word.lower(), "en")
 
 
 def _titled_in_book(evidence: BookEvidence, word: str) -> bool:
@@ -210,6 +232,27 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
     return out
 
 
+CONTEXT_CHARS = 1500     # about five sentences back
+
+
+def resolve_in_context(mentions: list[NameMention], reach: int = CONTEXT_CHARS) -> list[NameMention]:
+    """A mention without a gender takes the gender of the gendered mentions shortly before it
+    whose name holds its words ("Durbeyfield" after "John Durbeyfield"), when they all agree:
+    extract's window grouping does the same inside a context (``group_persons``). Mentions
+    must be in text order, with offsets in one text."""
+    seen: list[NameMention] = []
+    for m in mentions:
+        if m.gender == UNGENDERED:
+            words = set(m.key_tokens)
+            near = {p.gender for p in seen if p.start >= m.start - reach and words <= set(p.key_tokens)
+                    and len(p.key_tokens) >= len(words)}
+            if len(near) == 1:
+                m.gender, m.gender_source = near.pop(), "context"
+        if m.gender != UNGENDERED:
+            seen.append(m)
+    return mentions
+
+
 # ------------------------------------------------------------------ the cast --------------
 
 def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -220,6 +263,8 @@ def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict
     ``person`` id, one cast row per person)."""
     forms: dict[tuple[str, str], list[dict]] = {}
     for r in mentions:
+        if r["gender"] not in (MASCULINE, FEMININE):
+            r["gender"] = UNGENDERED
         forms.setdefault((" ".join(r["name"].split()), r["gender"]), []).append(r)
     order = sorted(forms, key=lambda k: (-len(k[0].split()), k[1] == UNGENDERED, -len(forms[k])))
     persons: list[dict] = []
@@ -250,4 +295,7 @@ def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict
                      "gender": gender if gender != UNGENDERED else "unknown",
                      "evidence": "; ".join(f"{s} {n}" for s, n in sources.most_common())})
     rows = sorted((r for p in persons for r in p["rows"]), key=lambda r: r["start"])
+    for r in rows:
+        if r["gender"] == UNGENDERED:
+            r["gender"] = "unknown"
     return rows, cast

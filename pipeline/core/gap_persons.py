@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 
 from pipeline.core.generate import REJECT_AMBIGUOUS, positional_pattern
 from pipeline.core.questions import trim_span
+from pipeline.core.cast import doc_mentions
 from pipeline.lang.names import group_persons, mention_from_span
 from pipeline.lang.pronouns import PRONOUNS
 from pipeline.vocab import CONTROL, ORIGINAL, opposite, split_id
@@ -99,8 +100,7 @@ def gap_persons(row: dict, doc) -> tuple[list[dict] | None, str | None]:
     gender = PRONOUNS.get(row["Pronoun"].lower(), (None,))[0]
     if gender is None:
         return None, REJECT_PRONOUN
-    found = [m for m in (mention_from_span(e) for e in doc.ents if e.label_ == "PERSON")
-             if m is not None and not _overlaps(p_off, p_end, m)]
+    found = [m for m in doc_mentions(doc) if not _overlaps(p_off, p_end, m)]
     spans = {}
     for key in ("A", "B"):
         start, end = trim_span(row["Text"], row[f"{key}-offset"], row[f"{key}-offset"] + len(row[key]))

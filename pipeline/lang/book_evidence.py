@@ -51,7 +51,7 @@ PRONOUN_MIN = 3
 PRONOUN_SHARE = 0.75
 APPOSITION_WEIGHT = 3
 LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
-PERSON_MIN = 3          # person uses that make a form a person wherever it stands
+PERSON_MIN = 2          # person uses that make a form a person wherever it stands
 SUBJECT_REACH = 4       # words before the name run: a subject near the sentence start
 PRONOUN_REACH = 80      # characters after the name run
 STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
@@ -87,11 +87,12 @@ _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
-_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+\s+){{0,2}}?({_NOUNS})\b(?!['’-])")
+_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
-_NAME_RUN = re.compile(rf"(?<![.!?]\s)(?<!^)\b{_RUN}")
+_NAME_RUN = re.compile(rf"\b{_RUN}")
 _LETTER = re.compile(r"[A-Za-z]")
 _ALPHA = re.compile(r"[A-Za-z]+")
+_MID = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]+)")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
@@ -116,6 +117,12 @@ class BookEvidence:
     overrides: dict[str, str] = field(default_factory=dict)
     lower: Counter = field(default_factory=Counter)     # lower-case words of the book, counted
     capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
+    mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
+
+    def never_mid_sentence(self, form: str) -> bool:
+        """The book never writes ``form`` capitalised after a lower-case word: a word that is
+        capitalised only where a sentence starts ("Hush", "Forthwith") is no name."""
+        return not self.mid[form]
 
     def proper(self, form: str) -> bool:
         """The book writes ``form`` capitalised far more often than in lower case (a name,
@@ -155,8 +162,13 @@ class BookEvidence:
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]
-            return (g, "book:titles") if k == n_t and n_t >= TITLE_MIN else None
+            if k != n_t:
+                return None                 # titled both ways: a family name
+            if n_t >= TITLE_MIN:
+                return g, "book:titles"
         votes = Counter(ev.pronouns)
+        if n_t:
+            votes[g] += APPOSITION_WEIGHT * n_t
         for g, k in ev.appositions.items():
             votes[g] += APPOSITION_WEIGHT * k
         n = sum(votes.values())
@@ -189,7 +201,7 @@ class BookEvidence:
         if ev is None or title_gender(form) or len(form) < 2 or not self.proper(form):
             return False
         strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
-        return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place and self.gender(form) is not None
+        return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place
 
 
 def _ev(forms: dict, form: str) -> FormEvidence:
@@ -224,7 +236,6 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
     for m in _APPOSITION.finditer(text):
         _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
-    _pronoun_votes(text, forms)
     chosen: dict[str, str] = {}
     if overrides:
         chosen.update(overrides.get("*", {}))
@@ -232,20 +243,24 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     lower, capital = Counter(), Counter()
     for w in _ALPHA.findall(text):
         (capital if w[0].isupper() else lower)[w] += 1
-    return BookEvidence(book_id, forms, chosen, lower, capital)
+    mid = Counter(_MID.findall(text))
+    evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
+    _pronoun_votes(text, forms, evidence.proper)
+    return evidence
 
 
-def _pronoun_votes(text: str, forms: dict) -> None:
-    """A sentence with exactly one name run (capitalised words not at its start, titles left
-    out) among its first ``SUBJECT_REACH`` words votes, for the run's words, the gender of the
-    first ``he`` / ``she`` after it."""
+def _pronoun_votes(text: str, forms: dict, proper) -> None:
+    """A sentence with exactly one name run (capitalised words that the book writes as names,
+    ``proper``; titles left out) among its first ``SUBJECT_REACH`` words votes, for the run's
+    words, the gender of the first ``he`` / ``she`` after it (none after a quote: "Tess," he
+    said)."""
     for sm in _SENTENCE.finditer(text):
         sent = sm.group(0)
         runs = []
         for rm in _NAME_RUN.finditer(sent):
-            words = [w for w in rm.group(0).split() if not title_gender(w)]
-            if words and _LETTER.search(sent, 0, rm.start()):
-                runs.append((rm.start(), rm.end(), tuple(words)))
+            words = tuple(w for w in rm.group(0).split() if not title_gender(w) and proper(w))
+            if words:
+                runs.append((rm.start(), rm.end(), words))
         if len({r[2] for r in runs}) != 1:
             continue
         start, end, words = runs[0]

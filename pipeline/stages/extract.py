@@ -320,6 +320,11 @@ def run(args) -> int:
         raise InputError("no books found (.txt or .epub files)", corpus)
     if args.workers < 1:
         raise InputError("--workers must be at least 1")
+    cast_file = None
+    if args.cast is not None:       # checked before anything is written
+        from pipeline.formats.cast import check_books, read_cast_overrides
+        check_books(read_cast_overrides(args.cast), {book_id_for(relative_path(f, root)) for f in files}, args.cast)
+        cast_file = str(args.cast)
     out: Path = args.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
@@ -341,11 +346,6 @@ def run(args) -> int:
         write_manifest(out, settings, corpus)
 
     rels = [relative_path(f, root) for f in files]
-    cast_file = None
-    if args.cast is not None:
-        from pipeline.formats.cast import check_books, read_cast_overrides
-        check_books(read_cast_overrides(args.cast), {book_id_for(r) for r in rels}, args.cast)
-        cast_file = str(args.cast)
     todo = [(str(f), str(root), model, args.strategy, 16, cast_file)
             for f, rel in zip(files, rels) if not is_done(out, rel)]
     done_before = len(files) - len(todo)

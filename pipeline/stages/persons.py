@@ -36,7 +36,7 @@ log = logging.getLogger(__name__)
 
 def process_book(path: str, root: str, model: str | None, cast_file: str | None):
     """-> (book row, mention rows, cast rows); never raises for a bad book."""
-    from pipeline.core.cast import cast_rows, doc_mentions
+    from pipeline.core.cast import cast_rows, doc_mentions, resolve_in_context
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs, count_words
     from pipeline.formats.books import BookSkipped, book_id_for, read_book, relative_path
     from pipeline.lang.book_evidence import book_evidence
@@ -59,14 +59,15 @@ def process_book(path: str, root: str, model: str | None, cast_file: str | None)
         chunks = chunk_paragraphs(book.paragraphs, CHUNK_CHARS)
         comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
         docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), comps)
-        records, words = [], 0
+        found, words = [], 0
         for (offset, _), doc in zip(chunks, docs):
             words += count_words(doc)
             for m in doc_mentions(doc, evidence):
-                records.append({"book_id": book.book_id, "start": offset + m.start, "end": offset + m.end,
-                                "text": m.text, "name": m.name, "title": m.title,
-                                "gender": m.gender if m.gender != "ungendered" else "unknown",
-                                "gender_source": m.gender_source})
+                m.start, m.end = offset + m.start, offset + m.end
+                found.append(m)
+        records = [{"book_id": book.book_id, "start": m.start, "end": m.end, "text": m.text, "name": m.name,
+                    "title": m.title, "gender": m.gender, "gender_source": m.gender_source}
+                   for m in resolve_in_context(found)]
         mentions, cast = cast_rows(book.book_id, records)
     except Exception as exc:  # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", rel, exc_info=True)

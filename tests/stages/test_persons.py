@@ -1,0 +1,59 @@
+"""The persons command: cast of a small corpus, overrides, resume, bad cast files."""
+
+from __future__ import annotations
+
+import pandas as pd
+from pipeline.cli import main
+
+BOOK = ("Mr. Holmes lit his pipe and looked at the fire. Mr. Holmes was silent for a long time.\n\n"
+        "Holmes said nothing, and he smiled at Mary Morstan. Mary Morstan smiled back at him.\n\n"
+        "They had lived in Kent for years. In the spring she went to Kent again.\n\n"
+        "Demi ran out, and he laughed. Demi came back, and he sat down. Demi looked up and he grinned.\n\n")
+
+
+def corpus(tmp_path):
+    c = tmp_path / "corpus"
+    c.mkdir()
+    (c / "story.txt").write_text(BOOK * 3, encoding="utf-8")
+    (c / "empty-of-people.txt").write_text("The rain fell on the fields all day long.\n\nIt rained.\n", encoding="utf-8")
+    return c
+
+
+def test_persons_writes_the_cast_and_overrides_apply(tmp_path, capsys):
+    c, out = corpus(tmp_path), tmp_path / "out"
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    persons = pd.read_parquet(out / "persons.parquet")
+    cast = pd.read_parquet(out / "cast.parquet")
+    story = persons[persons.book_id == "story"]
+    book_text = "\n\n".join([p for p in (BOOK * 3).split("\n\n") if p.strip()])
+    assert all(book_text[s:e] == t for s, e, t in zip(story.start, story.end, story.text))
+    by_name = {r.name: r for r in cast.itertuples()}
+    assert by_name["Holmes"].gender == "masculine"
+    assert by_name["Demi"].gender == "masculine"
+    assert "Kent" not in by_name
+    assert set(cast.book_id) == {"story"}
+    out_text = capsys.readouterr().out
+    assert "persons summary" in out_text and "no person        empty-of-people.txt" in out_text
+    assert (out / "cast.tsv").read_text(encoding="utf-8").startswith("book_id\tperson\tname\tforms")
+
+    # a researcher's override: Demi is a girl in this corpus, Holmes no person
+    over = tmp_path / "over.tsv"
+    over.write_text("story\tDemi\tfeminine\nstory\tHolmes\tnot-a-person\n", encoding="utf-8")
+    # other settings into the same OUT: refused
+    assert main(["persons", "--corpus", str(c), "--out", str(out), "--cast", str(over)]) == 2
+    assert main(["persons", "--corpus", str(c), "--out", str(out), "--cast", str(over), "--overwrite"]) == 0
+    cast = pd.read_parquet(out / "cast.parquet")
+    by_name = {r.name: r for r in cast.itertuples()}
+    assert by_name["Demi"].gender == "feminine" and "Holmes" not in by_name
+
+
+def test_a_cast_file_naming_an_unknown_book_is_refused(tmp_path, capsys):
+    c, out = corpus(tmp_path), tmp_path / "out"
+    over = tmp_path / "over.tsv"
+    over.write_text("nope\tDemi\tfeminine\n", encoding="utf-8")
+    assert main(["persons", "--corpus", str(c), "--out", str(out), "--cast", str(over)]) == 2
+    assert "not in the corpus: nope" in capsys.readouterr().err
+    over.write_text("story\tDemi\tgirl\n", encoding="utf-8")
+    assert main(["extract", "--corpus", str(c), "--out", str(out), "--cast", str(over)]) == 2
+    assert "row 1" in capsys.readouterr().err
+    assert not out.exists()

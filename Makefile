@@ -168,6 +168,11 @@ bench-generate: $(STAMP)
 bench-baseline: $(STAMP)
 	$(PY) -m pipeline.benchmarks.benchmark_baseline
 
+# CDA's capitalised replacements against LitBank's gold persons (docs/cda.md)
+.PHONY: bench-cda
+bench-cda: $(STAMP)
+	$(PY) -m pipeline.benchmarks.cda_persons
+
 test: $(STAMP) browser
 	$(PY) -m pytest -q tests
 

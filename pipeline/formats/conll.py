@@ -29,6 +29,10 @@ grow with the file. Every line is kept as read (line endings included), so writi
 document's ``prefix + lines + suffix`` reproduces the input byte for byte;
 :func:`replace_words` swaps only the word field of token lines.
 
+:func:`ne_spans` gives a document's spans of one label in the named-entity column (column 11,
+bracket notation ``(PERSON*`` ... ``*)``, ``(PERSON)``), or None when the column carries no
+named entities (LitBank's ``_``; WinoBias's and :func:`write_conll`'s ``*`` everywhere).
+
 :func:`document_clusters` gives a document's mentions as clusters of inclusive token spans;
 :func:`write_conll` writes documents (tokens + clusters) as a CoNLL-2012 key file.
 
@@ -52,6 +56,8 @@ from pipeline.errors import InputError
 
 MIN_COLUMNS = 12
 WORD_COL, POS_COL = 3, 4          # 0-based
+NE_COL = 10                       # 0-based: named entities, in lines of at least 12 columns
+_NE_VALUE = re.compile(r"(?:\((?P<label>[^()*\s]+))?(?P<star>\*)?(?P<close>\))?")
 NO_TAG = frozenset({"-", "_", ""})
 NO_COREF = frozenset({"-", "_", ""})
 BEGIN_RE = re.compile(r"#begin document \((?P<id>[^)]*)\)")
@@ -69,6 +75,7 @@ class Document:
     words: list[str] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     corefs: list[str] = field(default_factory=list)               # the last column per token
+    nes: list[str] = field(default_factory=list)     # the named-entity column ("" if none)
     sentence_starts: list[int] = field(default_factory=list)      # token index of each sentence
     prefix: list[str] = field(default_factory=list)  # raw lines before "#begin" (blank, comments)
     suffix: list[str] = field(default_factory=list)  # raw lines after the last document (EOF)
@@ -192,6 +199,7 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
                 doc.words.append(cols[WORD_COL])
                 doc.tags.append(cols[POS_COL] if len(cols) > POS_COL else "")
                 doc.corefs.append(cols[-1])
+                doc.nes.append(cols[NE_COL] if len(cols) >= MIN_COLUMNS else "")
         except UnicodeDecodeError as exc:
             raise InputError(f"not UTF-8 ({exc.reason})", path, lineno + 1) from None
     if doc is not None:
@@ -258,6 +266,65 @@ def replace_words(doc: Document, new_words: list[str], suffix: str) -> list[str]
     if out and not out[-1].endswith("\n"):
         out[-1] += "\n"
     return out
+
+
+def ne_spans(doc: Document, label: str = "PERSON",
+             path: str | os.PathLike | None = None) -> list[tuple[int, int]] | None:
+    """Inclusive token spans of the entities labelled ``label`` in ``doc``'s named-entity
+    column (OntoNotes' bracket notation: ``(PERSON*`` opens, ``*)`` closes, ``(PERSON)`` and
+    ``(PERSON*)`` are one-token entities, ``*`` is any other token).
+
+    None when the document carries no named-entity column: a value that is not bracket
+    notation (LitBank's ``_``, ``-``) or no entity of any label in the whole document (WinoBias
+    and the files :func:`write_conll` writes hold ``*`` on every token). An entity opened
+    inside another or never closed, or a closing bracket with none open, is an
+    :class:`InputError` at its line (``path`` names the file)."""
+    values = doc.nes
+    if not values:
+        return None
+    parsed = []
+    for v in values:
+        m = _NE_VALUE.fullmatch(v) if v else None
+        if m is None or not (m.group("star") or (m.group("label") and m.group("close"))):
+            return None
+        parsed.append(m)
+    if not any(m.group("label") for m in parsed):
+        return None
+    spans: list[tuple[int, int]] = []
+    open_at: int | None = None
+    open_label = ""
+    for i, m in enumerate(parsed):
+        lineno = doc.begin + doc.token_rows[i]
+        if m.group("label"):
+            if open_at is not None:
+                raise InputError(f"named entity ({m.group('label')} opened inside ({open_label}, which is "
+                                 f"not closed", path, lineno)
+            open_at, open_label = i, m.group("label")
+        if m.group("close"):
+            if open_at is None:
+                raise InputError("named-entity column closes an entity that is not open", path, lineno)
+            if open_label == label:
+                spans.append((open_at, i))
+            open_at = None
+    if open_at is not None:
+        raise InputError(f"named entity ({open_label} is never closed", path,
+                         doc.begin + doc.token_rows[open_at])
+    return spans
+
+
+PERSON_SOURCES_HEADER = ("document", "person_source", "person_spans", "person_tokens", "names_replaced")
+
+
+def write_person_sources(rows, target: str | os.PathLike) -> None:
+    """``cda``'s per-document record of where the PERSON spans came from: a TSV with the
+    header :data:`PERSON_SOURCES_HEADER` (person_source ``ne-column`` or ``detection``),
+    written atomically."""
+    from pipeline.formats.files import atomic_path
+
+    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write("\t".join(PERSON_SOURCES_HEADER) + "\n")
+        for r in rows:
+            fh.write("\t".join(str(r[k]) for k in PERSON_SOURCES_HEADER) + "\n")
 
 
 def document_clusters(doc: Document) -> list[list[tuple[int, int]]]:

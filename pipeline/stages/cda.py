@@ -17,12 +17,22 @@ coreference brackets and all other columns -- an empty last column included -- a
 It streams: one document in memory at a time, the copies spooled to an anonymous temporary
 file beside the output and appended at the end; the output appears atomically.
 
+Names are replaced only inside PERSON spans (``--persons``, default ``auto``): the spans of the
+file's named-entity column when a document carries one (OntoNotes ``*_gold_conll`` /
+``*_auto_conll``), else the project's person detection (the spaCy pipeline of
+:func:`pipeline.nlp.load.load` with its person layer, run on the document's text rebuilt from its
+tokens, its PERSON entities filtered by the cast's rules with the document's own evidence and
+mapped back to the tokens). So months, days, feasts and places that
+happen to be in the name list ("born March 1, 1760", "in Kent", "London") stay. Which source
+each document used is printed and written to ``OUT.persons.tsv``.
+
 n-CDA's name map: ``--name-map`` (name_map.parquet or .tsv), else the cache in
 ``--name-map-cache`` when it was built from the installed nam_dict.txt with the default alpha,
 else built now (:mod:`pipeline.core.namemap`) and cached.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core`,
-:mod:`pipeline.formats`, :mod:`pipeline.nlp`, :mod:`pipeline.report` (heavy ones inside functions).
+:mod:`pipeline.formats`, :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.report` (heavy
+ones inside functions).
 """
 
 from __future__ import annotations
@@ -40,11 +50,17 @@ from pathlib import Path
 from typing import Mapping
 
 from pipeline.errors import InputError
+from pipeline.formats.conll import write_person_sources
 from pipeline.formats.files import atomic_path
 from pipeline.formats.name_map import DEFAULT_MAP_DIR
 
 MODES = ("acda", "ncda")
 POS_CHOICES = ("auto", "file", "predict")
+PERSON_CHOICES = ("auto", "column", "detect")
+NE_COLUMN, DETECTION, ALL_NNP = "ne-column", "detection", "all-nnp"
+# spaCy's default limit is 1,000,000 characters; a longer document is read in pieces of whole
+# sentences (the person layer's rules look at one sentence at a time).
+DETECT_CHARS = 500_000
 
 
 # ------------------------------------------------------------------------------ tagging
@@ -61,7 +77,7 @@ class Tagger:
     def _load(self) -> None:
         from pipeline.nlp.load import load
 
-        self.nlp = load(self.model_arg, exclude=("lemmatizer", "ner"))
+        self.nlp = load(self.model_arg)   # the same (cached) pipeline as PersonFinder's; NER not run here
         self.model = f"{self.nlp.lang}_{self.nlp.meta.get('name', '?')} {self.nlp.meta.get('version', '')}".strip()
         self._skip = [c for c in self.nlp.pipe_names if c not in ("tok2vec", "tagger", "parser",
                                                                     "attribute_ruler")]
@@ -84,15 +100,110 @@ class Tagger:
         return tags, deps
 
 
+class PersonFinder:
+    """The tokens inside the person mentions of the project's person detection, for a tokenized
+    document: the text is rebuilt from the tokens (:func:`pipeline.core.cda.detokenize`, one
+    line per sentence) and run through the pipeline of :func:`pipeline.nlp.load.load` (NER and
+    the person layer, as extract uses them); its PERSON entities go through the cast's filter
+    (:func:`pipeline.core.cast.doc_mentions`: dates, saints' places, "the X", powers, and the
+    document's own evidence -- :func:`pipeline.lang.book_evidence.book_evidence` over the whole
+    document text -- for places such as "in Kent" and persons the NER missed), and the mentions
+    are mapped back to the file's tokens (:func:`pipeline.core.cda.tokens_in_spans`).
+    ``cast=False``: the PERSON entities as they are (the benchmark's middle row).
+    ``overrides``: a researcher's ``--cast`` file (:func:`pipeline.formats.cast.read_cast_overrides`;
+    the book id is the CoNLL document id, ``*`` every document). Loaded on first use.
+    ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
+
+    def __init__(self, model: str | None = None, cast: bool = True, overrides: dict | None = None):
+        self.model_arg = model
+        self.cast = cast
+        self.overrides = overrides
+        self.nlp = None
+        self.model = ""
+        from collections import Counter
+
+        self.rejected: Counter = Counter()
+
+    def _load(self) -> None:
+        from pipeline.nlp.load import load
+
+        self.nlp = load(self.model_arg)
+        self.model = f"{self.nlp.lang}_{self.nlp.meta.get('name', '?')} {self.nlp.meta.get('version', '')}".strip()
+
+    def find(self, words: list[str], sentences: list[tuple[int, int]], doc_id: str = "") -> tuple[set[int], int]:
+        """(indices of the tokens inside person mentions, number of mentions)."""
+        from pipeline.core.cda import detokenize, tokens_in_spans
+
+        if self.nlp is None:
+            self._load()
+        evidence = None
+        if self.cast:
+            from pipeline.lang.book_evidence import book_evidence
+
+            evidence = book_evidence(detokenize(words, sentences)[0], doc_id, self.overrides)
+        pieces, current, size = [], [], 0
+        for s, e in sentences:
+            n = sum(len(w) + 1 for w in words[s:e])
+            if current and size + n > DETECT_CHARS:
+                pieces.append(current)
+                current, size = [], 0
+            current.append((s, e))
+            size += n
+        if current:
+            pieces.append(current)
+        tokens: set[int] = set()
+        n_spans = 0
+        for piece in pieces:
+            text, offsets = detokenize(words, piece)
+            first, last = piece[0][0], piece[-1][1]
+            doc = self.nlp(text)
+            if self.cast:
+                from pipeline.core.cast import doc_mentions
+
+                spans = [(m.start, m.end) for m in doc_mentions(doc, evidence, self.rejected)]
+            else:
+                spans = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "PERSON"]
+            n_spans += len(spans)
+            local = tokens_in_spans(offsets[first:last], spans)
+            tokens.update(first + i for i in local)
+        return tokens, n_spans
+
+
+def person_tokens(doc, persons: str, finder: "PersonFinder | None", path=None) -> tuple[set[int] | None, str, int]:
+    """(tokens inside PERSON spans, their source, number of spans) for one document: the
+    named-entity column when the document carries one (``persons`` auto or column), else the
+    person detection (auto or detect). ``finder`` None with ``persons`` auto: the rule before
+    issue 23 (every NNP/NNPS token in the name list; source ``all-nnp``), for benchmarks."""
+    from pipeline.core.cda import span_tokens
+    from pipeline.formats.conll import ne_spans
+
+    if persons in ("auto", "column"):
+        spans = ne_spans(doc, "PERSON", path)
+        if spans is not None:
+            return span_tokens(spans), NE_COLUMN, len(spans)
+        if persons == "column":
+            raise InputError(f"document {doc.doc_id!r} has no named-entity column (--persons column)",
+                             path, doc.begin)
+    if finder is None:
+        return None, ALL_NNP, 0
+    tokens, n = finder.find(doc.words, doc.sentences(), doc.doc_id)
+    return tokens, DETECTION, n
+
+
 # ------------------------------------------------------------------------------ file
 
 def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, names,
                  name_map: Mapping[str, str] | None = None, min_columns: int | None = None,
-                 progress: bool = True, tagger: Tagger | None = None, pos: str = "auto"):
+                 progress: bool = True, tagger: Tagger | None = None, pos: str = "auto",
+                 persons: str = "auto", finder: PersonFinder | None = None,
+                 sources: list | None = None):
     """Write originals + augmented copies of ``conll`` to ``out`` (atomically, streaming).
 
     ``tagger``: predicts tags for documents without POS tags (``pos="auto"``) or for every
     document (``pos="predict"``); without one, the file's tags are used as they are.
+    ``persons``/``finder``: where the PERSON spans come from (:func:`person_tokens`); the
+    command always passes a finder. ``sources``: a list that receives one record per document
+    (document, person_source, person_spans, person_tokens, names_replaced).
     """
     from tqdm import tqdm
 
@@ -118,8 +229,16 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
                 predicted = tagger is not None and (pos == "predict" or (pos == "auto" and not doc.has_pos))
                 if predicted:
                     tags, deps = tagger.tag(doc.words, doc.sentences())
-                new_words, counts = augment_words(doc.words, tags, mode, names, name_map, deps)
+                tokens, source, n_spans = person_tokens(doc, persons, finder, conll)
+                new_words, counts = augment_words(doc.words, tags, mode, names, name_map, deps, tokens)
                 counts.tagged_documents = int(predicted)
+                counts.ne_documents = int(source == NE_COLUMN)
+                counts.detected_documents = int(source == DETECTION)
+                counts.person_spans = n_spans
+                if sources is not None:
+                    sources.append({"document": doc.doc_id, "person_source": source, "person_spans": n_spans,
+                                    "person_tokens": -1 if tokens is None else len(tokens),
+                                    "names_replaced": counts.names})
                 spool.writelines(replace_words(doc, new_words, SUFFIX[mode]))
                 total.add(counts)
                 bar.update(len(raw.encode("utf-8")))
@@ -182,8 +301,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pos", choices=POS_CHOICES, default="auto",
                         help="auto (default): predict POS tags with spaCy for documents whose POS column "
                              "holds none (- or _); file: always use the file's column; predict: always predict")
+    parser.add_argument("--persons", choices=PERSON_CHOICES, default="auto",
+                        help="where the PERSON spans (the only tokens replaced as names) come from: auto "
+                             "(default): the named-entity column when the document has one (OntoNotes), "
+                             "else the project's person detection; column: the column only (error "
+                             "without one); detect: always the person detection")
+    parser.add_argument("--cast", type=Path, default=None,
+                        help="person overrides for the person detection: an edited cast.tsv of `persons` or "
+                             "book_id<TAB>form<TAB>masculine|feminine|not-a-person, the book id being the "
+                             "CoNLL document id (* = every document); not used where the NE column decides")
     parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for predicted tags (default: see pipeline.nlp.load)")
+                        help="spaCy pipeline for predicted tags and person detection (default: see "
+                             "pipeline.nlp.load)")
     parser.add_argument("--min-columns", type=int, default=None,
                         help="fewest columns of a token line (default 12, the CoNLL-2012 minimum)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -202,11 +331,30 @@ def run(args) -> int:
     else:
         name_map, how = load_or_build_map(args.name_map, args.name_map_cache)
         names, source = NameIndex(name_map), f"name map ({len(name_map)} names, {how})"
+    overrides = None
+    if args.cast is not None:
+        from pipeline.formats.cast import check_books, read_cast_overrides
+        from pipeline.formats.conll import MIN_COLUMNS, read_documents
+
+        overrides = read_cast_overrides(args.cast)
+        columns = MIN_COLUMNS if args.min_columns is None else args.min_columns
+        check_books(overrides, {d.doc_id for d in read_documents(args.conll, columns)}, args.cast)
+    finder = PersonFinder(args.model, overrides=overrides)
+    sources: list[dict] = []
     counts = augment_file(args.conll, args.out, args.mode, names, name_map, args.min_columns,
-                          progress=not args.no_progress, tagger=tagger, pos=args.pos)
+                          progress=not args.no_progress, tagger=tagger, pos=args.pos,
+                          persons=args.persons, finder=finder, sources=sources)
+    report = Path(f"{args.out}.persons.tsv")
+    write_person_sources(sources, report)
     elapsed = time.perf_counter() - t0
     print(f"{args.mode} of {args.conll} -> {args.out}")
     print(f"  names from: {source}")
+    kinds = [f"named-entity column for {counts.ne_documents}"] if counts.ne_documents else []
+    if counts.detected_documents:
+        kinds.append(f"person detection ({finder.model}) for {counts.detected_documents}")
+    print(f"  persons from: {' and '.join(kinds)} of {counts.documents} documents; "
+          f"{counts.person_spans} PERSON spans; only their tokens are replaced as names "
+          f"(per document: {report})")
     if counts.tagged_documents:
         print(f"  POS tags PREDICTED by spaCy ({tagger.model}) for {counts.tagged_documents} of "
               f"{counts.documents} documents (the file's POS column holds none)"

@@ -357,7 +357,7 @@ LITBANK_STYLE = "".join(
               for i, (w, c) in enumerate(zip(words.split(), corefs)))
     + "\n#end document\n"
     for k, (words, corefs) in enumerate([
-        ("Walter saw her hat and gave it to her .", ["(0)", "", "(2|(1)", "2)", "", "", "", "", "(1)", ""]),
+        ("Polly saw her hat and gave it to her .", ["(0)", "", "(2|(1)", "2)", "", "", "", "", "(1)", ""]),
         ("The baker yelled at the mover because her stove was broken .",
          ["(0", "0)", "", "", "", "", "", "(0)", "", "", "", ""]),
     ]))

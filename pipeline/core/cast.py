@@ -108,9 +108,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     first = m.title or words[0]
     if words[0] in ARTICLE_WORDS:
         return "article"
-    if len(words) > 1 and words[-1] in ESTATE_WORDS and guess(words[0])[0] == UNGENDERED:
+    if len(words) > 1 and words[-1] in ESTATE_WORDS and _no_first_name(words[0], evidence):
         return "estate"
-    if len(words) > 1 and guess(words[0])[0] == UNGENDERED and common_word(words[0]) >= COMMON_FIRST_ZIPF \
+    if len(words) > 1 and _no_first_name(words[0], evidence) and common_word(words[0]) >= COMMON_FIRST_ZIPF \
             and words[0].rstrip(".").lower() not in NEUTRAL_TITLES \
             and (evidence is None or not evidence.proper(words[0])):
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
@@ -159,6 +159,19 @@ def common_word(word: str) -> float:
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.lower(), "en")
+
+
+def _no_first_name(word: str, evidence: BookEvidence | None) -> bool:
+    """``word`` is no first name here: gender-guesser does not know it, or (with the book's
+    evidence) the book never shows it as a person on its own ("Windy Corner": gender-guesser
+    lists Windy as a girl's name)."""
+    if guess(word)[0] == UNGENDERED:
+        return True
+    if evidence is None:
+        return False
+    ev = evidence.forms.get(word)
+    return not (ev and (ev.person or sum(ev.titled.values()) or sum(ev.pronouns.values())
+                        or sum(ev.appositions.values())))
 
 
 def _titled_in_book(evidence: BookEvidence, word: str) -> bool:

@@ -148,3 +148,11 @@ def test_common_words_and_initials_are_no_persons(nlp):
     assert names(person_doc(nlp, "Beauty was everywhere that day.", "Beauty"), ev) == []
     assert names(person_doc(nlp, "They carved R. I. P. on it.", "R. I. P."), ev) == []
     assert names(person_doc(nlp, "Then Brown came in.", "Brown"), ev) == ["Brown"]   # the book shows a person
+
+
+def test_a_house_whose_first_word_is_a_listed_girls_name(nlp):
+    # gender-guesser lists "Windy" as a girl's name; the book never shows a Windy
+    ev = book_evidence("They walked to Windy Corner. Windy Corner was quiet. Lucy said so.", "b")
+    assert names(person_doc(nlp, "They drove back to Windy Corner that night.", "Windy Corner"), ev) == []
+    ev = book_evidence("John said so. John laughed, and he left. John Hall came.", "b")
+    assert names(person_doc(nlp, "John Hall lived there with his daughters.", "John Hall"), ev) == ["John Hall"]

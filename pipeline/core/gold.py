@@ -132,8 +132,7 @@ def normalise_dataset(raw: pd.DataFrame, path: Path) -> Gold:
         has = m["variant"].notna().to_numpy()
         base = np.where(has, m["base"].to_numpy(), ids.to_numpy())
         variant = np.where(has, m["variant"].to_numpy(), "original")
-    if (variant == "original").all():
-        variants = variant.astype(str)
+    variants = variant.astype(str)
     if (variant == "original").all():
         return Gold(path, frame, None, spans=spans, bases=base.astype(str), variants=variants)
     return Gold(path, frame, *_quadruple_positions(base, variant, gender, path), spans=spans,

@@ -128,7 +128,9 @@ def test_baseline_on_quadruples_uses_ner_on_every_variant(tmp_path, nlp):
     out = tmp_path / "dist1.tsv"
     assert main(["baseline", "--dataset", str(tmp_path / "q.parquet"), "--kind", "dist1",
                  "--out", str(out), "--no-progress"]) == 0
-    df = pd.read_csv(out, sep="\t", dtype=str)
+    from pipeline.formats.system_outputs import read_system_table
+
+    df = read_system_table(out)
     assert list(df["ID"]) == ["1", "1-control"]
     # spaCy finds both names in both texts; Jane Bennet is the closest
     assert [tuple(r) for r in df[["A-coref", "B-coref"]].values] == [("FALSE", "TRUE")] * 2

@@ -12,7 +12,7 @@ Pure: records in, records out.
 * :func:`answer_records` -- the rows of ``answers.parquet`` (schema
   :data:`pipeline.formats.schemas.ANSWERS`).
 
-May import: the standard library.
+May import: the standard library (a :class:`pipeline.core.gold.Gold` is passed in).
 """
 
 from __future__ import annotations
@@ -77,3 +77,15 @@ def answer_records(rows: Iterable[dict], system: str, answers: dict[str, tuple[b
                     "a_coref": sys_a, "b_coref": sys_b, "gold": gold, "correct": correct,
                     "answered": ans is not None, "error": errors.get(r["id"])})
     return out
+
+
+def gold_answer_rows(gold) -> list[dict]:
+    """The rows of a validated :class:`pipeline.core.gold.Gold` for :func:`answer_records`."""
+    f = gold.frame
+    gender = {1: "masculine", -1: "feminine"}
+    ids = [str(i) for i in f["ID"]]
+    bases = [str(b) for b in gold.bases] if gold.bases is not None else ids
+    variants = [str(v) for v in gold.variants] if gold.variants is not None else ["original"] * len(ids)
+    return [{"id": i, "quadruple_id": q, "variant": v, "gender": gender.get(int(g), "neutral"),
+             "gold_a": bool(a), "gold_b": bool(b)}
+            for i, q, v, g, a, b in zip(ids, bases, variants, f["gender"], f["A-coref"], f["B-coref"])]

@@ -72,6 +72,7 @@ class Predictions:
     n_unaligned: int = 0                  # cluster outputs: rows whose spans could not be aligned
     unaligned_ids: list[str] = field(default_factory=list)
     n_extra: int = 0                      # output rows for IDs the dataset lacks (allow_extra)
+    failed: dict[str, str] = field(default_factory=dict)   # id -> error of a document the system failed on
 
     @property
     def probabilistic(self) -> bool:

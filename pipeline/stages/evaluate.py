@@ -69,7 +69,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    type=lambda s: _name_file(s, "--system"),
                    help="a system output, format detected by content: GAP TSV predictions (ID, A-coref, "
                         "B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
-                        "response file; repeatable")
+                        "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as "
+                        "`predict` does, into OUT/predictions); repeatable")
     p.add_argument("--out", type=Path, help="output directory (required with --system)")
     p.add_argument("--resamples", type=int, default=10_000,
                    help="bootstrap resamples (default 10000; 0 disables the tests)")
@@ -84,14 +85,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="test-set weights (JSON: ID -> weight) for weighted scores; repeatable")
     p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
                    help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
+    p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",
+                   help="write the dataset in c2f-coref's GAP jsonlines input layout (word tokens)")
+    p.add_argument("--report", action="store_true",
+                   help="also write report.md and report.html: metrics with intervals, plots, and the "
+                        "quadruples each system gets inconsistent")
+    p.add_argument("--device", default="cpu", choices=("cpu", "cuda", "mps"),
+                   help="for --system NAME=ADAPTER:MODEL (run on the fly): cpu, cuda or mps")
+    p.add_argument("--batch-size", type=int, default=8, help="for systems run on the fly (default 8)")
 
 
 def run(args) -> int:
     t0 = time.perf_counter()
     if args.resamples < 0:
         raise InputError(f"--resamples must be >= 0, got {args.resamples}")
-    if not args.system and args.write_conll is None:
-        raise InputError("nothing to do: give --system NAME=FILE (and --out), or --write-conll FILE")
+    if not args.system and args.write_conll is None and args.write_jsonlines is None:
+        raise InputError("nothing to do: give --system NAME=FILE (and --out), --write-conll FILE or "
+                         "--write-jsonlines FILE")
     if args.system and args.out is None:
         raise InputError("--out is required with --system")
     names = [n for n, _ in args.system]
@@ -100,6 +110,8 @@ def run(args) -> int:
         raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
     from pipeline.formats.benchmarks import is_benchmark_file
 
+    if args.system:
+        args.system = _run_adapters(args)
     if args.system and is_benchmark_file(args.dataset):   # pro/anti benchmark (issue 15)
         from pipeline.report.benchmark import evaluate_benchmark, markdown
 
@@ -118,8 +130,15 @@ def run(args) -> int:
     if args.write_conll is not None:
         n_docs = write_dataset_conll(gold, args.write_conll)
         print(f"wrote {args.write_conll}: {n_docs} documents (one per dataset row, gold labels as clusters)")
-        if not args.system:
-            return 0
+    if args.write_jsonlines is not None:
+        from pipeline.formats.c2f import write_gap_jsonlines
+
+        if gold.spans is None:
+            raise InputError("--write-jsonlines needs a dataset with texts and offsets", gold.path)
+        n_docs = write_gap_jsonlines(gold_jsonlines_rows(gold), args.write_jsonlines)
+        print(f"wrote {args.write_jsonlines}: {n_docs} documents in c2f-coref's GAP jsonlines layout")
+    if not args.system:
+        return 0
     systems = {name: read_system(path, gold, args.allow_missing, args.ignore_extra)
                for name, path in args.system}
     from pipeline.formats.weights import read_weights
@@ -135,10 +154,25 @@ def run(args) -> int:
     png = render_plot(metrics, gold)
     from pipeline.formats.files import staged_outputs, write_json, write_text
 
+    from pipeline.core.answers import answer_records, gold_answer_rows
+    from pipeline.formats.schemas import ANSWERS
+    from pipeline.formats.tables import write_records
+
+    rows = gold_answer_rows(gold)
+    answers = []
+    for name, s in systems.items():
+        ans = {i: (bool(a), bool(b)) if p else None
+               for i, a, b, p in zip(s.frame["ID"], s.frame["A-coref"], s.frame["B-coref"], s.present)}
+        answers += answer_records(rows, name, ans, s.why_unanswered())
     with staged_outputs(args.out) as stage:
         write_json(stage / "metrics.json", metrics)
         write_text(stage / "metrics.md", markdown)
         (stage / "metrics.png").write_bytes(png)
+        write_records(answers, stage / "answers.parquet", ANSWERS)
+        if args.report:
+            from pipeline.report.evaluation_page import write_report
+
+            write_report(stage, metrics, gold, systems, markdown, png)
 
     print(markdown)
     for name, s in systems.items():
@@ -149,13 +183,16 @@ def run(args) -> int:
             line += f"; {s.n_missing} dataset row(s) missing, counted as wrong"
         if s.n_extra:
             line += f"; {s.n_extra} row(s) for IDs not in the dataset ignored (--ignore-extra)"
+        if s.n_failed:
+            line += f"; {s.n_failed} document(s) the system failed on, counted as wrong"
         if s.n_unaligned:
             first = ", ".join(s.unaligned_ids[:MAX_LISTED])
             line += (f"; {s.n_unaligned} row(s) could not be aligned with the system's tokens "
                      f"(first: {first}), counted as wrong")
         print(line)
     print(f"{gold.describe()}; {len(systems)} system(s); {args.resamples} resamples, seed {args.seed}; "
-          f"{time.perf_counter() - t0:.2f} s -> {args.out}/metrics.json, metrics.md, metrics.png")
+          f"{time.perf_counter() - t0:.2f} s -> {args.out}/metrics.json, metrics.md, metrics.png, answers.parquet"
+          + (", report.md, report.html" if args.report else ""))
     return 0
 
 
@@ -220,6 +257,22 @@ class SystemOutput:
     n_unaligned: int = 0
     unaligned_ids: list[str] = field(default_factory=list)
     n_extra: int = 0
+    present: np.ndarray | None = None      # per dataset row: the system answered it
+    failed: dict[str, str] = field(default_factory=dict)   # id -> the system's error
+
+    @property
+    def n_failed(self) -> int:
+        return len(self.failed)
+
+    def why_unanswered(self) -> dict[str, str]:
+        """id -> why the row has no answer (for answers.parquet)."""
+        out = {i: "could not be aligned with the system's tokens" for i in self.unaligned_ids}
+        out.update(self.failed)
+        if self.present is not None:
+            for i, p in zip(self.frame["ID"], self.present):
+                if not p and i not in out:
+                    out[i] = "missing from the system output"
+        return out
 
 
 def read_system(path: str | Path, gold: Gold, allow_missing: bool = False,
@@ -265,7 +318,8 @@ def score(pred, gold: Gold) -> SystemOutput:
         correct = expected_correct(ga, gb, sa, sb)
         frame = pd.DataFrame({"ID": ids, "A-coref": sa, "B-coref": sb})
     return SystemOutput(pred.path, correct, frame, pred.n_missing, pred.probabilistic, pred.format,
-                        pred.matched_by, pred.n_unaligned, list(pred.unaligned_ids), pred.n_extra)
+                        pred.matched_by, pred.n_unaligned, list(pred.unaligned_ids), pred.n_extra,
+                        np.asarray(present, dtype=bool), dict(getattr(pred, "failed", None) or {}))
 
 
 _GENRE = re.compile(r"^[a-z]{2}[/_:]")
@@ -335,9 +389,13 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
     a = np.zeros(n, dtype=bool)
     b = np.zeros(n, dtype=bool)
     present = pos >= 0
-    unaligned = []
+    unaligned, failed = [], {}
     for r in np.flatnonzero(present):
         d = docs[pos[r]]
+        if d.error:
+            present[r] = False
+            failed[str(ids[r])] = d.error
+            continue
         sp = gold.spans.iloc[r]
         token_spans, coverage = align(sp.text, d.tokens)
         p_span, a_span, b_span = row_spans(sp)
@@ -349,8 +407,10 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
         except Unaligned:
             present[r] = False
             unaligned.append(str(ids[r]))
-    return Predictions(path, ids, a, b, present, None, fmt, how, int((pos < 0).sum()),
+    pred = Predictions(path, ids, a, b, present, None, fmt, how, int((pos < 0).sum()),
                        len(unaligned), unaligned, n_extra)
+    pred.failed = failed
+    return pred
 
 
 # ------------------------------------------------------------------------------ compute
@@ -372,6 +432,7 @@ def compute(gold: Gold, systems: dict[str, SystemOutput], resamples: int, seed: 
         res[name]["format"] = s.format
         res[name]["matched_by"] = s.matched_by
         res[name]["n_unaligned"] = s.n_unaligned
+        res[name]["n_failed"] = s.n_failed
     return res
 
 
@@ -385,3 +446,38 @@ def add_weighted(metrics: dict, gold: Gold, systems: dict[str, SystemOutput],
             wname: jsonable(weighted_bias_scores(gold_df, s.frame, w)) for wname, w in weights.items()}
 
 
+
+
+def _run_adapters(args) -> list[tuple[str, str]]:
+    """``--system NAME=ADAPTER[:MODEL]`` values that are no file but name a registered adapter
+    are run on the fly (:mod:`pipeline.systems.run`, as ``predict`` does) into
+    ``OUT/predictions``; returns the (name, file) pairs to score."""
+    from pipeline.systems.base import parse_spec
+    from pipeline.systems.registry import is_adapter
+
+    specs = {}
+    for name, value in args.system:
+        head = value.partition(":")[0]
+        if not Path(value).exists() and is_adapter(head):
+            specs[name] = parse_spec(f"{name}={value}")
+    if not specs:
+        return args.system
+    from pipeline.systems.run import read_rows, run_system, write_outputs
+
+    pred_dir = args.out / "predictions"
+    kind, rows = read_rows(args.dataset)
+    runs = [run_system(spec, rows, pred_dir, args.device, max(1, args.batch_size), True) for spec in specs.values()]
+    summary = write_outputs(pred_dir, kind, args.dataset, rows, runs)
+    for name, s in summary["systems"].items():
+        print(f"{name} ({s['system']}): ran on {len(rows)} documents, {s['n_failed']} failed "
+              f"({s['n_cached']} from the cache), {s['seconds']:.1f} s -> {pred_dir}/{name}.jsonl")
+    return [(n, str(pred_dir / f"{n}.{'tsv' if kind in ('sowinobias',) else 'jsonl'}")) if n in specs else (n, v)
+            for n, v in args.system]
+
+
+def gold_jsonlines_rows(gold: Gold) -> list[dict]:
+    return [{"id": str(i), "text": sp.text, "pronoun": p, "a": a, "b": b,
+             "a_coref": bool(ga), "b_coref": bool(gb)}
+            for i, sp, ga, gb in zip(gold.frame["ID"], gold.spans.itertuples(index=False),
+                                     gold.frame["A-coref"], gold.frame["B-coref"])
+            for p, a, b in [row_spans(sp)]]

@@ -38,10 +38,6 @@ MAX_LISTED = 5
 
 # ------------------------------------------------------------------------------ dataset rows
 
-def _gender_name(sign: int) -> str:
-    return {1: "masculine", -1: "feminine"}.get(int(sign), "neutral")
-
-
 def read_rows(path: str | Path) -> tuple[str, list[dict]]:
     """(kind, rows) of a dataset; kind is ``quadruples``, ``gap``, ``benchmark`` or ``sowinobias``."""
     from pipeline.core.gold import is_sowinobias, normalise_dataset
@@ -89,18 +85,12 @@ def read_rows(path: str | Path) -> tuple[str, list[dict]]:
 
 def gold_rows(gold) -> list[dict]:
     """Rows of a validated :class:`pipeline.core.gold.Gold` that has texts."""
-    f, sp = gold.frame, gold.spans
-    rows = []
-    for i in range(len(f)):
-        s = sp.iloc[i]
-        rows.append({"id": str(f["ID"].iat[i]), "text": s.text,
-                     "pronoun": (int(s.pronoun_offset), int(s.pronoun_offset) + len(s.pronoun)),
-                     "a": (int(s.a_offset), int(s.a_offset) + len(s.a)),
-                     "b": (int(s.b_offset), int(s.b_offset) + len(s.b)),
-                     "gold_a": bool(f["A-coref"].iat[i]), "gold_b": bool(f["B-coref"].iat[i]),
-                     "quadruple_id": str(gold.bases[i]) if gold.bases is not None else str(f["ID"].iat[i]),
-                     "variant": str(gold.variants[i]) if gold.variants is not None else "original",
-                     "gender": _gender_name(f["gender"].iat[i])})
+    from pipeline.core.answers import gold_answer_rows
+
+    rows = gold_answer_rows(gold)
+    for r, s in zip(rows, gold.spans.itertuples(index=False)):
+        r.update(text=s.text, pronoun=(int(s.pronoun_offset), int(s.pronoun_offset) + len(s.pronoun)),
+                 a=(int(s.a_offset), int(s.a_offset) + len(s.a)), b=(int(s.b_offset), int(s.b_offset) + len(s.b)))
     return rows
 
 

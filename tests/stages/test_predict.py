@@ -1,0 +1,179 @@
+"""predict (pipeline.systems.run + the predict command) and evaluate with systems run on the fly,
+native layouts, answers.parquet, --report, --write-jsonlines; on hand-written quadruples and a
+test adapter registered through the registry (as a user's package would)."""
+
+from __future__ import annotations
+
+import json
+
+import pandas as pd
+import pytest
+
+from pipeline.cli import main
+from pipeline.formats.gap_tsv import write_gap_tsv
+from pipeline.systems.registry import systems
+from tests.stages.test_evaluate_systems import dataset_rows, mention, oracle_clusters, tokens_of, write_jsonl
+
+CALLS = []
+
+
+@systems.register("test-oracle")
+class OracleAdapter:
+    """Clusters = gold (read from the texts by their names); crashes on texts holding 'Harriet'
+    (the swap-2 variants), fails a whole batch that holds one, as libraries do."""
+
+    def __init__(self, model, device="cpu", batch_size=8):
+        self.model = model
+
+    def predict(self, texts):
+        CALLS.append(len(texts))
+        if any("Harriet" in t for t in texts):
+            raise RuntimeError("out of memory on Harriet")
+        out = []
+        for t in texts:
+            rows = [r for r in dataset_rows() if r["Text"] == t]
+            r = rows[0]
+            p = (r["Pronoun-offset"], r["Pronoun-offset"] + len(r["Pronoun"]))
+            cand = (r["A-offset"], r["A-offset"] + len(r["A"])) if r["A-coref"] else (r["B-offset"], r["B-offset"] + len(r["B"]))
+            out.append([[cand, p]])
+        return out
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "quadruples.tsv"
+    write_gap_tsv(dataset_rows(), path)
+    return path
+
+
+def test_predict_writes_clusters_answers_and_resumes(tmp_path, data, capsys):
+    CALLS.clear()
+    out = tmp_path / "pred"
+    assert main(["predict", "--dataset", str(data), "--system", "o=test-oracle:m", "--out", str(out),
+                 "--batch-size", "3", "--no-progress"]) == 0
+    said = capsys.readouterr().out
+    assert "6/8 documents answered" in said and "2 failed, recorded as unanswered" in said
+    docs = [json.loads(ln) for ln in (out / "o.jsonl").read_text().splitlines()]
+    assert len(docs) == 8 and sum(d["error"] is not None for d in docs) == 2
+    d0 = docs[0]
+    assert [d0["text"][s:e] for s, e in d0["clusters"][0]] == ["Darcy", "he"]
+    # the GAP answers: no header line, unanswered rows left out
+    tsv = (out / "o.tsv").read_text().splitlines()
+    assert len(tsv) == 6 and tsv[0] == "0\tTRUE\tFALSE"
+    ans = pd.read_parquet(out / "answers.parquet")
+    assert list(ans.columns[:6]) == ["id", "system", "quadruple_id", "variant", "gender", "answer"]
+    failed = ans[~ans["answered"]]
+    assert set(failed["variant"]) == {"swap-2"} and failed["error"].str.contains("Harriet").all()
+    assert not failed["correct"].any() and ans[ans["answered"]]["correct"].all()
+    assert set(ans["gender"]) == {"masculine", "feminine"}
+    # resumed: nothing is run again (the failures are cached too) unless --retry-failed
+    CALLS.clear()
+    assert main(["predict", "--dataset", str(data), "--system", "o=test-oracle:m", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert CALLS == [] and "(8 from the cache)" in capsys.readouterr().out
+    assert main(["predict", "--dataset", str(data), "--system", "o=test-oracle:m", "--out", str(out),
+                 "--no-progress", "--retry-failed"]) == 0
+    assert CALLS == [2, 1, 1]          # the batch fails, then one document at a time
+    # another model under the same name: the cache is not reused
+    CALLS.clear()
+    assert main(["predict", "--dataset", str(data), "--system", "o=test-oracle:other", "--out", str(out),
+                 "--no-progress"]) == 0
+    assert sum(CALLS) >= 8
+
+
+def test_evaluate_runs_a_system_on_the_fly_with_report(tmp_path, data, capsys):
+    out = tmp_path / "ev"
+    assert main(["evaluate", "--dataset", str(data), "--system", "o=test-oracle", "--out", str(out),
+                 "--resamples", "100", "--report"]) == 0
+    said = capsys.readouterr().out
+    m = json.loads((out / "metrics.json").read_text())["o"]
+    assert m["n_failed"] == 2 and m["acc_overall"] == 6 / 8
+    assert "2 document(s) the system failed on, counted as wrong" in said
+    # two quadruples cannot reach p < 0.01 with any test: no star, and the output says why
+    row = next(ln for ln in said.splitlines() if ln.startswith("| o |"))
+    assert "*" not in row and "cannot reach p < 0.01" in said and m["testable"] is False
+    ans = pd.read_parquet(out / "answers.parquet")
+    assert len(ans) == 8 and ans["correct"].sum() == 6
+    assert (out / "predictions" / "o.jsonl").exists()
+    page = (out / "report.md").read_text()
+    assert "## Inconsistent quadruples" in page and "2 quadruple(s) answered inconsistently" in page
+    assert "≠" in page and "Acc_Diff" in page
+    html = (out / "report.html").read_text()
+    assert html.startswith("<!doctype html>") and "data:image/png;base64," in html
+
+
+def test_native_layouts_are_accepted(tmp_path, data):
+    rows = dataset_rows()
+
+    def gold_chars(r):
+        p = [r["Pronoun-offset"], r["Pronoun-offset"] + len(r["Pronoun"])]
+        c = (r["A-offset"], r["A"]) if r["A-coref"] else (r["B-offset"], r["B"])
+        return [[c[0], c[0] + len(c[1])], p]
+
+    layouts = {
+        # fastcoref: text + character clusters, end exclusive
+        "fastcoref": [{"doc_key": r["ID"], "text": r["Text"], "clusters": [gold_chars(r)]} for r in rows],
+        # Maverick, plain-text input: character offsets END INCLUSIVE, no doc key (order)
+        "maverick-chars": [{"text": r["Text"], "clusters_char_offsets": [[[s, e - 1] for s, e in gold_chars(r)]],
+                            "clusters_token_offsets": None} for r in rows],
+        # Maverick, token input: tokens + clusters_token_offsets; doc keys with "nw:"
+        "maverick-tokens": [{"doc_key": f"nw:{r['ID']}", "tokens": tokens_of(r["Text"]),
+                             "clusters_token_offsets": oracle_clusters(r)} for r in rows],
+    }
+    for name, objs in layouts.items():
+        path = write_jsonl(tmp_path / f"{name}.jsonl", objs)
+        out = tmp_path / name
+        assert main(["evaluate", "--dataset", str(data), "--system", f"s={path}", "--out", str(out),
+                     "--resamples", "0"]) == 0, name
+        m = json.loads((out / "metrics.json").read_text())["s"]
+        assert m["acc_overall"] == 1.0 and m["n_unaligned"] == 0, name
+
+
+def test_write_jsonlines_c2f_layout_round_trip(tmp_path, data):
+    """The exported c2f GAP layout, with its gold clusters as predicted_clusters, scores 100 %;
+    WordPiece subtokens without a subtoken_map (c2f's GAP script with a vocabulary) too."""
+    path = tmp_path / "c2f.jsonlines"
+    assert main(["evaluate", "--dataset", str(data), "--write-jsonlines", str(path)]) == 0
+    objs = [json.loads(ln) for ln in path.read_text().splitlines()]
+    o = objs[0]
+    assert set(o) >= {"doc_key", "sentences", "speakers", "sentence_map", "clusters", "a_subtoken_span",
+                      "b_subtoken_span", "pronoun_subtoken_span"}
+    toks = o["sentences"][0]
+    assert toks[o["pronoun_subtoken_span"][0]] == "he" and toks[:3] == ["\u201cWell", ",", "\u201d"]
+    for obj in objs:
+        obj["predicted_clusters"] = obj["clusters"]
+    write_jsonl(path, objs)
+    assert main(["evaluate", "--dataset", str(data), "--system", f"s={path}", "--out", str(tmp_path / "o"),
+                 "--resamples", "0"]) == 0
+    assert json.loads((tmp_path / "o" / "metrics.json").read_text())["s"]["acc_overall"] == 1.0
+    # WordPiece: [CLS] ... [SEP], "##" continuations, no subtoken_map
+    for obj in objs:
+        words = obj["sentences"][0]
+        sub, first = ["[CLS]"], []
+        for w in words:
+            first.append(len(sub))
+            sub += [w[:2], "##" + w[2:]] if len(w) > 3 else [w]
+        sub.append("[SEP]")
+        last = [first[i + 1] - 1 if i + 1 < len(first) else len(sub) - 2 for i in range(len(words))]
+        obj["sentences"] = [sub]
+        obj["predicted_clusters"] = [[[first[s], last[e]] for s, e in c] for c in obj["clusters"]]
+    write_jsonl(path, objs)
+    assert main(["evaluate", "--dataset", str(data), "--system", f"s={path}", "--out", str(tmp_path / "w"),
+                 "--resamples", "0"]) == 0
+    assert json.loads((tmp_path / "w" / "metrics.json").read_text())["s"]["acc_overall"] == 1.0
+
+
+def test_answers_parquet_of_evaluate_matches_the_system_file(tmp_path, data):
+    rows = dataset_rows()
+    lines = "".join(f"{r['ID']}\t{'TRUE' if k % 3 == 0 else 'FALSE'}\tFALSE\n" for k, r in enumerate(rows))
+    (tmp_path / "s.tsv").write_text(lines)                   # headerless, as GAP's scorer reads
+    assert main(["evaluate", "--dataset", str(data), "--system", f"s={tmp_path / 's.tsv'}",
+                 "--out", str(tmp_path / "o"), "--resamples", "0"]) == 0
+    ans = pd.read_parquet(tmp_path / "o" / "answers.parquet").set_index("id")
+    m = json.loads((tmp_path / "o" / "metrics.json").read_text())["s"]
+    for k, r in enumerate(rows):
+        a = ans.loc[r["ID"]]
+        assert a["answer"] == ("A" if k % 3 == 0 else "neither")
+        assert a["gold"] == ("A" if r["A-coref"] else "B")
+        assert a["correct"] == (a["answer"] == a["gold"])
+    assert ans["correct"].mean() == m["acc_overall"]

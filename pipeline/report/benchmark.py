@@ -51,7 +51,7 @@ def read_system_correctness(items: list[dict], path: str | os.PathLike,
         first = ", ".join(repr(i) for i in missing[:MAX_LISTED])
         raise InputError(f"{len(missing)} benchmark item(s) have no prediction (first: {first}); "
                          "--allow-missing counts them as wrong", path)
-    present = np.array([i in matched for i in ids], dtype=bool)
+    present = np.array([i in matched and not getattr(matched[i], "error", None) for i in ids], dtype=bool)
     return judge_all(items, matched, path), present
 
 

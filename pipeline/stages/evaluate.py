@@ -117,9 +117,12 @@ def run(args) -> int:
 
         bench = evaluate_benchmark(args.dataset, dict(args.system), args.out, args.resamples,
                                    args.seed, args.allow_missing)
+        from pipeline.systems.run import write_answers
+
+        write_answers(args.out, args.dataset, dict(args.system))
         print(markdown(bench))
         print(f"benchmark: {len(bench)} system(s) -> {args.out}/metrics.json, per_item.parquet, "
-              f"benchmark.md, benchmark.png")
+              f"benchmark.md, benchmark.png, answers.parquet")
         return 0
 
     raw = read_dataset_frame(args.dataset)
@@ -208,8 +211,11 @@ def _run_sowinobias(raw: pd.DataFrame, args) -> int:
     with staged_outputs(args.out) as stage:
         result = evaluate_sowinobias(raw, systems, stage, args.resamples, args.seed, **extra)
         write_json(stage / "metrics.json", result)
+    from pipeline.systems.run import write_answers
+
+    write_answers(args.out, args.dataset, dict(args.system))
     print(f"SoWinoBias dataset: metrics for {len(systems)} system(s) -> {args.out / 'metrics.json'}, "
-          "sowinobias.md, sowinobias.png")
+          "sowinobias.md, sowinobias.png, answers.parquet")
     return 0
 
 

@@ -53,7 +53,7 @@ def read_rows(path: str | Path) -> tuple[str, list[dict]]:
                          "pronoun": (it["pronoun_start"], it["pronoun_end"]),
                          "a": (it["main_start"], it["main_end"]),
                          "b": (it["other_start"], it["other_end"]) if other else None,
-                         "gold_a": True, "gold_b": False if other else None,
+                         "gold_a": True, "gold_b": False,
                          "quadruple_id": str(it["id"]), "variant": it["stereotype"],
                          "gender": it["pronoun_gender"]})
         return "benchmark", rows
@@ -262,3 +262,65 @@ def write_outputs(out_dir: str | Path, kind: str, dataset: Path, rows: list[dict
         write_records(records, stage / "answers.parquet", ANSWERS)
         write_json(stage / "predict.json", summary)
     return summary
+
+
+def answers_from_output(rows: list[dict], path: str | Path) -> tuple[dict, dict]:
+    """(id -> (A-coref, B-coref) or None, id -> why unanswered) of a system output file of
+    any accepted layout, for ``answers.parquet`` of the datasets ``evaluate`` scores by their
+    own rules (benchmarks, SoWinoBias). Cluster documents are matched by id (a genre prefix
+    dropped) or by order, and aligned with the row's text (:mod:`pipeline.core.alignment`)."""
+    import re
+
+    from pipeline.core.alignment import Unaligned, align_tokens, is_coreferent
+    from pipeline.formats import system_outputs as so
+
+    ids = [r["id"] for r in rows]
+    fmt = so.detect_system_format(path)
+    answers, why = {}, {}
+    if fmt == "gap-tsv":
+        pred = so.read_gap_predictions(path, ids, allow_missing=True, allow_extra=True)
+        for i, a, b, p in zip(ids, pred.a, pred.b, pred.present):
+            answers[i] = (bool(a), bool(b)) if p else None
+            if not p:
+                why[i] = "missing from the system output"
+        return answers, why
+    docs = so.read_cluster_jsonl(path) if fmt == "jsonl-clusters" else so.read_cluster_conll(path)
+    if all(d.key is None for d in docs) and len(docs) == len(rows):
+        by_id = dict(zip(ids, docs))
+    else:
+        by_id = {}
+        for d in docs:
+            if d.key is not None:
+                by_id.setdefault(d.key if d.key in set(ids) else re.sub(r"^[a-z]{2}[/_:]", "", d.key), d)
+    for r in rows:
+        d = by_id.get(r["id"])
+        if d is None or d.error:
+            answers[r["id"]] = None
+            why[r["id"]] = d.error if d is not None else "missing from the system output"
+            continue
+        spans = align_tokens(r["text"], d.tokens)
+        try:
+            a = is_coreferent(spans, d.clusters, r["pronoun"], r["a"])
+            b = is_coreferent(spans, d.clusters, r["pronoun"], r["b"]) if r["b"] is not None else False
+            answers[r["id"]] = (a, b)
+        except Unaligned as exc:
+            answers[r["id"]], why[r["id"]] = None, f"could not be aligned: {exc}"
+    return answers, why
+
+
+def write_answers(out_dir: str | Path, dataset: str | Path, systems: dict[str, str | Path]) -> int:
+    """``out_dir/answers.parquet`` of system output files on ``dataset`` (any kind)."""
+    from pipeline.core.answers import answer_records
+    from pipeline.formats.files import atomic_path
+    from pipeline.formats.schemas import ANSWERS
+    from pipeline.formats.tables import write_records
+
+    _, rows = read_rows(dataset)
+    records = []
+    for name, path in systems.items():
+        answers, why = answers_from_output(rows, path)
+        records += answer_records(rows, name, answers, why)
+    target = Path(out_dir) / "answers.parquet"
+    with atomic_path(target) as tmp:
+        write_records(records, tmp, ANSWERS)
+    return len(records)

@@ -177,3 +177,54 @@ def test_answers_parquet_of_evaluate_matches_the_system_file(tmp_path, data):
         assert a["gold"] == ("A" if r["A-coref"] else "B")
         assert a["correct"] == (a["answer"] == a["gold"])
     assert ans["correct"].mean() == m["acc_overall"]
+
+
+@systems.register("test-first-name")
+class FirstNameAdapter:
+    """The pronoun goes with the first capitalised word ("The developer" -> "The")."""
+
+    def __init__(self, model, device="cpu", batch_size=8):
+        pass
+
+    def predict(self, texts):
+        import re
+
+        out = []
+        for t in texts:
+            pron = re.search(r"\b(he|she|him|her|they)\b", t)
+            first = re.search(r"\b[A-Z]\w*", t)
+            out.append([[first.span(), pron.span()]] if pron and first else [])
+        return out
+
+
+def test_predict_on_a_benchmark_and_on_sowinobias(tmp_path):
+    from tests.stages.test_benchmarks_command import ANTI, PRO
+    from tests.lang.test_benchmarks_loaders import write_winobias
+
+    wb = tmp_path / "wb"
+    wb.mkdir()
+    write_winobias(wb, PRO, ANTI)
+    assert main(["benchmark", "--source", "winobias", "--path", str(wb), "--out", str(tmp_path / "b")]) == 0
+    bench = tmp_path / "b" / "benchmark.parquet"
+    assert main(["predict", "--dataset", str(bench), "--system", "f=test-first-name", "--out",
+                 str(tmp_path / "pb"), "--no-progress"]) == 0
+    ans = pd.read_parquet(tmp_path / "pb" / "answers.parquet")
+    assert json.loads((tmp_path / "pb" / "predict.json").read_text())["kind"] == "benchmark"
+    assert set(ans["variant"]) <= {"pro", "anti"} and set(ans["gold"]) == {"A"} and ans["answered"].all()
+    # "[The developer] argued ... because [he]": the first capitalised word is inside A
+    assert (ans["answer"] == "A").sum() >= 2
+    # the cluster file scores on the benchmark through evaluate
+    assert main(["evaluate", "--dataset", str(bench), "--system", f"f={tmp_path / 'pb' / 'f.jsonl'}",
+                 "--out", str(tmp_path / "eb"), "--resamples", "50"]) == 0
+    ev = pd.read_parquet(tmp_path / "eb" / "answers.parquet").set_index("id")
+    assert (ev.loc[ans["id"], "answer"].to_numpy() == ans["answer"].to_numpy()).all()
+
+    assert main(["sowinobias", "--out", str(tmp_path / "sw"), "--sample", "8", "--seed", "0", "--resamples", "50"]) == 0
+    sw = next(p for p in (tmp_path / "sw").iterdir() if p.name.endswith(".parquet") and "sowino" in p.name)
+    assert main(["predict", "--dataset", str(sw), "--system", "f=test-first-name", "--out",
+                 str(tmp_path / "ps"), "--no-progress"]) == 0
+    ans = pd.read_parquet(tmp_path / "ps" / "answers.parquet")
+    assert set(ans["variant"]) == {"pro", "anti"} and set(ans["gold"]) == {"B"}
+    assert ans["quadruple_id"].str.startswith("sowino-").all() and len(ans) == 2 * ans["quadruple_id"].nunique()
+    # "The guard liked the nurse because they ...": "The" is outside A ("guard"): neither, wrong
+    assert (ans["answer"] == "neither").all() and not ans["correct"].any()

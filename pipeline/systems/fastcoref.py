@@ -8,7 +8,14 @@ The library returns one ``CorefResult`` per text; ``get_clusters(as_strings=Fals
 clusters of ``(start, end)`` character offsets, end exclusive -- our layout already
 (:func:`convert`).
 
-May import: the standard library, :mod:`pipeline.systems.base`; fastcoref inside the class.
+fastcoref 2.1.6 (the last release) does not run with transformers 5 (its models skip
+``post_init``: ``AttributeError: 'FCorefModel' object has no attribute 'all_tied_weights_keys'``),
+and transformers 4.x needs huggingface_hub < 1.0, which this project's ``datasets`` pin excludes:
+in the project's environment the adapter cannot load a model; use it in an environment with
+transformers 4.x, or run fastcoref behind the ``command`` adapter (docs/evaluate.md).
+
+May import: the standard library, :mod:`pipeline.nlp`, :mod:`pipeline.systems.base`; fastcoref
+inside the class.
 """
 
 from __future__ import annotations
@@ -32,8 +39,13 @@ class FastcorefAdapter:
         except ImportError:
             raise MissingExtra("lingmess" if lingmess else "fastcoref", "fastcoref", "fastcoref") from None
         local_only()
+        from pipeline.nlp.load import resolve_model_name
+
         cls = fastcoref.LingMessCoref if lingmess else fastcoref.FCoref
-        self.model = cls(model_name_or_path=model or DEFAULTS[lingmess], device=check_device(device))
+        # fastcoref tokenizes with spaCy and DOWNLOADS en_core_web_sm when it cannot load it:
+        # it gets the project's installed pipeline instead
+        self.model = cls(model_name_or_path=model or DEFAULTS[lingmess], device=check_device(device),
+                         nlp=resolve_model_name(None), enable_progress_bar=False)
         self.batch_size = batch_size
 
     def predict(self, texts):

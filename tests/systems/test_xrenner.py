@@ -48,6 +48,7 @@ def test_xrenner_on_the_development_quadruples(shared_dir, tmp_path, capsys):
     said = capsys.readouterr().out
     m = json.loads((out / "metrics.json").read_text())["xrenner"]
     assert m["n_quadruples"] == 75 and m["n_unaligned"] == 0 and m["n_failed"] == 0, said
+    assert m["acc_overall"] == pytest.approx(142 / 300)          # docs/evaluate.md: 47.33
     docs = {json.loads(ln)["doc_key"]: json.loads(ln) for ln in
             (out / "predictions" / "xrenner.jsonl").read_text(encoding="utf-8").splitlines()}
     rows, _ = read_gap_tsv(dev)

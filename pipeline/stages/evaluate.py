@@ -86,7 +86,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
                    help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
     p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",
-                   help="write the dataset in c2f-coref's GAP jsonlines input layout (word tokens)")
+                   help="write the dataset in c2f-coref's GAP jsonlines input layout")
+    p.add_argument("--jsonlines-vocab", type=Path, default=None, metavar="VOCAB.txt",
+                   help="with --write-jsonlines: a BERT vocab.txt; subtokens as c2f-coref's predict.py "
+                        "reads them (default: word tokens)")
     p.add_argument("--report", action="store_true",
                    help="also write report.md and report.html: metrics with intervals, plots, and the "
                         "quadruples each system gets inconsistent")
@@ -134,11 +137,12 @@ def run(args) -> int:
         n_docs = write_dataset_conll(gold, args.write_conll)
         print(f"wrote {args.write_conll}: {n_docs} documents (one per dataset row, gold labels as clusters)")
     if args.write_jsonlines is not None:
-        from pipeline.formats.c2f import write_gap_jsonlines
+        from pipeline.formats.c2f import read_vocab, write_gap_jsonlines
 
         if gold.spans is None:
             raise InputError("--write-jsonlines needs a dataset with texts and offsets", gold.path)
-        n_docs = write_gap_jsonlines(gold_jsonlines_rows(gold), args.write_jsonlines)
+        vocab = read_vocab(args.jsonlines_vocab) if args.jsonlines_vocab else None
+        n_docs = write_gap_jsonlines(gold_jsonlines_rows(gold), args.write_jsonlines, vocab)
         print(f"wrote {args.write_jsonlines}: {n_docs} documents in c2f-coref's GAP jsonlines layout")
     if not args.system:
         return 0

@@ -228,3 +228,35 @@ def test_predict_on_a_benchmark_and_on_sowinobias(tmp_path):
     assert ans["quadruple_id"].str.startswith("sowino-").all() and len(ans) == 2 * ans["quadruple_id"].nunique()
     # "The guard liked the nurse because they ...": "The" is outside A ("guard"): neither, wrong
     assert (ans["answer"] == "neither").all() and not ans["correct"].any()
+
+
+def test_write_jsonlines_with_a_bert_vocabulary(tmp_path, data):
+    """With a vocab.txt: WordPiece subtokens in [CLS] ... [SEP], as c2f-coref's predict.py reads
+    them; its own clusters as predictions score 100 % (no subtoken_map needed)."""
+    import re
+
+    from pipeline.formats.c2f import wordpiece
+
+    words = set()
+    for r in dataset_rows():
+        words |= set(re.findall(r"\w+|[^\w\s]", r["Text"]))
+    vocab = ["[PAD]", "[UNK]", "[CLS]", "[SEP]"] + sorted(w for w in words if len(w) <= 4)
+    vocab += sorted({w[:3] for w in words if len(w) > 4} | {"##" + w[3:] for w in words if len(w) > 4})
+    (tmp_path / "vocab.txt").write_text("\n".join(vocab) + "\n", encoding="utf-8")
+    assert wordpiece("Darcy,", set(vocab)) == ["Dar", "##cy", ","]
+    assert wordpiece("Zzz", set(vocab)) == ["[UNK]"]
+    path = tmp_path / "c2f.jsonlines"
+    assert main(["evaluate", "--dataset", str(data), "--write-jsonlines", str(path),
+                 "--jsonlines-vocab", str(tmp_path / "vocab.txt")]) == 0
+    objs = [json.loads(ln) for ln in path.read_text().splitlines()]
+    sub = objs[0]["sentences"][0]
+    assert sub[0] == "[CLS]" and sub[-1] == "[SEP]" and "##cy" in sub
+    assert len(objs[0]["speakers"][0]) == len(sub) == len(objs[0]["sentence_map"])
+    p = objs[0]["pronoun_subtoken_span"]
+    assert sub[p[0]:p[1] + 1] == ["he"]
+    for obj in objs:
+        obj["predicted_clusters"] = obj["clusters"]
+    write_jsonl(path, objs)
+    assert main(["evaluate", "--dataset", str(data), "--system", f"s={path}", "--out", str(tmp_path / "o"),
+                 "--resamples", "0"]) == 0
+    assert json.loads((tmp_path / "o" / "metrics.json").read_text())["s"]["acc_overall"] == 1.0

@@ -66,15 +66,19 @@ def read_rows(path: str | Path) -> tuple[str, list[dict]]:
         idc, ac, bc = ("id", "a_coref", "b_coref") if pick == 0 else ("ID", "A-coref", "B-coref")
         from pipeline.formats.gap_tsv import parse_bool
 
+        has_text = all(c in raw.columns for c in col.values())
         rows = []
         for _, r in raw.iterrows():
-            po, ao, bo = int(r[col["pronoun_offset"]]), int(r[col["a_offset"]]), int(r[col["b_offset"]])
             rid = str(r[idc])
-            rows.append({"id": rid, "text": r[col["text"]], "pronoun": (po, po + len(r[col["pronoun"]])),
-                         "a": (ao, ao + len(r[col["a"]])), "b": (bo, bo + len(r[col["b"]])),
-                         "gold_a": parse_bool(r.get(ac)), "gold_b": parse_bool(r.get(bc)),
-                         "quadruple_id": str(r["pair_id"]) if "pair_id" in raw.columns else rid,
-                         "variant": str(r["set"]).strip().lower(), "gender": "neutral"})
+            row = {"id": rid, "text": None, "pronoun": None, "a": None, "b": None,
+                   "gold_a": parse_bool(r.get(ac)), "gold_b": parse_bool(r.get(bc)),
+                   "quadruple_id": str(r["pair_id"]) if "pair_id" in raw.columns else rid,
+                   "variant": str(r["set"]).strip().lower(), "gender": "neutral"}
+            if has_text:
+                po, ao, bo = int(r[col["pronoun_offset"]]), int(r[col["a_offset"]]), int(r[col["b_offset"]])
+                row.update(text=r[col["text"]], pronoun=(po, po + len(r[col["pronoun"]])),
+                           a=(ao, ao + len(r[col["a"]])), b=(bo, bo + len(r[col["b"]])))
+            rows.append(row)
         return "sowinobias", rows
     gold = normalise_dataset(raw, path)
     if gold.spans is None:
@@ -136,6 +140,9 @@ def run_system(spec, rows: list[dict], out_dir: str | Path, device: str = "cpu",
     """Run one system (``spec``: :class:`pipeline.systems.base.SystemSpec`) on the rows' texts,
     resuming from ``out_dir/cache/NAME.jsonl``. ``adapter``: an already loaded adapter (tests)."""
     from tqdm import tqdm
+
+    if any(r["text"] is None for r in rows):
+        raise InputError("running a system needs a dataset with texts and offsets, not gold labels alone")
 
     from pipeline.systems.base import clean_clusters
 
@@ -292,6 +299,8 @@ def answers_from_output(rows: list[dict], path: str | Path) -> tuple[dict, dict]
         for d in docs:
             if d.key is not None:
                 by_id.setdefault(d.key if d.key in set(ids) else re.sub(r"^[a-z]{2}[/_:]", "", d.key), d)
+    if any(r["text"] is None for r in rows):
+        raise InputError("cluster outputs need a dataset with texts and offsets", path)
     for r in rows:
         d = by_id.get(r["id"])
         if d is None or d.error:

@@ -106,9 +106,9 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
     quad_rows = _quad_rows(records, names)
     counts = ", ".join(f"{n}: {sum(r['systems'][n]['inconsistent'] for r in records)}" for n in names)
     title = f"Evaluation of {', '.join(names)} on {gold.path.name}"
-    quad_note = (f"{len(records)} quadruple(s) answered inconsistently by at least one system ({counts}); "
+    quad_note = (f"{len(records)} quadruple(s) answered inconsistently by at least one system ({counts}): "
                  + (f"the first {MAX_ROWS} are listed. " if len(records) > MAX_ROWS else "")
-                 + "Each cell: the system's answers on the four variants (A, B, both, neither; - unanswered), "
+                 + "each cell: the system's answers on the four variants (A, B, both, neither; - unanswered), "
                    "then right (✓) or wrong (✗) per variant; ≠ marks an inconsistent quadruple.")
     if not gold.quadruples:
         quad_note = "No quadruples in this dataset (GAP-style view): no consistency to show."
@@ -123,7 +123,7 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
     parts = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
              "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
              "margin:1em 0}td,th{border:1px solid #ccc;padding:3px 7px;font-size:13px}th{background:#eee}"
-             "pre{white-space:pre-wrap}</style></head><body>",
+             "pre{white-space:pre-wrap}img{max-width:100%}</style></head><body>",
              f"<h1>{html.escape(title)}</h1><p>{html.escape(gold.describe())}.</p>",
              "<h2>Metrics</h2>", _md_to_html(table_md),
              f"<img alt='Acc_Diff and ΔI with 99 % intervals' src='data:image/png;base64,{img}'>",

@@ -106,7 +106,7 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
     quad_rows = _quad_rows(records, names)
     counts = ", ".join(f"{n}: {sum(r['systems'][n]['inconsistent'] for r in records)}" for n in names)
     title = f"Evaluation of {', '.join(names)} on {gold.path.name}"
-    quad_note = (f"{len(records)} quadruple(s) answered inconsistently by at least one system ({counts}): "
+    quad_note = (f"{len(records)} quadruple(s) answered inconsistently by at least one system ({counts}); "
                  + (f"the first {MAX_ROWS} are listed. " if len(records) > MAX_ROWS else "")
                  + "each cell: the system's answers on the four variants (A, B, both, neither; - unanswered), "
                    "then right (✓) or wrong (✗) per variant; ≠ marks an inconsistent quadruple.")

@@ -9,7 +9,8 @@ in either of two ways:
       [project.entry-points.counter_gap_systems]
       mysys = "mypackage.coref:MyAdapter"
 
-  (after ``pip install`` of that package, ``--system NAME=mysys:MODEL`` finds it);
+  (after ``pip install`` of that package, ``--system NAME=mysys:MODEL`` finds it: catalogue
+  reads the installed entry points when it is first imported);
 * or, in code run before the command (a plugin imported by a wrapper script)::
 
       from pipeline.systems.registry import systems

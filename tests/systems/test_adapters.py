@@ -223,3 +223,33 @@ def test_xrenner_output_parser_on_recorded_output():
     assert got == [[(0, 5), (her, her + 3)], [(14, 28), (him, him + 3)]]
     with pytest.raises(ValueError, match="tokens"):
         clusters_from_output(output, spans[:-1], text)
+
+
+def test_an_installed_packages_entry_point_adds_an_adapter(tmp_path):
+    """The documented way: an entry point in the group counter_gap_systems of the user's
+    package (here a package 'installed' by a .dist-info directory on sys.path)."""
+    from pipeline.systems.registry import ENTRY_POINT_GROUP, is_adapter
+
+    (tmp_path / "my_coref_pkg.py").write_text(textwrap.dedent('''
+        class Mine:
+            def __init__(self, model, device="cpu", batch_size=8):
+                self.model = model
+            def predict(self, texts):
+                return [[] for _ in texts]
+    '''))
+    info = tmp_path / "my_coref_pkg-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: my-coref-pkg\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\nmine = my_coref_pkg:Mine\n")
+    # catalogue reads the installed entry points when it is imported: a fresh process, as a user's
+    import os
+    import subprocess
+
+    code = ("from pipeline.systems.registry import is_adapter, make_adapter; "
+            "from pipeline.systems.base import parse_spec; "
+            "a = make_adapter(parse_spec('m=mine:/my/model')); "
+            "print(is_adapter('mine'), type(a).__name__, a.model, a.predict(['x']))")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    assert out.stdout.split() == ["True", "Mine", "/my/model", "[[]]"]
+    assert not is_adapter("mine")          # this process started before the package existed

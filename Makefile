@@ -12,7 +12,7 @@ MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
 
 .PHONY: help setup browser extract generate label namemap cda evaluate baseline analyze weights sowinobias \
         benchmark humans-qa humans-maze experiment-plan experiment-serve experiment-export embeddings \
-        bench-embeddings bench-fidelity bench-generate bench-baseline \
+        bench-embeddings bench-fidelity bench-generate bench-baseline predict \
         annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate bench-scale test clean
 
 help:
@@ -26,7 +26,8 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml resources/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c resources/constraints.txt -e '.[test]'
+	$(PY) -m pip install --quiet -c resources/constraints.txt -e '.[test,xrenner]'
+	$(PY) -m pip install --quiet --no-deps xrenner==2.2.1.1
 	touch $(STAMP)
 
 extract: $(STAMP)
@@ -55,6 +56,11 @@ SYSTEMS ?=
 EVAL_OPTS ?=
 evaluate: $(STAMP)
 	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(SYSTEMS),--system $(s)) --out $(OUT)/evaluation $(EVAL_OPTS)
+
+# run coreference systems on a dataset (docs/evaluate.md): PREDICT_SYSTEMS="xr=xrenner fc=fastcoref:DIR"
+PREDICT_SYSTEMS ?= xrenner=xrenner
+predict: $(STAMP)
+	$(PY) -m pipeline predict --dataset $(DATASET) $(foreach s,$(PREDICT_SYSTEMS),--system $(s)) --out $(OUT)/predictions
 
 # NAME_SPANS: optional {"ID": [[start, end, text], ...]} personal-name spans (else the dataset's
 # names column or spaCy NER); VARIANT: all | num | dist | trimmed

@@ -121,7 +121,7 @@ def _oracle_clusters(E, dev: Path):
     docs = []
     for k, sp in enumerate(gold.spans.itertuples(index=False)):
         tokens, spans = simple_tokens(sp.text)
-        clusters = gold_clusters(spans, *E._row_spans(sp), bool(gold.frame["A-coref"].iat[k]),
+        clusters = gold_clusters(spans, *E.row_spans(sp), bool(gold.frame["A-coref"].iat[k]),
                                  bool(gold.frame["B-coref"].iat[k]))
         docs.append(ClusterDoc(str(gold.frame["ID"].iat[k]), k + 1, [t.lower() for t in tokens], clusters))
     return docs, gold

@@ -170,7 +170,7 @@ def judge_all(items: list[dict], matched: dict[str, object], path=None) -> dict[
     out = {r: np.zeros(len(items), dtype=bool) for r in RULES}
     for i, it in enumerate(items):
         doc = matched.get(it["id"])
-        if doc is None:
+        if doc is None or getattr(doc, "error", None):       # no answer (a system crash): wrong
             continue
         try:
             res = judge(it, doc.tokens, doc.clusters)

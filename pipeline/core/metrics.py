@@ -48,6 +48,19 @@ ALTERNATIVES = {
     "original_counterfactual": "observed",
 }
 INTERVAL = 0.99
+SIGNIFICANCE = 0.01
+
+
+def smallest_exact_p(n_units: int) -> float:
+    """The smallest one-sided p-value an exact paired test (sign flips of the ``n_units``
+    units) can give: 0.5 ** n. The bootstrap knows no such floor -- one quadruple drawn n
+    times always gives the observed sign, p = 1 / (1 + B) -- so with fewer than 7 units
+    (0.5 ** 6 = 0.016) a bootstrap p below 0.01 is an artefact and no result is marked."""
+    return 0.5 ** max(0, int(n_units))
+
+
+def can_be_significant(n_units: int, level: float = SIGNIFICANCE) -> bool:
+    return smallest_exact_p(n_units) < level
 
 
 # ------------------------------------------------------------------------------ primitives
@@ -351,7 +364,7 @@ def evaluate_quadruples(correct_by_system: dict[str, np.ndarray], gender: np.nda
     for system in correct_by_system:
         results[system] = {**points[system], **boot[system],
                            "resamples": 0 if counts is None else int(counts.shape[0]),
-                           "seed": seed}
+                           "seed": seed, "testable": can_be_significant(q)}
     return results
 
 
@@ -390,5 +403,6 @@ def evaluate_gap(correct_by_system: dict[str, np.ndarray], gender: np.ndarray,
     boot = (_bootstrap(contribs, points, _GAP_STATS, counts) if counts is not None
             else {s: {} for s in contribs})
     return {s: {**points[s], **boot[s],
-                "resamples": 0 if counts is None else int(counts.shape[0]), "seed": seed}
+                "resamples": 0 if counts is None else int(counts.shape[0]), "seed": seed,
+                "testable": can_be_significant(n)}
             for s in correct_by_system}

@@ -1,6 +1,7 @@
 """Reading a GAP-style dataset for the diagnostics (``analyze``, ``weights``, ``baseline``): a
 GAP TSV, a quadruples Parquet or an instances Parquet, as plain records; and the personal-name
-spans JSON ``{"test-1": [[start, end, "Dehner"], ...]}``.
+spans JSON ``{"test-1": [[start, end, "Dehner"], ...]}``; and :func:`read_dataset_frame`, the
+dataset of ``evaluate`` and ``predict`` as a DataFrame (validated by :mod:`pipeline.core.gold`).
 
 Records have the keys id, text, pronoun, pronoun_offset, a, a_offset, b, b_offset, a_coref,
 b_coref (bool or None) and names (a sorted list of (start, end, text) mention spans from a
@@ -132,3 +133,30 @@ def read_dataset_args(args, originals_only: bool) -> tuple[list[dict], str, dict
     spans = (read_name_spans(args.name_spans, {r["id"]: r["text"] for r in records})
              if args.name_spans else None)
     return records, kind, spans
+
+
+def read_dataset_frame(path: str | Path):
+    """The dataset as a DataFrame: Parquet (by content or suffix); a GAP TSV with texts (its
+    quoting decided by the offsets, :func:`pipeline.formats.gap_tsv.read_gap_file`: GAP's
+    files and Counter-GAP's releases alike); else any TSV with a header, as strings."""
+    import pandas as pd
+
+    from pipeline.formats.gap_tsv import GAP_REQUIRED, read_gap_file, read_tsv
+
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError("is a directory, expected a Parquet or TSV dataset", path)
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+    if path.suffix.lower() in (".parquet", ".pq") or head == b"PAR1":
+        from pipeline.formats.tables import read_table
+
+        return read_table(path).to_pandas()
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:
+        header = fh.readline().rstrip("\r\n").split("\t")
+    if set(GAP_REQUIRED) <= {h.strip('"') for h in header}:
+        got = read_gap_file(path)
+        return pd.DataFrame(got.rows, columns=got.header)
+    return read_tsv(path, [])

@@ -172,10 +172,14 @@ def _as_dict(header: list[str], rec: list[str], path, line: int) -> dict:
     return dict(zip(header, rec))
 
 
-def read_tsv_records(path: str | os.PathLike, required: Iterable[str] = ()) -> tuple[list[str], list[dict], list[int]]:
+def read_tsv_records(path: str | os.PathLike, required: Iterable[str] = (),
+                     headerless=None) -> tuple[list[str], list[dict], list[int]]:
     """A tab-separated file with a header, read as :mod:`csv` reads it (strict), falling back
     to the raw reading when the csv reading fails on a quote that is part of a field (GAP's
-    own files). Returns (header, rows as dicts of strings, the line of each row)."""
+    own files). Returns (header, rows as dicts of strings, the line of each row).
+
+    ``headerless``: a function (first record's fields -> column names or None); when it gives
+    names, the file has no header line and its first line is data (GAP system outputs)."""
     path = Path(path)
     text = _read_text(path)
     parsed = _parse_raw(text)
@@ -187,6 +191,12 @@ def read_tsv_records(path: str | os.PathLike, required: Iterable[str] = ()) -> t
                              "closes", path, exc.line) from None
         except csv.Error:
             pass                                    # a quote inside a raw field: raw reading
+    names = headerless(parsed.header) if headerless is not None and parsed.header else None
+    if names:
+        first = next((i for i, ln in enumerate(text.split("\n"), start=1) if ln.strip()), 1)
+        parsed.records.insert(0, parsed.header)
+        parsed.lines.insert(0, first)
+        parsed.header = list(names)
     _check_header(parsed, required, path)
     rows = [_as_dict(parsed.header, rec, path, line) for rec, line in zip(parsed.records, parsed.lines)]
     return parsed.header, rows, parsed.lines
@@ -307,9 +317,11 @@ def _cell(value) -> str:
     return str(value)
 
 
-def write_tsv(rows: Iterable[dict], target: str | os.PathLike, columns: list[str]) -> None:
-    """The project's one TSV writer: header ``columns``, one line per row (missing keys are
-    empty; bools TRUE/FALSE; None empty), csv.QUOTE_MINIMAL, tab, ``\n``, UTF-8, atomic.
+def write_tsv(rows: Iterable[dict], target: str | os.PathLike, columns: list[str],
+              header: bool = True) -> None:
+    """The project's one TSV writer: header ``columns`` (none when not ``header``), one line
+    per row (missing keys are empty; bools TRUE/FALSE; None empty), csv.QUOTE_MINIMAL, tab,
+    ``\n``, UTF-8, atomic.
 
     A field holding a tab, a double quote, ``\n`` or ``\r`` is quoted (the csv module alone
     would leave a bare ``\r`` unquoted with ``\n`` line ends, and every csv reader ends the
@@ -328,7 +340,8 @@ def write_tsv(rows: Iterable[dict], target: str | os.PathLike, columns: list[str
 
     with atomic_path(target) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            fh.write(line(columns))
+            if header:
+                fh.write(line(columns))
             for r in rows:
                 fh.write(line([_cell(r.get(c)) for c in columns]))
 
@@ -338,6 +351,11 @@ def write_gap_tsv(rows: list[dict], target: str | os.PathLike, extra_columns: It
     write_tsv(rows, target, GAP_COLUMNS + [c for c in extra_columns if c not in GAP_COLUMNS])
 
 
-def write_system_tsv(rows: Iterable[dict], target: str | os.PathLike) -> None:
-    """A GAP system output: ID, A-coref, B-coref."""
-    write_tsv(rows, target, SYSTEM_COLUMNS)
+def write_system_tsv(rows: Iterable[dict], target: str | os.PathLike,
+                     columns: list[str] = SYSTEM_COLUMNS) -> None:
+    """A GAP system output in the layout GAP's ``gap_scorer.py`` reads: NO header line (the
+    scorer reads a system file with fixed field names ID, A-coref, B-coref and would take a
+    header for a data row), columns ``columns`` (ID, A-coref, B-coref, then optional A-prob,
+    B-prob, AB-prob, which the scorer ignores). :func:`pipeline.formats.system_outputs.read_gap_predictions`
+    reads it back by position."""
+    write_tsv(rows, target, columns, header=False)

@@ -113,7 +113,9 @@ def write_hf_dataset(out_dir: str | os.PathLike, configs: list[Config], card: st
     from pipeline.formats.files import write_text
 
     out = Path(out_dir)
-    largest = max((s.table.num_rows for c in configs for s in c.splits), default=0)
+    # the Hub's size bucket is the dataset's: the default (first) config's largest split, not
+    # an auxiliary config such as the votes (four rows per instance and more)
+    largest = max((s.table.num_rows for s in configs[0].splits), default=0) if configs else 0
     data = card_data(configs, license=license, pretty_name=pretty_name, language=language,
                      task_categories=task_categories, tags=tags,
                      size_category=size_category(largest))

@@ -302,3 +302,22 @@ CAST = pa.schema([
     ("gender", pa.string()),         # masculine | feminine | unknown
     ("evidence", pa.string()),       # where the gender came from, with counts
 ])
+
+# ---------------------------------------------------------------- answers (issue 28) -------
+# `predict` and `evaluate`: one row per (dataset row, system). quadruple_id / variant: the
+# Counter-GAP quadruple and variant; a GAP row is its own quadruple ("original"); SoWinoBias:
+# pair_id and pro/anti; a benchmark item: its id and its stereotype (pro/anti/neutral).
+ANSWERS = pa.schema([
+    ("id", pa.string()),
+    ("system", pa.string()),
+    ("quadruple_id", pa.string()),
+    ("variant", pa.string()),
+    ("gender", pa.string()),              # masculine | feminine | neutral (the pronoun's)
+    ("answer", pa.string()),              # A | B | both | neither; null: unanswered
+    ("a_coref", pa.bool_()),
+    ("b_coref", pa.bool_()),
+    ("gold", pa.string()),                # A | B | both | neither; null: no gold label
+    ("correct", pa.bool_()),              # answer == gold (unanswered: False); null without gold
+    ("answered", pa.bool_()),
+    ("error", pa.string()),               # why a row is unanswered (a crash, no alignment, missing)
+])

@@ -10,6 +10,8 @@
   clusters in ``predicted_clusters`` (c2f-coref's predictions) or else ``clusters``: a list
   of clusters, each a list of ``[start, end]`` inclusive token (subtoken) indices. An id in
   ``doc_key``, ``ID`` or ``id``;
+  With or without a header line: GAP's own ``gap_scorer.py`` reads system files without
+  one (:func:`headerless_system_columns`), published outputs have one;
 * :func:`read_cluster_conll` -- CoNLL-2012 response files (the coreference column);
 * :func:`detect_system_format` -- which of the three a file is, by its content.
 
@@ -35,7 +37,9 @@ PROB_COLUMNS = ("A-prob", "B-prob")
 AB_PROB = "AB-prob"       # optional with PROB_COLUMNS: P(both TRUE), default 0
 ID_KEYS = ("doc_key", "ID", "id")
 TOKEN_KEYS = ("document", "sentences", "tokens")
-CLUSTER_KEYS = ("predicted_clusters", "clusters")
+CLUSTER_KEYS = ("predicted_clusters", "clusters", "clusters_token_offsets")
+CHAR_CLUSTER_KEYS = {"clusters_char_offsets": True, "predicted_clusters": False, "clusters": False}
+# key -> end inclusive? (Maverick's clusters_char_offsets: text[start:end + 1]; fastcoref: text[start:end])
 SPECIAL_SUBTOKENS = frozenset({"[CLS]", "[SEP]", "<s>", "</s>", "[PAD]", "<pad>"})
 FORMATS = ("gap-tsv", "jsonl-clusters", "conll")
 
@@ -68,10 +72,37 @@ class Predictions:
     n_unaligned: int = 0                  # cluster outputs: rows whose spans could not be aligned
     unaligned_ids: list[str] = field(default_factory=list)
     n_extra: int = 0                      # output rows for IDs the dataset lacks (allow_extra)
+    failed: dict[str, str] = field(default_factory=dict)   # id -> error of a document the system failed on
 
     @property
     def probabilistic(self) -> bool:
         return self.probs is not None
+
+
+HEADERLESS_COLUMNS = {3: ["ID", "A-coref", "B-coref"], 5: ["ID", "A-coref", "B-coref", *PROB_COLUMNS],
+                      6: ["ID", "A-coref", "B-coref", *PROB_COLUMNS, AB_PROB]}
+
+
+def headerless_system_columns(first: list[str]) -> list[str] | None:
+    """Column names of a GAP system output WITHOUT a header line (the layout GAP's scorer
+    reads), by position, when the first line is data: its 2nd and 3rd fields are TRUE/FALSE
+    (or empty) and it has 3, 5 or 6 fields. None when the first line is a header."""
+    if len(first) not in HEADERLESS_COLUMNS or first[0].strip() == "ID":
+        return None
+    if not all(f.strip().upper() in ("TRUE", "FALSE", "") for f in first[1:3]):
+        return None
+    return HEADERLESS_COLUMNS[len(first)]
+
+
+def read_system_table(path: str | os.PathLike):
+    """A GAP system output, with or without a header line, as a DataFrame of strings."""
+    import pandas as pd
+
+    from pipeline.formats.gap_tsv import read_tsv_records
+
+    header, rows, _ = read_tsv_records(path, ["ID", "A-coref", "B-coref"], headerless_system_columns)
+    return pd.DataFrame(rows, columns=header, dtype=object).astype(str) if rows else \
+        pd.DataFrame({c: pd.Series([], dtype=str) for c in header})
 
 
 def read_gap_predictions(path: str | os.PathLike, ids, allow_missing: bool = False,
@@ -90,7 +121,7 @@ def read_gap_predictions(path: str | os.PathLike, ids, allow_missing: bool = Fal
     from pipeline.formats.gap_tsv import read_tsv_records
 
     path = Path(path)
-    header, rows, lines = read_tsv_records(path, ["ID", "A-coref", "B-coref"])
+    header, rows, lines = read_tsv_records(path, ["ID", "A-coref", "B-coref"], headerless_system_columns)
     gold_ids = np.asarray(list(ids), dtype=object)
     rowno = np.asarray(lines, dtype=np.int64)
     col = {c: np.asarray([r[c] for r in rows], dtype=object) for c in header}
@@ -166,6 +197,7 @@ class ClusterDoc:
     tokens: list[str]
     clusters: list[list[tuple[int, int]]]
     path: str | None = None           # the file, when several files' documents are matched together
+    error: str | None = None          # the system failed on this document: unanswered
 
 
 def _strip_piece(sub: str) -> str:
@@ -201,7 +233,7 @@ def _tokens_of(obj: dict, path, line: int) -> tuple[list[str], bool]:
 
 
 def _clusters_of(obj: dict, n: int, path, line: int, unit: str) -> list[list[tuple[int, int]]]:
-    key = next((k for k in CLUSTER_KEYS if k in obj), None)
+    key = next((k for k in CLUSTER_KEYS if obj.get(k) is not None), None)
     if key is None:
         raise InputError(f"no clusters: expected {' or '.join(CLUSTER_KEYS)}", path, line)
     raw = obj[key]
@@ -238,16 +270,100 @@ def _merge_subtokens(subtokens: list[str], smap, clusters, path, line: int):
     return words, merged
 
 
+def _wordpiece_map(toks: list[str]) -> list[int] | None:
+    """A subtoken map for WordPiece subtokens written without one (c2f-coref's GAP layout):
+    ``##`` pieces join the previous word; None when the tokens are no WordPiece output."""
+    if not any(t in SPECIAL_SUBTOKENS or t.startswith("##") for t in toks):
+        return None
+    smap, w = [], -1
+    for t in toks:
+        if not (t.startswith("##") and w >= 0):
+            w += 1
+        smap.append(w)
+    return smap
+
+
+def char_segments(text: str, bounds) -> tuple[list[str], list[tuple[int, int]]]:
+    """The text cut at whitespace and at every offset in ``bounds``: pieces and their
+    character spans (end exclusive). Mentions given in character offsets become exact token
+    ranges of these pieces."""
+    cuts = sorted({0, len(text), *(b for b in bounds if 0 <= b <= len(text))})
+    pieces, spans = [], []
+    for lo, hi in zip(cuts, cuts[1:]):
+        i = lo
+        while i < hi:
+            while i < hi and text[i].isspace():
+                i += 1
+            j = i
+            while j < hi and not text[j].isspace():
+                j += 1
+            if j > i:
+                pieces.append(text[i:j])
+                spans.append((i, j))
+            i = j
+    return pieces, spans
+
+
+def _char_doc(obj: dict, key: str, path, line: int) -> tuple[list[str], list[list[tuple[int, int]]]]:
+    text = obj["text"]
+    if not isinstance(text, str):
+        raise InputError("'text' must be a string", path, line)
+    inclusive = CHAR_CLUSTER_KEYS[key]
+    raw = obj[key]
+    if not isinstance(raw, list):
+        raise InputError(f"'{key}' must be a list of clusters", path, line)
+    clusters = []
+    for ci, cluster in enumerate(raw):
+        if not isinstance(cluster, list):
+            raise InputError(f"cluster {ci} of '{key}' is not a list of [start, end] spans", path, line)
+        spans = []
+        for m in cluster:
+            if (not isinstance(m, (list, tuple)) or len(m) != 2
+                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in m)):
+                raise InputError(f"cluster {ci}: mention {m!r} is not [start, end] (integers)", path, line)
+            s, e = m[0], m[1] + 1 if inclusive else m[1]
+            if not (0 <= s < e <= len(text)):
+                raise InputError(f"cluster {ci}: mention {list(m)} lies outside the text's {len(text)} "
+                                 f"characters ({'end inclusive' if inclusive else 'end exclusive'})", path, line)
+            spans.append((s, e))
+        clusters.append(spans)
+    pieces, pspans = char_segments(text, [b for c in clusters for m in c for b in m])
+    starts = {s: i for i, (s, _) in enumerate(pspans)}
+    ends = {e: i for i, (_, e) in enumerate(pspans)}
+    out = []
+    for cluster in clusters:
+        mentions = []
+        for s, e in cluster:
+            while s < e and text[s].isspace():
+                s += 1
+            while e > s and text[e - 1].isspace():
+                e -= 1
+            if s < e:
+                mentions.append((starts[s], ends[e]))
+        out.append(mentions)
+    return pieces, out
+
+
 def cluster_doc(obj, path, line: int) -> ClusterDoc:
     """One JSON object of a cluster output as a :class:`ClusterDoc` (validated)."""
     if not isinstance(obj, dict):
         raise InputError(f"expected a JSON object, got {type(obj).__name__}", path, line)
+    key = next((obj[k] for k in ID_KEYS if k in obj), None)
+    key = None if key is None else str(key)
+    if obj.get("error"):
+        return ClusterDoc(key, line, [], [], str(obj["error"]))
+    if not any(k in obj for k in TOKEN_KEYS) and "text" in obj:
+        ck = next((k for k in CHAR_CLUSTER_KEYS if obj.get(k) is not None), None)
+        if ck is None:
+            raise InputError(f"no clusters: expected {' or '.join(CHAR_CLUSTER_KEYS)} with 'text'", path, line)
+        toks, clusters = _char_doc(obj, ck, path, line)
+        return ClusterDoc(key, line, toks, clusters)
     toks, sub = _tokens_of(obj, path, line)
     clusters = _clusters_of(obj, len(toks), path, line, "subtokens" if sub else "tokens")
-    if sub:
-        toks, clusters = _merge_subtokens(toks, obj["subtoken_map"], clusters, path, line)
-    key = next((obj[k] for k in ID_KEYS if k in obj), None)
-    return ClusterDoc(None if key is None else str(key), line, toks, clusters)
+    smap = obj["subtoken_map"] if sub else _wordpiece_map(toks)
+    if smap is not None:
+        toks, clusters = _merge_subtokens(toks, smap, clusters, path, line)
+    return ClusterDoc(key, line, toks, clusters)
 
 
 def read_cluster_jsonl(path: str | os.PathLike) -> list[ClusterDoc]:

@@ -73,7 +73,7 @@ def read_system_correctness(items: list[dict], path, allow_missing: bool = False
         first = ", ".join(repr(i) for i in missing[:MAX_LISTED])
         raise InputError(f"{len(missing)} benchmark item(s) have no prediction (first: {first}); "
                          "--allow-missing counts them as wrong", where)
-    present = np.array([i in matched for i in ids], dtype=bool)
+    present = np.array([i in matched and not getattr(matched[i], "error", None) for i in ids], dtype=bool)
     return judge_all(items, matched, where), present
 
 

@@ -34,8 +34,20 @@ def _pct(x, signed: bool = False) -> str:
 
 
 def _mark(m: dict, key: str) -> str:
+    """"*" where p < 0.01 and the dataset has units enough for a test to reach that
+    (``testable``, :func:`pipeline.core.metrics.can_be_significant`)."""
     p = m.get(f"p_{key}")
-    return "*" if p is not None and p < SIGNIFICANT else ""
+    return "*" if p is not None and p < SIGNIFICANT and m.get("testable", True) else ""
+
+
+def untestable_note(some: dict) -> str | None:
+    """Why no result is marked, when the dataset is too small for any test to reach p < 0.01."""
+    if some.get("testable", True) or not some.get("resamples"):
+        return None
+    n, unit = (some["n_quadruples"], "quadruple") if "n_quadruples" in some else (some["n_instances"], "instance")
+    return (f"No result is marked: with {n} {unit}(s) even an exact paired test cannot reach p < 0.01 "
+            f"(its smallest p is 0.5^{n} = {0.5 ** n:.3g}); the bootstrap p-values in metrics.json are "
+            f"not meaningful at this size.")
 
 
 def _ratio_cell(x) -> str:
@@ -89,10 +101,14 @@ def render_markdown(metrics: dict, gold) -> str:
     if some.get("resamples"):
         lines.append(f"\\* p < 0.01, one-sided paired bootstrap ({some['resamples']} resamples, "
                      f"seed {some['seed']}) for {tests}.")
+        if untestable_note(some):
+            lines.append(untestable_note(some))
     notes = [f"{n}: {m['n_missing']} missing ID(s) counted as wrong" for n, m in metrics.items()
              if m.get("n_missing")]
     notes += [f"{n}: {m['n_unaligned']} row(s) whose pronoun or candidates could not be aligned with the "
               f"system's tokens, counted as wrong" for n, m in metrics.items() if m.get("n_unaligned")]
+    notes += [f"{n}: {m['n_failed']} document(s) the system failed on, counted as wrong"
+              for n, m in metrics.items() if m.get("n_failed")]
     notes += [f"{n}: {FORMAT_NAMES.get(m['format'], m['format'])}, rows matched by {m.get('matched_by', 'ID')}"
               for n, m in metrics.items() if m.get("format") and m["format"] != "gap-tsv"]
     notes += [f"{n}: exact expected scores (A-prob/B-prob)" for n, m in metrics.items()

@@ -31,7 +31,7 @@ def run(args) -> int:
     from pipeline.core.analysis import analyse_records
     from pipeline.core.baselines import system_rows
     from pipeline.formats.datasets import read_dataset_args
-    from pipeline.formats.gap_tsv import write_tsv
+    from pipeline.formats.gap_tsv import write_system_tsv
     from pipeline.nlp import load as nlp_load
 
     records, kind, spans = read_dataset_args(args, originals_only=False)
@@ -39,7 +39,7 @@ def run(args) -> int:
                                               not args.no_progress, args.dataset)
     rows = system_rows(args.kind, [f.id for f in feats], [f.ranked for f in feats], args.seed)
     columns = list(rows[0]) if rows else ["ID", "A-coref", "B-coref"]
-    write_tsv(rows, args.out, columns)
+    write_system_tsv(rows, args.out, columns)
     n_answer = sum(r["A-coref"] == "TRUE" or r["B-coref"] == "TRUE" for r in rows)
     print(f"{args.kind}: {len(rows)} examples of {Path(args.dataset).name} ({kind}; names: {source}); "
           f"{n_answer} answered A or B" + (" in this draw" if args.kind == "random" else ""))

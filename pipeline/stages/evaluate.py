@@ -42,10 +42,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from pipeline.core.gold import Gold, is_sowinobias, normalise_dataset, row_spans  # noqa: F401 (re-exported)
 from pipeline.errors import InputError
+from pipeline.formats.datasets import read_dataset_frame  # noqa: F401 (re-exported)
 from pipeline.formats.files import jsonable
 from pipeline.formats.system_outputs import rows_list as _rows_list
-from pipeline.vocab import ID_SUFFIX_RE as SUFFIX_RE, VARIANTS
 
 MAX_LISTED = 5
 MIN_COVERAGE = 0.8     # a cluster document must spell at least this share of the row's text
@@ -68,8 +69,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    type=lambda s: _name_file(s, "--system"),
                    help="a system output, format detected by content: GAP TSV predictions (ID, A-coref, "
                         "B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
-                        "response file; repeatable (on a pro/anti benchmark, a NAME given again adds "
-                        "that system's output on another dataset)")
+                        "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as "
+                        "`predict` does, into OUT/predictions); repeatable (on a pro/anti benchmark, a NAME "
+                        "given again adds that system's output on another dataset)")
     p.add_argument("--out", type=Path, help="output directory (required with --system)")
     p.add_argument("--resamples", type=int, default=10_000,
                    help="bootstrap resamples (default 10000; 0 disables the tests)")
@@ -87,20 +89,34 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="test-set weights (JSON: ID -> weight) for weighted scores; repeatable")
     p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
                    help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
+    p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",
+                   help="write the dataset in c2f-coref's GAP jsonlines input layout")
+    p.add_argument("--jsonlines-vocab", type=Path, default=None, metavar="VOCAB.txt",
+                   help="with --write-jsonlines: a BERT vocab.txt; subtokens as c2f-coref's predict.py "
+                        "reads them (default: word tokens)")
+    p.add_argument("--report", action="store_true",
+                   help="also write report.md and report.html: metrics with intervals, plots, and the "
+                        "quadruples each system gets inconsistent")
+    p.add_argument("--device", default="cpu", choices=("cpu", "cuda", "mps"),
+                   help="for --system NAME=ADAPTER:MODEL (run on the fly): cpu, cuda or mps")
+    p.add_argument("--batch-size", type=int, default=8, help="for systems run on the fly (default 8)")
 
 
 def run(args) -> int:
     t0 = time.perf_counter()
     if args.resamples < 0:
         raise InputError(f"--resamples must be >= 0, got {args.resamples}")
-    if not args.system and args.write_conll is None:
-        raise InputError("nothing to do: give --system NAME=FILE (and --out), or --write-conll FILE")
+    if not args.system and args.write_conll is None and args.write_jsonlines is None:
+        raise InputError("nothing to do: give --system NAME=FILE (and --out), --write-conll FILE or "
+                         "--write-jsonlines FILE")
     if args.system and args.out is None:
         raise InputError("--out is required with --system")
     names = [n for n, _ in args.system]
     dupes = sorted({n for n in names if names.count(n) > 1})
     from pipeline.formats.benchmarks import is_benchmark_file
 
+    if args.system:
+        args.system = _run_adapters(args)
     if args.system and is_benchmark_file(args.dataset):   # pro/anti benchmark (issue 15)
         from pipeline.report.benchmark import evaluate_benchmark, markdown
 
@@ -111,9 +127,14 @@ def run(args) -> int:
             systems.setdefault(name, []).append(path)
         bench = evaluate_benchmark(args.dataset, systems, args.out, args.resamples,
                                    args.seed, args.allow_missing, args.max_unmatched)
+        from pipeline.systems.run import write_answers
+
+        # per-row answers from each system's first file (the further files of a NAME given again
+        # are other datasets' outputs)
+        write_answers(args.out, args.dataset, {name: paths[0] for name, paths in systems.items()})
         print(markdown(bench))
         print(f"benchmark: {len(bench)} system(s) -> {args.out}/metrics.json, per_item.parquet, "
-              f"benchmark.md, benchmark.png")
+              f"benchmark.md, benchmark.png, answers.parquet")
         return 0
     if dupes:
         raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
@@ -126,8 +147,16 @@ def run(args) -> int:
     if args.write_conll is not None:
         n_docs = write_dataset_conll(gold, args.write_conll)
         print(f"wrote {args.write_conll}: {n_docs} documents (one per dataset row, gold labels as clusters)")
-        if not args.system:
-            return 0
+    if args.write_jsonlines is not None:
+        from pipeline.formats.c2f import read_vocab, write_gap_jsonlines
+
+        if gold.spans is None:
+            raise InputError("--write-jsonlines needs a dataset with texts and offsets", gold.path)
+        vocab = read_vocab(args.jsonlines_vocab) if args.jsonlines_vocab else None
+        n_docs = write_gap_jsonlines(gold_jsonlines_rows(gold), args.write_jsonlines, vocab)
+        print(f"wrote {args.write_jsonlines}: {n_docs} documents in c2f-coref's GAP jsonlines layout")
+    if not args.system:
+        return 0
     systems = {name: read_system(path, gold, args.allow_missing, args.ignore_extra)
                for name, path in args.system}
     from pipeline.formats.weights import read_weights
@@ -143,10 +172,25 @@ def run(args) -> int:
     png = render_plot(metrics, gold)
     from pipeline.formats.files import staged_outputs, write_json, write_text
 
+    from pipeline.core.answers import answer_records, gold_answer_rows
+    from pipeline.formats.schemas import ANSWERS
+    from pipeline.formats.tables import write_records
+
+    rows = gold_answer_rows(gold)
+    answers = []
+    for name, s in systems.items():
+        ans = {i: (bool(a), bool(b)) if p else None
+               for i, a, b, p in zip(s.frame["ID"], s.frame["A-coref"], s.frame["B-coref"], s.present)}
+        answers += answer_records(rows, name, ans, s.why_unanswered())
     with staged_outputs(args.out) as stage:
         write_json(stage / "metrics.json", metrics)
         write_text(stage / "metrics.md", markdown)
         (stage / "metrics.png").write_bytes(png)
+        write_records(answers, stage / "answers.parquet", ANSWERS)
+        if args.report:
+            from pipeline.report.evaluation_page import write_report
+
+            write_report(stage, metrics, gold, systems, markdown, png)
 
     print(markdown)
     for name, s in systems.items():
@@ -157,13 +201,16 @@ def run(args) -> int:
             line += f"; {s.n_missing} dataset row(s) missing, counted as wrong"
         if s.n_extra:
             line += f"; {s.n_extra} row(s) for IDs not in the dataset ignored (--ignore-extra)"
+        if s.n_failed:
+            line += f"; {s.n_failed} document(s) the system failed on, counted as wrong"
         if s.n_unaligned:
             first = ", ".join(s.unaligned_ids[:MAX_LISTED])
             line += (f"; {s.n_unaligned} row(s) could not be aligned with the system's tokens "
                      f"(first: {first}), counted as wrong")
         print(line)
     print(f"{gold.describe()}; {len(systems)} system(s); {args.resamples} resamples, seed {args.seed}; "
-          f"{time.perf_counter() - t0:.2f} s -> {args.out}/metrics.json, metrics.md, metrics.png")
+          f"{time.perf_counter() - t0:.2f} s -> {args.out}/metrics.json, metrics.md, metrics.png, answers.parquet"
+          + (", report.md, report.html" if args.report else ""))
     return 0
 
 
@@ -171,206 +218,23 @@ def _run_sowinobias(raw: pd.DataFrame, args) -> int:
     """SoWinoBias datasets: metrics by :mod:`pipeline.core.sowinobias`, report (sowinobias.md,
     sowinobias.png) by :mod:`pipeline.report.sowinobias`, written together with metrics.json."""
     from pipeline.formats.files import staged_outputs, write_json
-    from pipeline.formats.gap_tsv import read_tsv
+    from pipeline.formats.system_outputs import read_system_table
     from pipeline.report.sowinobias import evaluate_sowinobias
 
-    systems = {n: read_tsv(f, ["ID", "A-coref", "B-coref"]) for n, f in args.system}
+    systems = {n: read_system_table(f) for n, f in args.system}
     extra = {"allow_missing": True} if args.allow_missing else {}
     with staged_outputs(args.out) as stage:
         result = evaluate_sowinobias(raw, systems, stage, args.resamples, args.seed, **extra)
         write_json(stage / "metrics.json", result)
+    from pipeline.systems.run import write_answers
+
+    write_answers(args.out, args.dataset, dict(args.system))
     print(f"SoWinoBias dataset: metrics for {len(systems)} system(s) -> {args.out / 'metrics.json'}, "
-          "sowinobias.md, sowinobias.png")
+          "sowinobias.md, sowinobias.png, answers.parquet")
     return 0
 
 
 # ------------------------------------------------------------------------------ dataset
-
-@dataclass
-class Gold:
-    """A validated dataset. ``frame``: ID, Pronoun, A-coref, B-coref (bools), gender (+1/-1).
-
-    ``positions``: (Q, 4) row indices of each quadruple's variants (VARIANTS order), or None
-    for a GAP-style dataset.
-    """
-    path: Path
-    frame: pd.DataFrame
-    positions: np.ndarray | None
-    quadruple_ids: list[str] = field(default_factory=list)
-    spans: pd.DataFrame | None = None   # text, pronoun/a/b and their offsets, when the dataset has texts
-
-    @property
-    def quadruples(self) -> bool:
-        return self.positions is not None
-
-    def describe(self) -> str:
-        if self.quadruples:
-            return f"{len(self.quadruple_ids)} quadruples ({len(self.frame)} instances)"
-        return f"GAP-style dataset, {len(self.frame)} instances"
-
-
-def read_dataset_frame(path: Path) -> pd.DataFrame:
-    """The dataset as a DataFrame: Parquet (by content or suffix); a GAP TSV with texts (its
-    quoting decided by the offsets, :func:`pipeline.formats.gap_tsv.read_gap_file`: GAP's
-    files and Counter-GAP's releases alike); else any TSV with a header, as strings."""
-    from pipeline.formats.gap_tsv import GAP_REQUIRED, read_gap_file, read_tsv
-
-    path = Path(path)
-    if not path.exists():
-        raise InputError("file not found", path)
-    if path.is_dir():
-        raise InputError("is a directory, expected a Parquet or TSV dataset", path)
-    with open(path, "rb") as fh:
-        head = fh.read(4)
-    if path.suffix.lower() in (".parquet", ".pq") or head == b"PAR1":
-        from pipeline.formats.tables import read_table
-
-        return read_table(path).to_pandas()
-    with open(path, encoding="utf-8-sig", errors="replace") as fh:
-        header = fh.readline().rstrip("\r\n").split("\t")
-    if set(GAP_REQUIRED) <= {h.strip('"') for h in header}:
-        got = read_gap_file(path)
-        return pd.DataFrame(got.rows, columns=got.header)
-    return read_tsv(path, [])
-
-
-def is_sowinobias(frame: pd.DataFrame) -> bool:
-    if "set" not in frame.columns:
-        return False
-    values = set(frame["set"].astype(str).str.strip().str.lower())
-    return bool(values) and values <= {"pro", "anti"}
-
-
-def _parse_bools(values: pd.Series, column: str, rowno: np.ndarray, path) -> np.ndarray:
-    """Vectorised TRUE/FALSE (any case) -> bool; error listing the first offending rows."""
-    if values.dtype == bool:
-        return values.to_numpy()
-    if values.dtype.name == "boolean" or values.dtype == object and values.map(
-            lambda v: isinstance(v, bool) or v is None).all():
-        bad = values.isna().to_numpy()
-        if bad.any():
-            rows = [(int(r), f"{column} is empty") for r in rowno[bad]]
-            raise InputError(f"{column} must be TRUE or FALSE: {_rows_list(rows)}", path, rows[0][0])
-        return values.astype(bool).to_numpy()
-    text = values.astype(str).str.strip().str.upper().to_numpy(dtype=object)
-    true = text == "TRUE"
-    ok = true | (text == "FALSE")
-    if not ok.all():
-        rows = [(int(r), f"{column}={v!r}") for r, v in zip(rowno[~ok], values[~ok])]
-        raise InputError(f"{column} must be TRUE or FALSE: {_rows_list(rows)}", path, rows[0][0])
-    return true
-
-
-def normalise_dataset(raw: pd.DataFrame, path: Path) -> Gold:
-    """Validate a dataset frame (Parquet columns or GAP TSV columns) into :class:`Gold`."""
-    from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
-
-    parquet = "id" in raw.columns and "ID" not in raw.columns
-    first_row = 1 if parquet else 2          # TSV: the header is row 1
-    rowno = np.arange(len(raw)) + first_row
-    cols = ({"ID": "id", "A-coref": "a_coref", "B-coref": "b_coref", "Pronoun": "pronoun"}
-            if parquet else {"ID": "ID", "A-coref": "A-coref", "B-coref": "B-coref", "Pronoun": "Pronoun"})
-    need = [cols["ID"], cols["A-coref"], cols["B-coref"]]
-    if not (parquet and "pronoun_gender" in raw.columns):
-        need.append(cols["Pronoun"])
-    missing = [c for c in need if c not in raw.columns]
-    if missing:
-        raise InputError(f"dataset lacks column(s) {', '.join(missing)}", path)
-    if len(raw) == 0:
-        raise InputError("dataset has no rows", path)
-
-    ids = raw[cols["ID"]].astype(str).str.strip()
-    dup = ids.duplicated(keep="first").to_numpy()
-    if dup.any():
-        rows = [(int(r), f"ID {i!r} again") for r, i in zip(rowno[dup], ids[dup])]
-        raise InputError(f"duplicate ID(s) in the dataset: {_rows_list(rows)}", path, rows[0][0])
-
-    gold_a = _parse_bools(raw[cols["A-coref"]], cols["A-coref"], rowno, path)
-    gold_b = _parse_bools(raw[cols["B-coref"]], cols["B-coref"], rowno, path)
-
-    sign = {MASCULINE: 1, FEMININE: -1}
-    if parquet and "pronoun_gender" in raw.columns:
-        gender_name = raw["pronoun_gender"].astype(str)
-        pronoun = (raw["pronoun"].astype(str) if "pronoun" in raw.columns
-                   else gender_name.map({MASCULINE: "he", FEMININE: "she"}))
-        what = "pronoun_gender"
-    else:
-        pronoun = raw[cols["Pronoun"]].astype(str).str.strip()
-        gender_name = pronoun.map(lambda p: target_pronoun_gender(p) or "")
-        what = cols["Pronoun"]
-    gender = gender_name.map(sign).fillna(0).astype(int).to_numpy()
-    if (gender == 0).any():
-        bad = gender == 0
-        vals = (raw[what] if what in raw.columns else gender_name)[bad]
-        rows = [(int(r), f"{what}={v!r}") for r, v in zip(rowno[bad], vals)]
-        raise InputError(f"not a gendered pronoun: {_rows_list(rows)}", path, rows[0][0])
-
-    frame = pd.DataFrame({"ID": ids.to_numpy(), "Pronoun": pronoun.to_numpy(),
-                          "A-coref": gold_a, "B-coref": gold_b, "gender": gender})
-    spans = _spans(raw, parquet)
-
-    # quadruple structure: explicit Parquet columns, else the ID suffixes
-    if parquet and {"quadruple_id", "variant"} <= set(raw.columns):
-        base = raw["quadruple_id"].astype(str).to_numpy()
-        variant = raw["variant"].astype(str).to_numpy()
-    else:
-        m = ids.str.extract(SUFFIX_RE)
-        has = m["variant"].notna().to_numpy()
-        base = np.where(has, m["base"].to_numpy(), ids.to_numpy())
-        variant = np.where(has, m["variant"].to_numpy(), "original")
-    if (variant == "original").all():
-        return Gold(path, frame, None, spans=spans)
-    return Gold(path, frame, *_quadruple_positions(base, variant, gender, path), spans=spans)
-
-
-SPAN_COLUMNS = {   # ours: (Parquet column, TSV column)
-    "text": ("text", "Text"), "pronoun": ("pronoun", "Pronoun"),
-    "pronoun_offset": ("pronoun_offset", "Pronoun-offset"), "a": ("a", "A"),
-    "a_offset": ("a_offset", "A-offset"), "b": ("b", "B"), "b_offset": ("b_offset", "B-offset")}
-
-
-def _spans(raw: pd.DataFrame, parquet: bool) -> pd.DataFrame | None:
-    """The texts and mention offsets (needed to score cluster outputs), or None."""
-    pick = 0 if parquet else 1
-    cols = {ours: theirs[pick] for ours, theirs in SPAN_COLUMNS.items()}
-    if not set(cols.values()) <= set(raw.columns):
-        return None
-    out = pd.DataFrame({ours: raw[theirs].to_numpy() for ours, theirs in cols.items()})
-    if out.isna().to_numpy().any():
-        return None
-    for c in ("pronoun_offset", "a_offset", "b_offset"):
-        out[c] = out[c].astype(int)
-    return out
-
-
-def _quadruple_positions(base: np.ndarray, variant: np.ndarray, gender: np.ndarray,
-                         path) -> tuple[np.ndarray, list[str]]:
-    df = pd.DataFrame({"q": base, "v": variant, "row": np.arange(len(base))})
-    unknown = ~df["v"].isin(VARIANTS)
-    if unknown.any():
-        raise InputError(f"unknown variant(s) {sorted(set(df.v[unknown]))[:MAX_LISTED]}", path)
-    order = pd.unique(df["q"])
-    table = df.pivot(index="q", columns="v", values="row").reindex(index=order, columns=list(VARIANTS))
-    incomplete = table.isna().any(axis=1).to_numpy()
-    if incomplete.any():
-        names = []
-        for q, row in table[incomplete].iterrows():
-            lacking = [v for v in VARIANTS if pd.isna(row[v])]
-            names.append(f"{q} (no {'/'.join(lacking)})")
-        more = f" and {len(names) - MAX_LISTED} more" if len(names) > MAX_LISTED else ""
-        raise InputError(f"{len(names)} incomplete quadruple(s): {', '.join(names[:MAX_LISTED])}{more}",
-                         path)
-    positions = table.to_numpy(dtype=np.int64)
-    g = gender[positions]
-    bad = ~((g[:, 1] == g[:, 0]) & (g[:, 2] == -g[:, 0]) & (g[:, 3] == -g[:, 0]))
-    if bad.any():
-        names = list(order[bad])
-        raise InputError(f"{len(names)} quadruple(s) whose control does not keep, or whose swaps "
-                         f"do not flip, the original's pronoun gender: {', '.join(map(str, names[:MAX_LISTED]))}",
-                         path)
-    return positions, [str(q) for q in order]
-
-
 
 def write_dataset_conll(gold: Gold, target: Path) -> int:
     """The dataset as a CoNLL-2012 key file; returns the number of documents."""
@@ -384,7 +248,7 @@ def write_dataset_conll(gold: Gold, target: Path) -> int:
     for i, (rid, sp) in enumerate(zip(gold.frame["ID"], gold.spans.itertuples(index=False))):
         tokens, tspans = simple_tokens(sp.text)
         try:
-            clusters = gold_clusters(tspans, *_row_spans(sp), bool(gold.frame["A-coref"].iat[i]),
+            clusters = gold_clusters(tspans, *row_spans(sp), bool(gold.frame["A-coref"].iat[i]),
                                      bool(gold.frame["B-coref"].iat[i]))
         except Unaligned as exc:
             raise InputError(f"row {rid!r}: {exc}", gold.path) from None
@@ -398,11 +262,6 @@ class _Doc:
     key: str
     tokens: list[str]
     clusters: list
-
-
-def _row_spans(sp) -> tuple[tuple[int, int], tuple[int, int], tuple[int, int]]:
-    return ((sp.pronoun_offset, sp.pronoun_offset + len(sp.pronoun)),
-            (sp.a_offset, sp.a_offset + len(sp.a)), (sp.b_offset, sp.b_offset + len(sp.b)))
 
 
 # ------------------------------------------------------------------------------ systems
@@ -419,6 +278,22 @@ class SystemOutput:
     n_unaligned: int = 0
     unaligned_ids: list[str] = field(default_factory=list)
     n_extra: int = 0
+    present: np.ndarray | None = None      # per dataset row: the system answered it
+    failed: dict[str, str] = field(default_factory=dict)   # id -> the system's error
+
+    @property
+    def n_failed(self) -> int:
+        return len(self.failed)
+
+    def why_unanswered(self) -> dict[str, str]:
+        """id -> why the row has no answer (for answers.parquet)."""
+        out = {i: "could not be aligned with the system's tokens" for i in self.unaligned_ids}
+        out.update(self.failed)
+        if self.present is not None:
+            for i, p in zip(self.frame["ID"], self.present):
+                if not p and i not in out:
+                    out[i] = "missing from the system output"
+        return out
 
 
 def read_system(path: str | Path, gold: Gold, allow_missing: bool = False,
@@ -464,10 +339,11 @@ def score(pred, gold: Gold) -> SystemOutput:
         correct = expected_correct(ga, gb, sa, sb)
         frame = pd.DataFrame({"ID": ids, "A-coref": sa, "B-coref": sb})
     return SystemOutput(pred.path, correct, frame, pred.n_missing, pred.probabilistic, pred.format,
-                        pred.matched_by, pred.n_unaligned, list(pred.unaligned_ids), pred.n_extra)
+                        pred.matched_by, pred.n_unaligned, list(pred.unaligned_ids), pred.n_extra,
+                        np.asarray(present, dtype=bool), dict(getattr(pred, "failed", None) or {}))
 
 
-_GENRE = re.compile(r"^[a-z]{2}[/_]")
+_GENRE = re.compile(r"^[a-z]{2}[/_:]")
 
 
 def match_documents(docs, ids: np.ndarray, path: Path, allow_missing: bool,
@@ -534,12 +410,16 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
     a = np.zeros(n, dtype=bool)
     b = np.zeros(n, dtype=bool)
     present = pos >= 0
-    unaligned = []
+    unaligned, failed = [], {}
     for r in np.flatnonzero(present):
         d = docs[pos[r]]
+        if d.error:
+            present[r] = False
+            failed[str(ids[r])] = d.error
+            continue
         sp = gold.spans.iloc[r]
         token_spans, coverage = align(sp.text, d.tokens)
-        p_span, a_span, b_span = _row_spans(sp)
+        p_span, a_span, b_span = row_spans(sp)
         try:
             if coverage < MIN_COVERAGE:
                 raise Unaligned(f"the tokens spell only {coverage:.0%} of the text")
@@ -548,8 +428,10 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
         except Unaligned:
             present[r] = False
             unaligned.append(str(ids[r]))
-    return Predictions(path, ids, a, b, present, None, fmt, how, int((pos < 0).sum()),
+    pred = Predictions(path, ids, a, b, present, None, fmt, how, int((pos < 0).sum()),
                        len(unaligned), unaligned, n_extra)
+    pred.failed = failed
+    return pred
 
 
 # ------------------------------------------------------------------------------ compute
@@ -571,6 +453,7 @@ def compute(gold: Gold, systems: dict[str, SystemOutput], resamples: int, seed: 
         res[name]["format"] = s.format
         res[name]["matched_by"] = s.matched_by
         res[name]["n_unaligned"] = s.n_unaligned
+        res[name]["n_failed"] = s.n_failed
     return res
 
 
@@ -584,3 +467,38 @@ def add_weighted(metrics: dict, gold: Gold, systems: dict[str, SystemOutput],
             wname: jsonable(weighted_bias_scores(gold_df, s.frame, w)) for wname, w in weights.items()}
 
 
+
+
+def _run_adapters(args) -> list[tuple[str, str]]:
+    """``--system NAME=ADAPTER[:MODEL]`` values that are no file but name a registered adapter
+    are run on the fly (:mod:`pipeline.systems.run`, as ``predict`` does) into
+    ``OUT/predictions``; returns the (name, file) pairs to score."""
+    from pipeline.systems.base import parse_spec
+    from pipeline.systems.registry import is_adapter
+
+    specs = {}
+    for name, value in args.system:
+        head = value.partition(":")[0]
+        if not Path(value).exists() and is_adapter(head):
+            specs[name] = parse_spec(f"{name}={value}")
+    if not specs:
+        return args.system
+    from pipeline.systems.run import read_rows, run_system, write_outputs
+
+    pred_dir = args.out / "predictions"
+    kind, rows = read_rows(args.dataset)
+    runs = [run_system(spec, rows, pred_dir, args.device, max(1, args.batch_size), True) for spec in specs.values()]
+    summary = write_outputs(pred_dir, kind, args.dataset, rows, runs)
+    for name, s in summary["systems"].items():
+        print(f"{name} ({s['system']}): ran on {len(rows)} documents, {s['n_failed']} failed "
+              f"({s['n_cached']} from the cache), {s['seconds']:.1f} s -> {pred_dir}/{name}.jsonl")
+    return [(n, str(pred_dir / f"{n}.{'tsv' if kind in ('sowinobias',) else 'jsonl'}")) if n in specs else (n, v)
+            for n, v in args.system]
+
+
+def gold_jsonlines_rows(gold: Gold) -> list[dict]:
+    return [{"id": str(i), "text": sp.text, "pronoun": p, "a": a, "b": b,
+             "a_coref": bool(ga), "b_coref": bool(gb)}
+            for i, sp, ga, gb in zip(gold.frame["ID"], gold.spans.itertuples(index=False),
+                                     gold.frame["A-coref"], gold.frame["B-coref"])
+            for p, a, b in [row_spans(sp)]]

@@ -295,3 +295,19 @@ def test_bootstrap_ratio_differences_hand_case():
     undefined = np.count_nonzero((counts @ male == 0) | (counts @ (1 - male) == 0))
     assert out["p_d"] == pytest.approx((1 + undefined) / 501)
     assert out["ci99_d"] == [1.0, 1.0]
+
+
+def test_no_test_can_reach_one_percent_below_seven_units():
+    """A one-quadruple dataset got p = 1/(B+1) from the bootstrap; an exact paired test over n
+    units cannot go below 0.5^n, so fewer than 7 units are never 'significant'."""
+    from pipeline.core.metrics import can_be_significant, evaluate_quadruples, smallest_exact_p
+
+    assert smallest_exact_p(6) > 0.01 > smallest_exact_p(7)
+    assert not can_be_significant(1) and can_be_significant(7)
+    correct = np.array([[1.0, 1.0, 0.0, 0.0]])
+    gender = np.array([[1, 1, -1, -1]])
+    res = evaluate_quadruples({"s": correct}, gender, resamples=200, seed=0)["s"]
+    assert res["p_acc_diff"] < 0.01 and res["testable"] is False      # the artefact, flagged
+    from pipeline.report.evaluation import _mark, untestable_note
+
+    assert _mark(res, "acc_diff") == "" and "0.5^1" in untestable_note(res)

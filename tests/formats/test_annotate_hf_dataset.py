@@ -56,3 +56,13 @@ def test_bad_configs_are_refused(tmp_path):
 def test_size_categories():
     assert [size_category(n) for n in (0, 999, 1000, 99_999, 100_000, 5_000_000)] == [
         "n<1K", "n<1K", "1K<n<10K", "10K<n<100K", "100K<n<1M", "n>1M"]
+
+
+def test_size_category_counts_the_dataset_not_the_votes(tmp_path):
+    """The card's size_categories is the default config's (the dataset's) size, not that of a
+    larger auxiliary config such as the votes."""
+    configs = [Config("default", [Split("test", "dataset.parquet", small(400))]),
+               Config("votes", [Split("test", "votes.parquet", small(1500))])]
+    write_hf_dataset(tmp_path, configs, "# card\n", license="mit")
+    meta = yaml.safe_load((tmp_path / "README.md").read_text(encoding="utf-8").split("---\n", 2)[1])
+    assert meta["size_categories"] == ["n<1K"]

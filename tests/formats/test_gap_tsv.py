@@ -111,7 +111,36 @@ def test_write_tsv_and_system_tsv(tmp_path):
               ["name", "partner", "n", "ok", "x"])
     assert (tmp_path / "t.tsv").read_text() == 'name\tpartner\tn\tok\tx\nAl\t"E""ve"\t3\tTRUE\t\n'
     write_system_tsv([{"ID": "a", "A-coref": True, "B-coref": False, "Text": "ignored"}], tmp_path / "s.tsv")
-    assert (tmp_path / "s.tsv").read_text() == "ID\tA-coref\tB-coref\na\tTRUE\tFALSE\n"
+    assert (tmp_path / "s.tsv").read_text() == "a\tTRUE\tFALSE\n"     # no header: GAP's scorer layout
+
+
+def test_system_tsv_reads_as_gap_scorer_reads_it(tmp_path):
+    """GAP's gap_scorer.py reads a system file with csv.DictReader(f, fieldnames=['ID',
+    'A-coref', 'B-coref'], delimiter='\\t') and skips no line: every line must be a data row
+    with TRUE/FALSE labels. Our reader reads the same file back, by position."""
+    import csv
+
+    from pipeline.formats.system_outputs import read_gap_predictions, read_system_table
+
+    rows = [{"ID": "1", "A-coref": True, "B-coref": False}, {"ID": "1-control", "A-coref": False,
+                                                             "B-coref": False}]
+    write_system_tsv(rows, tmp_path / "s.tsv")
+    with open(tmp_path / "s.tsv", newline="") as fh:
+        read = list(csv.DictReader(fh, fieldnames=["ID", "A-coref", "B-coref"], delimiter="\t"))
+    assert [(r["ID"], r["A-coref"].lower(), r["B-coref"].lower()) for r in read] == [
+        ("1", "true", "false"), ("1-control", "false", "false")]
+    pred = read_gap_predictions(tmp_path / "s.tsv", ["1", "1-control"])
+    assert list(pred.a) == [True, False] and list(pred.b) == [False, False]
+    assert list(read_system_table(tmp_path / "s.tsv")["ID"]) == ["1", "1-control"]
+    # with the probabilities (baseline random): by position as well
+    write_system_tsv([{"ID": "1", "A-coref": True, "B-coref": False, "A-prob": 0.5, "B-prob": 0.25,
+                       "AB-prob": 0.0}], tmp_path / "p.tsv",
+                     ["ID", "A-coref", "B-coref", "A-prob", "B-prob", "AB-prob"])
+    pred = read_gap_predictions(tmp_path / "p.tsv", ["1"])
+    assert pred.probs["A-prob"][0] == 0.5 and pred.probs["B-prob"][0] == 0.25
+    # a file with a header line (the published outputs) still reads
+    (tmp_path / "h.tsv").write_text("ID\tA-coref\tB-coref\n1\tFALSE\tTRUE\n", encoding="utf-8")
+    assert list(read_gap_predictions(tmp_path / "h.tsv", ["1"]).b) == [True]
 
 
 def test_parse_bool():

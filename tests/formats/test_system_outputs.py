@@ -103,3 +103,31 @@ def test_read_gap_predictions(tmp_path):
     probs.write_text("ID\tA-coref\tB-coref\tA-prob\tB-prob\na\t\t\t0.2\t0.3\nb\t\t\t0.5\t0.5\nc\t\t\t1\t0\n")
     pred = so.read_gap_predictions(probs, ids)
     assert pred.probabilistic and np.allclose(pred.probs["A-prob"], [0.2, 0.5, 1.0])
+
+
+def test_native_cluster_layouts(tmp_path):
+    from pipeline.formats.system_outputs import char_segments, cluster_doc
+
+    text = "Anna told Bella that her mother called."
+    # fastcoref / predict: character offsets, end exclusive
+    d = cluster_doc({"doc_key": "x", "text": text, "clusters": [[[10, 15], [21, 24]]]}, "f", 1)
+    assert [" ".join(d.tokens[s:e + 1]) for s, e in d.clusters[0]] == ["Bella", "her"]
+    # Maverick: end inclusive
+    d = cluster_doc({"text": text, "clusters_char_offsets": [[[10, 14], [21, 23]]]}, "f", 1)
+    assert [" ".join(d.tokens[s:e + 1]) for s, e in d.clusters[0]] == ["Bella", "her"]
+    # a mention inside a word cuts the word: "her" of "mother"
+    pieces, spans = char_segments("her mother", [7, 10])
+    assert pieces == ["her", "mot", "her"] and spans == [(0, 3), (4, 7), (7, 10)]
+    with pytest.raises(InputError, match="outside the text"):
+        cluster_doc({"text": text, "clusters_char_offsets": [[[30, len(text)]]]}, "f", 3)
+    # Maverick token layout
+    d = cluster_doc({"tokens": ["Anna", "told", "her"], "clusters_token_offsets": [[[0, 0], [2, 2]]],
+                     "clusters_char_offsets": None}, "f", 1)
+    assert d.clusters == [[(0, 0), (2, 2)]]
+    # a document the system failed on
+    d = cluster_doc({"doc_key": "x", "text": text, "clusters": None, "error": "RuntimeError: boom"}, "f", 1)
+    assert d.error == "RuntimeError: boom" and d.clusters == []
+    # c2f GAP layout: WordPiece without subtoken_map
+    d = cluster_doc({"doc_key": "x", "sentences": [["[CLS]", "Anna", "met", "Bel", "##la", "[SEP]"]],
+                     "predicted_clusters": [[[1, 1], [3, 4]]]}, "f", 1)
+    assert d.tokens == ["", "Anna", "met", "Bella", ""] and d.clusters == [[(1, 1), (3, 3)]]

@@ -69,6 +69,7 @@ def test_predict_from_spans_uses_token_distance_and_the_candidates_name():
 
 def test_baseline_command_writes_gap_system_tsv(tmp_path, nlp):
     from pipeline.cli import main
+    from pipeline.formats.system_outputs import read_system_table
 
     data = write_toy_gap(tmp_path / "toy.tsv")
     (tmp_path / "spans.json").write_text(json.dumps(toy_spans()))
@@ -76,7 +77,8 @@ def test_baseline_command_writes_gap_system_tsv(tmp_path, nlp):
         out = tmp_path / f"{kind}.tsv"
         assert main(["baseline", "--dataset", str(data), "--name-spans", str(tmp_path / "spans.json"),
                      "--kind", kind, "--out", str(out), "--no-progress"]) == 0
-        df = pd.read_csv(out, sep="\t", dtype=str, keep_default_na=False)
+        df = read_system_table(out)                   # no header line: GAP's scorer layout
+        assert not out.read_text().startswith("ID\t")
         assert list(df["ID"]) == ["t1", "t2", "t3", "t4"]
         assert set(df["A-coref"]) | set(df["B-coref"]) <= {"TRUE", "FALSE"}
         if kind == "random":
@@ -85,7 +87,7 @@ def test_baseline_command_writes_gap_system_tsv(tmp_path, nlp):
             assert float(df["A-prob"][0]) == pytest.approx(1 / 3) and float(df["B-prob"][0]) == pytest.approx(1 / 3)
         else:
             assert list(df.columns) == ["ID", "A-coref", "B-coref"]
-    dist1 = pd.read_csv(tmp_path / "dist1.tsv", sep="\t", dtype=str)
+    dist1 = read_system_table(tmp_path / "dist1.tsv")
     # t1 Cleo (A) closest; t2 Bob Smith (B); t3 "Dora told Eve that her": Eve (B); t4 Otto: neither
     assert [tuple(r) for r in dist1[["A-coref", "B-coref"]].values] == [
         ("TRUE", "FALSE"), ("FALSE", "TRUE"), ("FALSE", "TRUE"), ("FALSE", "FALSE")]
@@ -126,7 +128,9 @@ def test_baseline_on_quadruples_uses_ner_on_every_variant(tmp_path, nlp):
     out = tmp_path / "dist1.tsv"
     assert main(["baseline", "--dataset", str(tmp_path / "q.parquet"), "--kind", "dist1",
                  "--out", str(out), "--no-progress"]) == 0
-    df = pd.read_csv(out, sep="\t", dtype=str)
+    from pipeline.formats.system_outputs import read_system_table
+
+    df = read_system_table(out)
     assert list(df["ID"]) == ["1", "1-control"]
     # spaCy finds both names in both texts; Jane Bennet is the closest
     assert [tuple(r) for r in df[["A-coref", "B-coref"]].values] == [("FALSE", "TRUE")] * 2

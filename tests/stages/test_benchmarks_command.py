@@ -118,6 +118,12 @@ def test_evaluate_command_on_a_benchmark(bench, tmp_path, capsys):
     data = json.loads((ev / "metrics.json").read_text())
     assert data["toy"]["pro"] == 1.0 and "per_category" in data["toy"]
     assert (ev / "per_item.parquet").exists()
+    # per-row answers: the strict rule's correctness is "answer == A" (gold: A, never B)
+    per_item = pq.read_table(ev / "per_item.parquet").to_pandas().set_index("id")
+    ans = pq.read_table(ev / "answers.parquet").to_pandas().set_index("id")
+    assert len(ans) == len(items) and set(ans["gold"]) == {"A"}
+    assert (ans["correct"] == per_item.loc[ans.index, "correct"]).all()
+    assert set(ans["variant"]) <= {"pro", "anti", "neutral"}
     bad = tmp_path / "bad.jsonl"
     _write_outputs(items, bad, ['{"doc_key": "nope", "document": ["A", "b", "."], "clusters": []}'])
     assert main(["evaluate", "--dataset", str(bench), "--system", f"toy={bad}", "--out",

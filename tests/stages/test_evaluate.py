@@ -309,6 +309,11 @@ def test_sowinobias_dataset_real_run(tmp_path):
     m = load_metrics(tmp_path)["s"]
     assert m["acc_pro"] == 1.0 and m["acc_anti"] == 0.5 and m["bias"] == 0.5 and m["n_pairs"] == 2
     assert (tmp_path / "out" / "sowinobias.md").exists() and (tmp_path / "out" / "sowinobias.png").exists()
+    import pandas as pd
+
+    ans = pd.read_parquet(tmp_path / "out" / "answers.parquet").set_index("id")   # no texts needed
+    assert ans.loc["a1", "answer"] == "A" and ans.loc["a1", "gold"] == "B" and not ans.loc["a1", "correct"]
+    assert ans.loc["a1", "variant"] == "anti" and ans.loc["a1", "quadruple_id"] == "q1"
 
 
 def test_bad_option_values(tmp_path, capsys):

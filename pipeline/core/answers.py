@@ -1,0 +1,91 @@
+"""Per-row answers: a system's A/B answer on every dataset row, beside gold (``answers.parquet``
+of ``predict`` and ``evaluate``), and the GAP decision rule on character clusters.
+
+Pure: records in, records out.
+
+* :func:`answer_from_char_clusters` -- the rule of docs/evaluate.md on character offsets of the
+  row's own text: the pronoun's mention is the shortest predicted mention covering the
+  pronoun's characters (ties: the first cluster); a candidate is coreferent when it overlaps
+  another mention of that mention's cluster; a pronoun in no mention is coreferent with
+  nothing.
+* :func:`label` -- ``A``, ``B``, ``both`` or ``neither`` from two booleans (None: unanswered);
+* :func:`answer_records` -- the rows of ``answers.parquet`` (schema
+  :data:`pipeline.formats.schemas.ANSWERS`).
+
+May import: the standard library (a :class:`pipeline.core.gold.Gold` is passed in).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+Span = tuple[int, int]
+
+
+def _overlaps(a: Span, b: Span) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def answer_from_char_clusters(clusters: Sequence[Sequence[Span]], pronoun: Span, a: Span,
+                              b: Span | None) -> tuple[bool, bool]:
+    """(A-coref, B-coref) of character clusters (end exclusive) on the row's own text."""
+    best = None
+    for ci, cluster in enumerate(clusters):
+        for m in cluster:
+            m = (int(m[0]), int(m[1]))
+            if m[0] <= pronoun[0] and pronoun[1] <= m[1]:
+                if best is None or m[1] - m[0] < best[0]:
+                    best = (m[1] - m[0], ci, m)
+    if best is None:
+        return False, False
+    _, ci, own = best
+    others = [(int(m[0]), int(m[1])) for m in clusters[ci] if (int(m[0]), int(m[1])) != own]
+
+    def hit(span):
+        return span is not None and any(_overlaps(span, m) for m in others)
+
+    return hit(a), hit(b)
+
+
+def label(a: bool | None, b: bool | None) -> str | None:
+    """``A``, ``B``, ``both``, ``neither``; None when either is unknown."""
+    if a is None or b is None:
+        return None
+    return "both" if a and b else "A" if a else "B" if b else "neither"
+
+
+def answer_records(rows: Iterable[dict], system: str, answers: dict[str, tuple[bool, bool] | None],
+                   errors: dict[str, str] | None = None) -> list[dict]:
+    """One record per dataset row for ``system``.
+
+    ``rows``: dicts with ``id``, ``quadruple_id``, ``variant``, ``gender``, ``gold_a``,
+    ``gold_b`` (None: no gold label); ``answers``: id -> (A-coref, B-coref), None or absent
+    when the system gave no answer; ``errors``: id -> why not. ``correct`` is True when the
+    answer equals gold, False otherwise (an unanswered row is wrong, as evaluate counts it),
+    None when the row has no gold label.
+    """
+    errors = errors or {}
+    out = []
+    for r in rows:
+        ans = answers.get(r["id"])
+        sys_a, sys_b = ans if ans is not None else (None, None)
+        gold = label(r.get("gold_a"), r.get("gold_b"))
+        given = label(sys_a, sys_b)
+        correct = None if gold is None else (given == gold)
+        out.append({"id": r["id"], "system": system, "quadruple_id": r.get("quadruple_id"),
+                    "variant": r.get("variant"), "gender": r.get("gender"), "answer": given,
+                    "a_coref": sys_a, "b_coref": sys_b, "gold": gold, "correct": correct,
+                    "answered": ans is not None, "error": errors.get(r["id"])})
+    return out
+
+
+def gold_answer_rows(gold) -> list[dict]:
+    """The rows of a validated :class:`pipeline.core.gold.Gold` for :func:`answer_records`."""
+    f = gold.frame
+    gender = {1: "masculine", -1: "feminine"}
+    ids = [str(i) for i in f["ID"]]
+    bases = [str(b) for b in gold.bases] if gold.bases is not None else ids
+    variants = [str(v) for v in gold.variants] if gold.variants is not None else ["original"] * len(ids)
+    return [{"id": i, "quadruple_id": q, "variant": v, "gender": gender.get(int(g), "neutral"),
+             "gold_a": bool(a), "gold_b": bool(b)}
+            for i, q, v, g, a, b in zip(ids, bases, variants, f["gender"], f["A-coref"], f["B-coref"])]

@@ -1,0 +1,121 @@
+"""xrenner adapter (``xrenner[:MODEL]``): Zeldes' rule-based coreferencer, offline.
+
+Install: ``pip install 'counter-gap[xrenner]'`` and ``pip install --no-deps xrenner==2.2.1.1``
+(xrenner's own requirements pin scikit-learn 0.22, numpy <= 1.24 and flair 0.6, none of which
+installs on Python 3.11; its rule-based mode needs none of them). MODEL: xrenner's model name
+(``eng``, the default; shipped inside the package).
+
+Each text is parsed by the project's spaCy pipeline (``--model`` / ``$SPACY_MODEL``,
+:func:`pipeline.nlp.load.load`), written as CoNLL-U (:func:`to_conllu`: space tokens dropped,
+heads renumbered within the sentence), analysed by ``Xrenner(model, rule_based=True,
+no_seq=True).analyze(conllu, "conll")``, and the coreference column of its output (one line
+per token: index, word, brackets) is read back into character clusters
+(:func:`clusters_from_output`). Its ``force_single_type_chains`` filter is switched off (it
+crashes on 21 of the 300 development documents and changes entity types only). xrenner ends the process on input it rejects (``sys.exit``):
+that is caught and the document recorded as unanswered with the message.
+
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.nlp`,
+:mod:`pipeline.systems.base`; xrenner inside the class.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+
+from pipeline.systems.base import MissingExtra, clean_clusters
+
+INSTALL = "pip install 'counter-gap[xrenner]' && pip install --no-deps xrenner==2.2.1.1"
+ENTITY_TYPE_FILTER = "force_single_type_chains"
+_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
+
+
+def to_conllu(doc) -> tuple[str, list[tuple[int, int]]]:
+    """CoNLL-U of a parsed spaCy Doc (tab-separated: id, form, lemma, upos=tag, xpos=tag, _,
+    head, deprel) and the character span of every written token, in order."""
+    lines, spans = [], []
+    for sent in doc.sents:
+        toks = [t for t in sent if not t.is_space and t.text.strip()]
+        num = {t.i: k for k, t in enumerate(toks, start=1)}
+        for t in toks:
+            h = t.head
+            while h.i not in num and h.head.i != h.i:      # a head that is a space token
+                h = h.head
+            head = 0 if h.i == t.i or h.i not in num else num[h.i]
+            form = t.text.replace("\t", " ")
+            lines.append("\t".join([str(num[t.i]), form, t.lemma_ or form, t.tag_ or "_", t.tag_ or "_", "_",
+                                    str(head), "root" if head == 0 else (t.dep_.lower() or "dep"), "_", "_"]))
+            spans.append((t.idx, t.idx + len(t.text)))
+        if toks:
+            lines.append("")
+    return "\n".join(lines) + "\n", spans
+
+
+def clusters_from_output(output: str, token_spans: list[tuple[int, int]], text: str):
+    """Character clusters from xrenner's ``conll`` output (token lines ``index<TAB>word<TAB>
+    brackets``; ``#`` lines skipped) over the tokens written by :func:`to_conllu`."""
+    rows = [ln.split("\t") for ln in output.splitlines() if ln.strip() and not ln.startswith("#")]
+    if len(rows) != len(token_spans):
+        raise ValueError(f"xrenner returned {len(rows)} tokens for {len(token_spans)}")
+    open_: dict[str, list[int]] = {}
+    found: dict[str, list[tuple[int, int]]] = {}
+    for i, row in enumerate(rows):
+        value = row[2].strip() if len(row) > 2 else ""
+        if value in ("", "_", "-"):
+            continue
+        for part in value.split("|"):
+            m = _PART.fullmatch(part.strip())
+            if not m:
+                continue
+            single, opening, closing = m.groups()
+            if single is not None:
+                found.setdefault(single, []).append((i, i))
+            elif opening is not None:
+                open_.setdefault(opening, []).append(i)
+            elif open_.get(closing):
+                found.setdefault(closing, []).append((open_[closing].pop(), i))
+    clusters = [[(token_spans[s][0], token_spans[e][1]) for s, e in spans] for spans in found.values()]
+    return clean_clusters(text, [c for c in clusters if len(c) > 1])
+
+
+class XrennerAdapter:
+    name = "xrenner"
+
+    def __init__(self, model: str | None, device: str = "cpu", batch_size: int = 8, nlp=None):
+        try:
+            from xrenner import Xrenner
+        except ImportError:
+            raise MissingExtra("xrenner", "xrenner", how=INSTALL) from None
+        if nlp is None:
+            from pipeline.nlp.load import load
+
+            nlp = load(None)
+        self.nlp = nlp
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            self.xr = Xrenner(model=model or "eng", rule_based=True, no_seq=True)
+        # xrenner 2.2.1.1's post-processing step that gives every chain one entity type
+        # crashes on chains its coordination ("envelope") step emptied (max() of an empty
+        # sequence: 21 of the 300 development documents); it changes entity types only, never
+        # the clusters, so it is switched off.
+        if ENTITY_TYPE_FILTER in self.xr.lex.filters:
+            self.xr.lex.filters[ENTITY_TYPE_FILTER] = False
+        self.batch_size = batch_size
+
+    def predict(self, texts):
+        texts = list(texts)
+        out = []
+        for text, doc in zip(texts, self.nlp.pipe(texts, batch_size=self.batch_size)):
+            conllu, spans = to_conllu(doc)
+            err = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                    self.xr.set_doc_name("doc")
+                    result = self.xr.analyze(conllu, "conll")
+                out.append(clusters_from_output(result, spans, text))
+            except SystemExit:
+                msg = " ".join(err.getvalue().split()) or "xrenner exited"
+                out.append(RuntimeError(f"xrenner rejected the parse: {msg}"))
+            except Exception as exc:  # noqa: BLE001 -- one document's failure, recorded
+                out.append(exc)
+        return out

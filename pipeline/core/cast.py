@@ -31,6 +31,7 @@ from collections import Counter
 
 from pipeline.lang.book_evidence import NOT_A_PERSON, PLACE_PREPS, SPEECH_VERBS, BookEvidence
 from pipeline.lang.names import NameMention, guess, mention_from_span, title_gender
+from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -147,6 +148,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             return "place-in-book"
         if evidence is not None and guess(word)[0] == UNGENDERED and evidence.only_place(word):
             return "place-in-book"
+        if evidence is not None and known_place(word) and _no_first_name(word, evidence) \
+                and not evidence.is_person(word):
+            return "known-place"        # "at York", "to Odessa": a place no one in the book is called
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
             return "place-here"

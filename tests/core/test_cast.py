@@ -156,3 +156,10 @@ def test_a_house_whose_first_word_is_a_listed_girls_name(nlp):
     assert names(person_doc(nlp, "They drove back to Windy Corner that night.", "Windy Corner"), ev) == []
     ev = book_evidence("John said so. John laughed, and he left. John Hall came.", "b")
     assert names(person_doc(nlp, "John Hall lived there with his daughters.", "John Hall"), ev) == ["John Hall"]
+
+
+def test_a_known_place_no_one_in_the_book_is_called(nlp):
+    ev = book_evidence("They went to York by coach. It was a long way.", "b")
+    assert names(person_doc(nlp, "The coach for York left at noon.", "York"), ev) == []
+    ev = book_evidence("Mr. York came in. York said nothing, and he sat down.", "b")
+    assert names(person_doc(nlp, "The coach for York left at noon.", "York"), ev) == ["York"]

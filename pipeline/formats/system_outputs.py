@@ -196,8 +196,8 @@ class ClusterDoc:
     line: int
     tokens: list[str]
     clusters: list[list[tuple[int, int]]]
-    path: str | None = None           # the file, when several files' documents are matched together
     error: str | None = None          # the system failed on this document: unanswered
+    path: str | None = None           # the file, when several files' documents are matched together
 
 
 def _strip_piece(sub: str) -> str:

@@ -184,3 +184,14 @@ test: $(STAMP) browser
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
+
+# persons and genders against LitBank's gold entities (docs/persons.md)
+.PHONY: bench-persons
+bench-persons: $(STAMP)
+	$(PY) -m pipeline.benchmarks.persons
+
+# persons: every book's cast (docs/persons.md); CAST=FILE applies a researcher's overrides
+CAST ?=
+.PHONY: persons
+persons: $(STAMP)
+	$(PY) -m pipeline persons --corpus $(CORPUS) --out $(OUT)/persons --workers $(WORKERS) $(MODEL_ARG) $(if $(CAST),--cast $(CAST),)

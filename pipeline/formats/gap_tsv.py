@@ -40,7 +40,7 @@ from pathlib import Path
 from typing import Iterable
 
 from pipeline.errors import InputError
-from pipeline.formats.files import atomic_path
+from pipeline.formats.files import atomic_path, check_published
 
 GAP_COLUMNS = ["ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref",
                "B", "B-offset", "B-coref", "URL"]
@@ -99,6 +99,7 @@ def _read_text(path: Path) -> str:
         raise InputError("file not found", path)
     if path.is_dir():
         raise InputError("is a directory, expected a tab-separated file", path)
+    check_published(path)
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
             return fh.read()

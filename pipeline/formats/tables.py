@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
-from pipeline.formats.files import atomic_path
+from pipeline.formats.files import atomic_path, check_published
 
 
 def write_table(table: pa.Table, target: str | os.PathLike, schema: pa.Schema | None = None) -> None:
@@ -37,6 +37,9 @@ def read_table(path: str | os.PathLike) -> pa.Table:
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError("a directory, not a Parquet file", path)
+    check_published(path)
     try:
         return pq.read_table(path)
     except (pa.ArrowInvalid, OSError) as exc:

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 COMMAND = "annotate-import"
 HELP = "import votes, filter, balance, publish"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 from pathlib import Path

@@ -11,8 +11,12 @@ partitions of the books of the current corpus into ``OUT/{books,mentions,instanc
 Identity and resume: a book is known by its path relative to the corpus root
 (:func:`pipeline.formats.books.book_id_for`); its partition directory is a readable slug of
 that path plus a hash of it (:func:`partition_name`), so no two books share one.
-``OUT/manifest.json`` records the settings that change results; a rerun into the same OUT
-with other settings is refused (exit 2) unless ``--overwrite`` is given.
+``OUT/manifest.json`` records the settings that change results and the run's fingerprint
+(:func:`pipeline.formats.fingerprint.run_fingerprint`: the code's sha256, spaCy, the model,
+gender-guesser); a rerun into the same OUT with other settings or other code is refused
+(exit 2, one line naming what changed) unless ``--overwrite`` is given. The whole run holds
+OUT's lock (:func:`pipeline.formats.files.output_lock`): a second run into the same OUT is
+refused while the first is alive.
 
 May import: every layer except other commands (the CLI imports this module by name).
 """
@@ -29,16 +33,20 @@ from pathlib import Path
 
 COMMAND = "extract"
 HELP = "books -> GAP-pattern original instances (Parquet)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 log = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
 OUTPUTS = ("books.parquet", "mentions.parquet", "instances.parquet")
 PART_FILES = ("instances.parquet", "mentions.parquet", "book.parquet")   # book.parquet: done marker
-MANIFEST_FORMAT = 1
-# The settings compared on a rerun; the other manifest fields are for information.
+FAILED_FILE = "failed.parquet"    # a book whose worker died twice: listed, not done (a rerun retries it)
+FAILED = "failed"
+MANIFEST_FORMAT = 2
+# The settings compared on a rerun (with the code fingerprint, :mod:`pipeline.formats.fingerprint`);
+# the other manifest fields are for information.
 COMPARED = ("model", "model_name", "model_version", "components", "spacy_version", "strategy",
-            "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule")
+            "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule")
 
 
 # ------------------------------------------------------------------ one book -------------
@@ -65,6 +73,7 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
     try:
         import spacy
 
+        from pipeline.engines import report_progress
         from pipeline.nlp import load as nlp_mod
         from pipeline.nlp.prune import parsed_docs
 
@@ -72,7 +81,8 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
         name, version = nlp_mod.model_id(nlp)
         meta = core.BookMeta(book.book_id, book.title, book.author, name, version, spacy.__version__)
         chunks = core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS)
-        instances, mentions, n = core.extract_chunks(parsed_docs(nlp, chunks, strategy, batch_size), meta)
+        instances, mentions, n = core.extract_chunks(parsed_docs(nlp, chunks, strategy, batch_size), meta,
+                                                     progress=report_progress)
     except Exception as exc:    # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", rel, exc_info=True)
         return core.skipped_book(rel, book.book_id, f"error: {type(exc).__name__}: {exc}",
@@ -108,14 +118,21 @@ def is_done(out: Path, rel: str) -> bool:
 
 def write_part(out: Path, result) -> None:
     """Write one book's partition: instances and mentions together (staged), then
-    ``book.parquet``, which marks the book done. A crash leaves the book not done."""
+    ``book.parquet``, which marks the book done. A crash leaves the book not done. A failed
+    book (status ``failed``: its worker died twice) gets only ``failed.parquet``: listed in the
+    merged ``books.parquet`` with its reason, but not done, so a rerun retries it. The caller
+    holds OUT's lock (:func:`run`)."""
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs
     from pipeline.formats.tables import write_records
 
     d = part_dir(out, result.book["path"])
     (d / "book.parquet").unlink(missing_ok=True)
-    with staged_outputs(d) as stage:
+    if result.book["status"] == FAILED:
+        write_records([result.book], d / FAILED_FILE, schemas.BOOKS)
+        return
+    (d / FAILED_FILE).unlink(missing_ok=True)
+    with staged_outputs(d, lock=False) as stage:
         write_records(result.instances, stage / "instances.parquet", schemas.INSTANCES)
         write_records(result.mentions, stage / "mentions.parquet", schemas.MENTIONS)
     write_records([result.book], d / "book.parquet", schemas.BOOKS)
@@ -133,14 +150,16 @@ def consolidate(out: Path, rels: list[str]) -> dict:
     from pipeline.formats.files import staged_outputs
 
     parts = [part_dir(out, rel) for rel in rels if is_done(out, rel)]
+    failed = [part_dir(out, rel) / FAILED_FILE for rel in rels
+              if not is_done(out, rel) and (part_dir(out, rel) / FAILED_FILE).exists()]
     counts: dict = {"patterns": Counter(), "names": Counter(), "pronouns": 0, "books": []}
     with staged_outputs(out) as stage:
         for name, schema in (("books", schemas.BOOKS), ("mentions", schemas.MENTIONS),
                              ("instances", schemas.INSTANCES)):
             file = "book.parquet" if name == "books" else f"{name}.parquet"
             with pq.ParquetWriter(stage / f"{name}.parquet", schema) as writer:
-                for p in parts:
-                    table = pq.read_table(p / file, schema=schema)
+                for p in parts + (failed if name == "books" else []):
+                    table = pq.read_table(p / file if p.is_dir() else p, schema=schema)
                     writer.write_table(table)
                     if name == "books":
                         counts["books"].extend(table.to_pylist())
@@ -153,29 +172,11 @@ def consolidate(out: Path, rels: list[str]) -> dict:
                         names = table.filter(pc.equal(kinds, "name")).column("gender").to_pylist()
                         counts["names"].update(names)
                         counts["pronouns"] += int(pc.sum(pc.equal(kinds, "pronoun")).as_py() or 0)
-    counts["not_done"] = len(rels) - len(parts)
+    counts["not_done"] = len(rels) - len(parts) - len(failed)
     return counts
 
 
 # ------------------------------------------------------------------ manifest -------------
-
-def code_version() -> tuple[str, str]:
-    """(package version, ``git describe`` of the checkout or "")."""
-    import subprocess
-
-    import pipeline
-
-    describe = ""
-    try:
-        res = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"],
-                             cwd=Path(pipeline.__file__).resolve().parent, capture_output=True,
-                             text=True, timeout=10)
-        if res.returncode == 0:
-            describe = res.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return pipeline.__version__, describe
-
 
 def run_settings(model: str, strategy: str, nlp=None) -> dict:
     """The settings of a run that change its results (``nlp``: the loaded pipeline; without it
@@ -184,7 +185,7 @@ def run_settings(model: str, strategy: str, nlp=None) -> dict:
     from pipeline.nlp import prune
     from pipeline.vocab import MAX_SENTENCES
 
-    settings = {"model": model, "strategy": strategy, "code_version": code_version()[0],
+    settings = {"model": model, "strategy": strategy,
                 "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
                 "book_id_rule": "relative-path-v1"}
@@ -223,8 +224,11 @@ def read_manifest(out: Path) -> dict | None:
     return None
 
 
-def check_manifest(out: Path, old: dict | None, settings: dict) -> None:
+def check_manifest(out: Path, old: dict | None, settings: dict, fingerprint: dict | None = None) -> None:
+    """Refuse to resume ``old`` with other ``settings`` or, when given, another ``fingerprint``
+    (one line naming what changed)."""
     from pipeline.errors import InputError
+    from pipeline.formats.fingerprint import check_fingerprint
 
     if old is None:
         return
@@ -232,6 +236,8 @@ def check_manifest(out: Path, old: dict | None, settings: dict) -> None:
     if diff:
         raise InputError(f"settings differ from the run already in this directory: {'; '.join(diff)} "
                          "(use --overwrite to start afresh, or another --out)", out / MANIFEST)
+    if fingerprint is not None:
+        check_fingerprint(old.get("fingerprint"), fingerprint, out / MANIFEST)
 
 
 def clear_output(out: Path) -> None:
@@ -250,21 +256,26 @@ def clear_output(out: Path) -> None:
         shutil.rmtree(trash)
     for name in OUTPUTS + (MANIFEST,):
         (out / name).unlink(missing_ok=True)
-    for stale in list(out.glob(".staging-*")) + list(out.glob(".trash-*")):
+    from pipeline.formats.files import JOURNAL, remove_stale_stages
+
+    (out / JOURNAL).unlink(missing_ok=True)       # a half-published set of the old run: dropped
+    remove_stale_stages(out)                      # the caller holds OUT's lock
+    for stale in out.glob(".trash-*"):
         shutil.rmtree(stale, ignore_errors=True)
     for stale in out.glob(".tmp-*"):
         stale.unlink(missing_ok=True)
 
 
-def write_manifest(out: Path, settings: dict, corpus: Path) -> None:
+def write_manifest(out: Path, settings: dict, corpus: Path, fingerprint: dict) -> None:
     from datetime import datetime, timezone
 
+    import pipeline
     from pipeline.formats.files import write_json
 
     write_json(out / MANIFEST, {
         "command": COMMAND, "format": MANIFEST_FORMAT, "settings": settings,
-        "compared": list(COMPARED),
-        "info": {"git_describe": code_version()[1], "corpus": str(corpus.resolve()),
+        "compared": list(COMPARED), "fingerprint": fingerprint,
+        "info": {"package_version": pipeline.__version__, "corpus": str(corpus.resolve()),
                  "created": datetime.now(timezone.utc).isoformat(timespec="seconds")},
     })
 
@@ -289,10 +300,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from pipeline.formats.files import output_lock
+
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        from pipeline.errors import InputError
+
+        raise InputError("not a directory", out)
+    with output_lock(out, remove_if_created=True):      # re-entrant: the CLI may hold it already
+        return _run_locked(args, out)
+
+
+def _run_locked(args, out: Path) -> int:
     from pipeline import engines
     from pipeline.core.extract import skipped_book
     from pipeline.errors import InputError
     from pipeline.formats.books import book_id_for, find_books, relative_path
+    from pipeline.formats.fingerprint import run_fingerprint
     from pipeline.nlp import load as nlp_mod
 
     corpus: Path = args.corpus
@@ -306,25 +330,22 @@ def run(args) -> int:
         raise InputError("no books found (.txt or .epub files)", corpus)
     if args.workers < 1:
         raise InputError("--workers must be at least 1")
-    out: Path = args.out
-    if out.exists() and not out.is_dir():
-        raise InputError("not a directory", out)
     model = nlp_mod.resolve_model_name(args.model)
+    fingerprint = run_fingerprint(model)
     old = None
-    if out.exists():
+    if (out / MANIFEST).exists() or (out / "parts").exists() or any((out / f).exists() for f in OUTPUTS):
         if args.overwrite:
             if (out / MANIFEST).exists():
                 read_manifest(out)          # a manifest of another kind stops --overwrite
             clear_output(out)
         else:
             old = read_manifest(out)
-            check_manifest(out, old, run_settings(model, args.strategy))
+            check_manifest(out, old, run_settings(model, args.strategy), fingerprint)
     nlp = nlp_mod.load(model)      # fail fast with a one-line error when the model is missing
     settings = run_settings(model, args.strategy, nlp)
     check_manifest(out, old, settings)
-    out.mkdir(parents=True, exist_ok=True)
     if old is None:
-        write_manifest(out, settings, corpus)
+        write_manifest(out, settings, corpus, fingerprint)
 
     rels = [relative_path(f, root) for f in files]
     todo = [(str(f), str(root), model, args.strategy) for f, rel in zip(files, rels) if not is_done(out, rel)]
@@ -335,13 +356,17 @@ def run(args) -> int:
     def write(task, result) -> int:
         write_part(out, result)
         book = result.book
-        if book["status"] != "ok":
+        if book["status"] == FAILED:
+            log.warning("%s: failed (%s); a rerun retries it", book["path"], book["skip_reason"])
+        elif book["status"] != "ok":
             log.warning("%s: skipped (%s)", book["path"], book["skip_reason"])
         return book["n_words"] or 0
 
     def lost(task, reason):
         rel = relative_path(Path(task[0]), root)
-        return skipped_book(rel, book_id_for(rel), reason, strategy=args.strategy)
+        result = skipped_book(rel, book_id_for(rel), reason, strategy=args.strategy)
+        result.book["status"] = FAILED
+        return result
 
     t0 = time.perf_counter()
     words = engines.run_books(todo, process_book, write, lost=lost, workers=args.workers,
@@ -349,7 +374,7 @@ def run(args) -> int:
     elapsed = time.perf_counter() - t0
     counts = consolidate(out, rels)
     print_summary(counts, elapsed, words, done_before, len(todo), out)
-    return 0
+    return 1 if any(b["status"] == FAILED for b in counts["books"]) else 0
 
 
 def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, processed: int, out: Path) -> None:
@@ -357,11 +382,13 @@ def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: in
 
     books = counts["books"]
     ok = [b for b in books if b["status"] == "ok"]
-    skipped = [b for b in books if b["status"] != "ok"]
+    skipped = [b for b in books if b["status"] not in ("ok", FAILED)]
+    failed = [b for b in books if b["status"] == FAILED]
     names, pats = counts["names"], counts["patterns"]
     n_inst = sum(pats.values())
     lines = ["", "extract summary", "---------------",
-             f"books            {len(ok)} read ({processed} this run, {resumed} already done), {len(skipped)} skipped",
+             f"books            {len(ok)} read ({processed} this run, {resumed} already done), {len(skipped)} skipped"
+             + (f", {len(failed)} FAILED" if failed else ""),
              f"words            {sum(b['n_words'] for b in ok):,}",
              f"name mentions    {sum(names.values()):,} (masculine {names[MASCULINE]:,}, "
              f"feminine {names[FEMININE]:,}, ungendered {names[UNGENDERED]:,})",
@@ -376,6 +403,8 @@ def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: in
     lines += [f"{'total':<12}{m:>10}{f:>10}{n_inst:>8}", ""]
     for b in skipped:
         lines.append(f"skipped          {b['path']}: {b['skip_reason']}")
+    for b in failed:
+        lines.append(f"FAILED           {b['path']}: {b['skip_reason']} (exit status 1; rerun to retry it)")
     if counts.get("not_done"):
         lines.append(f"not done         {counts['not_done']} book(s): rerun to complete them")
     rate = words_this_run / elapsed if elapsed > 0 else 0.0

@@ -19,6 +19,7 @@ from pathlib import Path
 
 COMMAND = "generate"
 HELP = "instances or GAP TSV -> counterfactual quadruples"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 log = logging.getLogger(__name__)
 

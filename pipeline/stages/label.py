@@ -16,6 +16,7 @@ from __future__ import annotations
 
 COMMAND = "label"
 HELP = "gold A/B labels from coreference-annotated text (LitBank, OntoNotes CoNLL-2012)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 from pathlib import Path

@@ -302,6 +302,34 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
                 shutil.rmtree(stage, ignore_errors=True)
 
 
+def read_text_any(path: str | os.PathLike, what: str = "text") -> tuple[str, str]:
+    """(text, encoding) of a text file written by a spreadsheet or a web service: UTF-16 with
+    a BOM, UTF-8 (with or without a BOM), else Windows-1252 (Excel's "CSV" on Windows). Bytes
+    that none of them reads, or a NUL byte, are a one-line :class:`InputError`."""
+    import codecs
+
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"a directory, not a {what} file", path)
+    check_published(path)
+    data = path.read_bytes()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        candidates = [("utf-16", "UTF-16")]
+    elif data.startswith(codecs.BOM_UTF8):
+        candidates = [("utf-8-sig", "UTF-8")]
+    else:
+        candidates = [("utf-8", "UTF-8"), ("cp1252", "cp1252")]
+    for codec, name in candidates:
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if "\0" in text:
+            raise InputError(f"a NUL byte: binary data, not a {what} file", path)
+        return text, name
+    raise InputError(f"not a {what} file: neither UTF-8, UTF-16 with a BOM, nor cp1252", path)
+
+
 def sha256_file(path: str | os.PathLike) -> str:
     """Hex sha256 of a file, read in 1 MiB blocks."""
     h = hashlib.sha256()

@@ -44,3 +44,21 @@ def read_table(path: str | os.PathLike) -> pa.Table:
         return pq.read_table(path)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"not a readable Parquet file ({exc})", path) from exc
+
+
+def check_column_types(table: pa.Table, schema: pa.Schema, names, path) -> None:
+    """Refuse a table whose columns ``names`` cannot be read as ``schema`` types them (a
+    string where an offset should be a number, ...): one line naming the column."""
+    for name in names:
+        if name not in table.column_names or name not in schema.names:
+            continue
+        want, got = schema.field(name).type, table.schema.field(name).type
+        if got == want:
+            continue
+        try:
+            table.column(name).cast(want)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            raise InputError(f"column {name!r} holds {got}, expected {want}", path) from None
+        if pa.types.is_string(got) or pa.types.is_large_string(got):
+            if not (pa.types.is_string(want) or pa.types.is_large_string(want)):
+                raise InputError(f"column {name!r} holds text ({got}), expected {want}", path)

@@ -92,17 +92,22 @@ def parse_flag(value, path, row, column) -> bool:
         raise InputError(f"column {column!r} must be true or false, got {value!r}", path, row) from None
 
 
-def read_mturk_csv(path, known: dict) -> tuple[list, int]:
-    """Answers of an MTurk results CSV. Returns (answers, rejected assignments skipped)."""
+def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
+    """Answers of an MTurk results CSV (UTF-8, or UTF-16 with a BOM, or Excel's cp1252:
+    :func:`pipeline.formats.files.read_text_any`). Returns (answers, rejected assignments
+    skipped, the encoding read)."""
     import csv
     import html
+    import io
     import re
 
     from pipeline.core.questions import parse_spans
     from pipeline.core.votes import Answer
+    from pipeline.formats.files import read_text_any
 
     path = Path(path)
-    with open(path, encoding="utf-8-sig", newline="") as fh:
+    text, encoding = read_text_any(path, "CSV")
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
         qnums = sorted({int(m.group(1)) for h in header
@@ -141,7 +146,7 @@ def read_mturk_csv(path, known: dict) -> tuple[list, int]:
                 answers.append(Answer(worker, qid, spans, none,
                                       (rec[f"Answer.q{i}_contradiction"] or "").strip(),
                                       f"row {rowno}"))
-    return answers, rejected
+    return answers, rejected, encoding
 
 
 def read_sqlite(path, quadruples, texts: dict[str, str]) -> list:
@@ -171,8 +176,13 @@ def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
         magic = fh.read(16)
     if magic.startswith(b"SQLite format 3"):
         return read_sqlite(path, quadruples, {k: q.text for k, q in known.items()}), "sqlite", 0
-    answers, rejected = read_mturk_csv(path, known)
-    return answers, "mturk-csv", rejected
+    import csv
+
+    try:
+        answers, rejected, encoding = read_mturk_csv(path, known)
+    except csv.Error as exc:
+        raise InputError(f"not a readable CSV file ({exc})", path) from None
+    return answers, "mturk-csv" if encoding == "UTF-8" else f"mturk-csv, read as {encoding}", rejected
 
 
 # ----------------------------------------------------------------- outputs -----------------
@@ -218,6 +228,9 @@ def run(args) -> int:
     known = {r["id"]: question_from_row(r) for r in rows}
     known.update({q.id: q for q in checks})
     answers, kind, rejected = read_results(args.results, args.quadruples, known)
+    if not answers:
+        raise InputError("no answers" + (f" ({rejected} rejected assignment(s) skipped)" if rejected else "")
+                         + ": nothing to publish", args.results)
     people_source = args.real_people or resource(REAL_PEOPLE_RESOURCE)
     people = real_people_set(read_commented(people_source)) if args.drop_real_people else None
     try:
@@ -226,6 +239,9 @@ def run(args) -> int:
                            min_check_accuracy=args.min_check_accuracy)
     except ValueError as exc:
         raise InputError(str(exc), args.results) from None
+    if not result.dataset:
+        raise InputError("no quadruple is left to publish (funnel: " + " -> ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in result.funnel.items() if v is not None) + ")", args.results)
     provenance = {
         "quadruples": str(args.quadruples), "quadruples sha256": sha256_file(args.quadruples),
         "results": f"{args.results} ({kind})", "results sha256": sha256_file(args.results),

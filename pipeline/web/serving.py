@@ -17,10 +17,22 @@ import signal
 HOST = "127.0.0.1"
 
 
+def check_port(port) -> int:
+    """A TCP port to listen on: 0 (a free one) to 65535; anything else is bad input."""
+    from pipeline.errors import InputError
+
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise InputError(f"--port must be a whole number from 0 (a free port) to 65535, got {port!r}")
+    return port
+
+
 def make_server(app, port: int = 0):
     from werkzeug.serving import make_server as _make
 
-    return _make(HOST, port, app, threaded=True)
+    check_port(port)
+    server = _make(HOST, port, app, threaded=True)
+    app.config["SERVED_PORT"] = server.port
+    return server
 
 
 def is_loopback(address: str | None) -> bool:

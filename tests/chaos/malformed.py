@@ -186,7 +186,7 @@ def _mturk_csv(inputs: Inputs, rows_per_worker: bool = True) -> str:
         for worker in ("W1Zoë", "W2", "W3"):
             k += 1
             w.writerow([f"H{r['id']}", f"A{k}", worker, "Approved", html.escape(q.id), html.escape(q.text),
-                        json.dumps(span), "false", "naïve café"])
+                        json.dumps(span), "false", ""])
     return buf.getvalue()
 
 

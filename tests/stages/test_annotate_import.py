@@ -10,6 +10,7 @@ import sqlite3
 import pyarrow.parquet as pq
 import pytest
 
+from tests.web.helpers import page_client
 from pipeline.cli import main
 from pipeline.formats.gap_tsv import read_gap_tsv
 from tests.annotate_helpers import scenario, write_quadruples
@@ -362,7 +363,7 @@ def test_import_of_a_gap_tsv_annotated_in_the_app(tmp_path, capsys):
     rows = gap_rows(GAP_TEXTS + GAP_TEXTS_M)
     gap, db = tmp_path / "cgap.tsv", tmp_path / "a.sqlite"
     write_gap_csv_quoted(rows, gap)
-    client = create_app(gap, db, assignments=2).test_client()
+    client = page_client(create_app(gap, db, assignments=2))
     by_id = {r["ID"]: r for r in rows}
     for name in ("w1", "w2"):
         while True:

@@ -279,3 +279,24 @@ def test_a_partition_without_its_marker_is_redone(finished_run, monkeypatch):
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
     assert calls == ["b.txt"]
     assert list(books(out).index) == ["a.txt", "b.txt"]
+
+
+def test_resume_across_other_code_is_refused(finished_run, capsys):
+    """A run made by other code (another source hash, as an older commit has) is not resumed:
+    one line naming what changed; --overwrite starts afresh."""
+    corpus, out = finished_run
+    before = (out / "instances.parquet").read_bytes()
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["fingerprint"].update(code="0" * 64, git="abc1234")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "made by other code" in err and "code 000000000000 (git abc1234)" in err
+    assert (out / "instances.parquet").read_bytes() == before
+    # a manifest of the version before fingerprints: refused too
+    del manifest["fingerprint"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 2
+    assert "no fingerprint recorded" in capsys.readouterr().err
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out), "--overwrite"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["fingerprint"]["code"] != "0" * 64

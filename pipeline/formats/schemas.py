@@ -21,7 +21,7 @@ BOOKS = pa.schema([
     ("author", pa.string()),
     ("path", pa.string()),           # relative to the corpus directory
     ("format", pa.string()),         # gutenberg | txt-paragraphs | txt-lines | epub
-    ("status", pa.string()),         # ok | skipped
+    ("status", pa.string()),         # ok | skipped | failed (worker died twice; a rerun retries it)
     ("skip_reason", pa.string()),    # empty | binary | undecodable | unreadable epub | no text |
                                      # unreadable: … | error: <type>: <message> |
                                      # worker process died … | failed on the Dask cluster: …

@@ -90,6 +90,10 @@ def protect(app, what: str) -> None:
     def _too_large(exc):
         return refuse(f"a request body of at most {MAX_BODY:,} bytes", 413)
 
+    @app.errorhandler(RecursionError)
+    def _too_deep(exc):
+        return jsonify(error="refused: JSON nested too deeply"), 400
+
     @app.before_request
     def _guard():
         if not is_loopback(request.remote_addr):

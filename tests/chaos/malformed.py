@@ -199,6 +199,27 @@ def _import(results_name: str, content):
     return build
 
 
+def _deep_spans_csv(inputs):
+    import csv
+
+    rows = list(csv.reader(io.StringIO(_mturk_csv(inputs))))
+    rows[1][rows[0].index("Answer.q1_spans")] = "[" * 50_000 + "]" * 50_000
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue()
+
+
+def _null_offset_dataset(inputs, d):
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(inputs.quadruples).to_pylist()
+    table[0]["pronoun_offset"] = None
+    from tests.annotate_helpers import write_quadruples
+
+    write_quadruples(table, d / "q.parquet")
+    return ["weights", "--dataset", str(d / "q.parquet"), "--out", str(d / "w.json")]
+
+
 def _import_empty_db(inputs, d):
     from pipeline.formats.files import sha256_file
     from pipeline.web.annotate.store import open_store
@@ -264,6 +285,8 @@ CASES: list[Case] = [
          patch=_failing_writes(errno.ENOSPC)),
     Case("evaluate onto a read-only file system", _evaluate_system(_system_tsv), out="out",
          patch=_failing_writes(errno.EROFS)),
+    Case("annotate-import: answer spans nested 50,000 deep", _import("results.csv", _deep_spans_csv)),
+    Case("weights: a dataset row without its pronoun offset", _null_offset_dataset),
     # encodings that the world has: read, and say which
     Case("annotate-import: results CSV in cp1252 (Excel)",
          _import("results.csv", lambda i: _mturk_csv(i).encode("cp1252")), expect="ok", says="cp1252"),

@@ -148,7 +148,7 @@ def read_answers(db_path, quadruples_path, quadruples_sha256: str,
             parsed = json.loads(spans) if spans and spans.strip() else []
             if not isinstance(parsed, list):
                 raise ValueError("not a list")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             raise InputError(f"spans is not a JSON list of spans ({exc})", path, rowid) from None
         text = texts[qid]
         for span in parsed:

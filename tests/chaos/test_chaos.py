@@ -161,6 +161,18 @@ def test_staging_of_a_live_run_is_kept_and_of_a_dead_run_removed(tmp_path):
 
 # ------------------------------------------------------------------ workers ---------------
 
+def test_a_worker_killed_twice_costs_its_book_only_and_names_the_signal():
+    """Task 3 SIGKILLs its worker every time: retried once alone, then lost with the signal
+    (extract records it as failed, exits 1 and retries it on a rerun:
+    tests/stages/test_extract_safety.py::test_worker_killed_with_sigkill)."""
+    res = subprocess.run([sys.executable, "-m", "tests.stages.engine_helpers", "pool", "3", "2"], cwd=ROOT,
+                         env=dict(os.environ, TQDM_DISABLE="1"), capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr[-2000:]
+    got = json.loads(res.stdout)
+    assert got["results"] == {"0": 0, "1": 1, "2": 4, "4": 16, "5": 25}
+    assert "died twice" in got["lost"]["3"] and "SIGKILL" in got["lost"]["3"]
+
+
 def test_killing_the_parent_leaves_no_worker(tmp_path):
     psutil = pytest.importorskip("psutil")
     proc = helper("pool-sleep")

@@ -33,6 +33,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import math
 import os
 import shutil
@@ -122,6 +123,10 @@ def _acquire(out: Path) -> int:
             os.close(fd)
             raise InputError(f"another run is writing into this directory ({_holder(path)}); wait for "
                              "it to end, or choose another output", out) from None
+        except OSError as exc:         # a file system without flock (some network mounts)
+            logging.getLogger(__name__).warning("%s: cannot lock (%s); nothing stops a second run "
+                                                "into this directory", out, exc.strerror or exc)
+            return fd
         try:
             same = os.stat(path).st_ino == os.fstat(fd).st_ino
         except FileNotFoundError:
@@ -190,6 +195,8 @@ def _owner_alive(stage: Path) -> bool | None:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
+    except OSError:                 # no flock on this file system: nothing is proven
+        return None
     finally:
         os.close(fd)
     return False
@@ -279,7 +286,8 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
         journaled = False
         try:
             if fcntl is not None:
-                fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                with contextlib.suppress(OSError):     # no flock here: the stage is kept for a day
+                    fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
             os.write(owner, f"pid {os.getpid()}\n".encode())
             yield stage
             files = sorted(p for p in stage.rglob("*") if p.is_file() and p != stage / OWNER)

@@ -173,19 +173,25 @@ def test_a_worker_killed_twice_costs_its_book_only_and_names_the_signal():
     assert "died twice" in got["lost"]["3"] and "SIGKILL" in got["lost"]["3"]
 
 
+def pool_workers(psutil, proc) -> list:
+    """The two busy worker processes of a ``pool-sleep`` helper."""
+    parent = psutil.Process(proc.pid)
+    deadline = time.monotonic() + 60
+    workers = []
+    while time.monotonic() < deadline and len(workers) < 2:
+        workers = [c for c in parent.children(recursive=True)
+                   if "resource_tracker" not in " ".join(c.cmdline())]
+        time.sleep(0.2)
+    assert len(workers) >= 2, "the pool never started"
+    time.sleep(1.0)                           # the workers are busy with their books
+    return workers
+
+
 def test_killing_the_parent_leaves_no_worker(tmp_path):
     psutil = pytest.importorskip("psutil")
     proc = helper("pool-sleep")
     try:
-        parent = psutil.Process(proc.pid)
-        deadline = time.monotonic() + 60
-        workers = []
-        while time.monotonic() < deadline and len(workers) < 2:
-            workers = [c for c in parent.children(recursive=True)
-                       if "resource_tracker" not in " ".join(c.cmdline())]
-            time.sleep(0.2)
-        assert len(workers) >= 2, "the pool never started"
-        time.sleep(1.0)                       # the workers are busy with their books
+        workers = pool_workers(psutil, proc)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=30)
         gone, alive = psutil.wait_procs(workers, timeout=10)
@@ -198,14 +204,7 @@ def test_killing_the_parent_leaves_no_worker(tmp_path):
 def test_sigterm_stops_the_pool_cleanly(tmp_path):
     psutil = pytest.importorskip("psutil")
     proc = helper("pool-sleep")
-    parent = psutil.Process(proc.pid)
-    deadline = time.monotonic() + 60
-    workers = []
-    while time.monotonic() < deadline and len(workers) < 2:
-        workers = [c for c in parent.children(recursive=True)
-                   if "resource_tracker" not in " ".join(c.cmdline())]
-        time.sleep(0.2)
-    time.sleep(1.0)
+    workers = pool_workers(psutil, proc)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert "Traceback" not in err or "KeyboardInterrupt" in err
@@ -340,10 +339,10 @@ def test_six_annotators_at_once_are_never_refused(served):
             state = json.loads(body)
             if state.get("done"):
                 return
-            barrier_free = rows[state["question"]["id"]]
-            spans, none = spans_for(barrier_free, "A")
+            row = rows[state["question"]["id"]]
+            spans, none = spans_for(row, "A")
             status, _, _ = request(port, "POST", "/api/answer",
-                                   {"annotator": name, "id": barrier_free["id"],
+                                   {"annotator": name, "id": row["id"],
                                     "spans": [list(s) for s in spans], "none": none}, hdrs)
             statuses.append(status)
 

@@ -13,12 +13,13 @@ MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
 .PHONY: help setup browser extract generate label namemap cda evaluate baseline analyze weights sowinobias \
         benchmark humans-qa humans-maze experiment-plan experiment-serve experiment-export embeddings \
         bench-embeddings bench-fidelity bench-generate bench-baseline predict \
-        annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate bench-scale test clean
+        annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate bench-scale test chaos clean
 
 help:
 	@echo "make extract [CORPUS=dir OUT=dir MODEL=name WORKERS=n]   books -> original instances"
 	@echo "make generate [OUT=dir]                                  instances -> quadruples"
 	@echo "make test                                                run the test suite"
+	@echo "make chaos                                               the probes: kill -9, concurrent runs, dead workers, web, bad input"
 	@echo "other targets: label namemap cda evaluate analyze weights sowinobias annotate-* benchmark"
 	@echo "               humans-qa humans-maze experiment-* embeddings bench bench-*  (see docs/)"
 
@@ -181,6 +182,11 @@ bench-cda: $(STAMP)
 
 test: $(STAMP) browser
 	$(PY) -m pytest -q tests
+
+# the probes of issue 24 (also part of make test): the malformed-input figures, then the tests
+chaos: $(STAMP)
+	$(PY) -m tests.chaos.malformed
+	$(PY) -m pytest -q -m chaos tests
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -14,11 +14,22 @@ corpus, so a table corpus is split by row groups / row ranges, not copied to eve
 Failures. A task whose result never comes back is *lost*: ``book_fn`` raised, its worker
 process died (killed by a signal, out of memory: ``BrokenProcessPool``), or the Dask cluster
 gave up on it. ``lost(task, reason)`` turns it into a result that is written like any other
-(extract: the book recorded as skipped with the reason); without ``lost`` the run stops with
-:class:`EngineError`. When a pool worker dies, every task in flight in that pool is
-suspect; each is retried alone in a one-process pool, which either finishes it or pins the
-death on it, and the remaining tasks go on in a fresh pool. The pool keeps only ``workers``
-tasks in flight, so nothing waits forever on a dead process: the run never hangs.
+(extract: the book recorded as *failed* with the reason, so that a rerun retries it); without
+``lost`` the run stops with :class:`EngineError`. When a pool worker dies, every task in
+flight in that pool is suspect; each is retried once, alone, in a fresh process of its own,
+which either finishes it or dies again: then the task is lost with the signal that killed it
+(``worker process died twice while processing it (SIGKILL ...)``). The remaining tasks go on
+in a fresh pool. The pool keeps only ``workers`` tasks in flight, so nothing waits forever on
+a dead process: the run never hangs.
+
+Parent death. Every worker asks the kernel for SIGKILL when its parent dies
+(``prctl(PR_SET_PDEATHSIG)`` on Linux) and also watches its parent's pid once a second, so
+killing the main process (even with SIGKILL) leaves no worker behind. SIGTERM to the main
+process is handled like Ctrl-C: the workers are terminated and the run stops cleanly.
+
+Progress. ``book_fn`` may call :func:`report_progress` (words done so far in its book, per
+chunk); the words bar advances with it while the book runs, and is corrected to the count
+``write`` returns when the book ends.
 
 May import: the standard library, tqdm, distributed (inside :func:`_run_dask`). Nothing of
 the project's stages.
@@ -26,8 +37,18 @@ the project's stages.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import logging
 import multiprocessing as mp
+import os
+import shutil
+import signal
+import socket
+import sys
+import tempfile
+import threading
+import time
 import uuid
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -40,13 +61,133 @@ from tqdm.contrib.logging import logging_redirect_tqdm
 log = logging.getLogger(__name__)
 
 Task = tuple
-WORKER_DIED = ("worker process died while processing it (killed by a signal, "
+WORKER_DIED = ("worker process died twice while processing it (killed by a signal, "
                "e.g. the out-of-memory killer)")
 MAX_TASKS_PER_CHILD = 20          # a fresh process now and then: spaCy's string store only grows
+PARENT_POLL_SECONDS = 1.0
+PROGRESS_POLL_SECONDS = 0.5
+PR_SET_PDEATHSIG = 1
 
 
 class EngineError(RuntimeError):
     """A task was lost and no ``lost`` handler was given."""
+
+
+def died_reason(exitcode: int | None) -> str:
+    """The lost reason of a task whose lone worker died with ``exitcode``."""
+    if exitcode is not None and exitcode < 0:
+        try:
+            name = signal.Signals(-exitcode).name
+        except ValueError:
+            name = f"signal {-exitcode}"
+        how = f"{name}, e.g. the out-of-memory killer" if -exitcode == signal.SIGKILL else name
+        return f"worker process died twice while processing it (killed by {how})"
+    if exitcode is not None:
+        return f"worker process died twice while processing it (exit status {exitcode})"
+    return WORKER_DIED
+
+
+# ------------------------------------------------------------------ in the workers -------
+
+_progress: Any = None            # a socket path (pool workers) or a callable (this process)
+_current: Any = None             # key of the task running in this process
+_socket: Any = None
+
+
+def report_progress(words: int) -> None:
+    """Called by a per-book function: ``words`` more words of the current book are done.
+
+    In a worker it is one datagram to the parent's socket (no lock shared between processes,
+    so a worker killed at any moment cannot block the others; a full buffer drops it)."""
+    global _socket
+    if _progress is None or not words:
+        return
+    if callable(_progress):
+        _progress(_current, words)
+        return
+    with contextlib.suppress(OSError):       # progress is never worth failing a book
+        if _socket is None:
+            _socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        _socket.sendto(f"{_current}\t{int(words)}".encode(), socket.MSG_DONTWAIT, _progress)
+
+
+class _Progress:
+    """The parent's end of the workers' progress datagrams (a Unix socket in a temporary
+    directory); ``path`` is None where there are no Unix sockets."""
+
+    def __init__(self) -> None:
+        self.path = self.sock = self.dir = None
+        if hasattr(socket, "AF_UNIX"):
+            with contextlib.suppress(OSError):
+                self.dir = tempfile.mkdtemp(prefix="cg-progress-")
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+                sock.bind(os.path.join(self.dir, "s"))
+                sock.setblocking(False)
+                self.sock, self.path = sock, os.path.join(self.dir, "s")
+
+    def drain(self, progress) -> None:
+        while self.sock is not None:
+            try:
+                data = self.sock.recv(4096)
+            except (BlockingIOError, OSError):
+                return
+            key, _, words = data.decode(errors="replace").partition("\t")
+            with contextlib.suppress(ValueError):
+                progress(key, int(words))
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+        if self.dir is not None:
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _die_with_parent(parent: int) -> None:
+    """SIGKILL when the parent dies: the kernel's parent-death signal on Linux, and a thread
+    polling the parent's pid everywhere (the pid changes when the parent is gone)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    if os.getppid() != parent:               # died before the prctl
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_POLL_SECONDS)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
+def _worker_init(parent: int, progress) -> None:
+    global _progress
+    _die_with_parent(parent)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent decides; it terminates us
+    _progress = progress
+
+
+def _call(book_fn, key, task):
+    global _current
+    _current = key
+    try:
+        return book_fn(*task)
+    finally:
+        _current = None
+
+
+def _alone(conn, parent: int, progress, book_fn, key, task) -> None:
+    """Body of a lone retry process: run the task, send ("ok", result) or ("error", reason)."""
+    _worker_init(parent, progress)
+    try:
+        result = ("ok", _call(book_fn, key, task))
+    except Exception as exc:   # noqa: BLE001
+        result = ("error", _reason(exc))
+    conn.send(result)
+    conn.close()
 
 
 def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
@@ -64,12 +205,17 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
     total = 0
     books_bar = tqdm(total=len(tasks), desc="books", unit="book", position=0)
     words_bar = tqdm(desc="words", unit="word", unit_scale=True, position=1)
+    reported: dict = {}              # task key -> words reported while it ran
+
+    def progress(key, words: int) -> None:
+        reported[key] = reported.get(key, 0) + words
+        words_bar.update(words)
 
     def emit(task: Task, result: Any) -> None:
         nonlocal total
         words = write(task, result) or 0
         total += words
-        words_bar.update(words)
+        words_bar.update(words - reported.pop(_key(task), 0))
         books_bar.update(1)
 
     def fail(task: Task, reason: str) -> None:
@@ -79,74 +225,131 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
         emit(task, lost(task, reason))
 
     try:
-        with logging_redirect_tqdm():
+        with logging_redirect_tqdm(), _sigterm_as_interrupt():
             if scheduler:
                 _run_dask(tasks, book_fn, emit, fail, scheduler)
             elif workers == 1:
-                _run_here(tasks, book_fn, emit, fail)
+                _run_here(tasks, book_fn, emit, fail, progress)
             else:
-                _run_pool(tasks, book_fn, emit, fail, workers, label)
+                _run_pool(tasks, book_fn, emit, fail, workers, label, progress)
     finally:
         words_bar.close()
         books_bar.close()
     return total
 
 
+def _key(task: Task) -> str:
+    return hashlib.blake2s(repr(task).encode("utf-8", "replace"), digest_size=8).hexdigest()
+
+
+@contextlib.contextmanager
+def _sigterm_as_interrupt():
+    """SIGTERM raises KeyboardInterrupt in the main thread (the run stops as with Ctrl-C)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def _reason(exc: BaseException) -> str:
     return " ".join(f"{type(exc).__name__}: {exc}".split())
 
 
-def _run_here(tasks, book_fn, emit, fail) -> None:
-    for task in tasks:
+def _run_here(tasks, book_fn, emit, fail, progress) -> None:
+    global _progress
+    previous, _progress = _progress, progress
+    try:
+        for task in tasks:
+            try:
+                result = _call(book_fn, _key(task), task)
+            except Exception as exc:      # noqa: BLE001 -- a lost task, not a lost run
+                fail(task, _reason(exc))
+            else:
+                emit(task, result)
+    finally:
+        _progress = previous
+
+
+def _run_alone(ctx, book_fn, task, channel, progress) -> tuple[str, Any]:
+    """Run one task in a fresh process of its own: ("ok", result), ("error", reason) or
+    ("died", reason naming the signal)."""
+    receive, send = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_alone, args=(send, os.getpid(), channel.path, book_fn, _key(task), task),
+                       daemon=True)
+    proc.start()
+    send.close()
+    try:
+        while not receive.poll(PROGRESS_POLL_SECONDS):
+            channel.drain(progress)
+            if not proc.is_alive() and not receive.poll(0):
+                break
         try:
-            result = book_fn(*task)
-        except Exception as exc:      # noqa: BLE001 -- a lost task, not a lost run
-            fail(task, _reason(exc))
-        else:
-            emit(task, result)
+            outcome = receive.recv()
+        except (EOFError, OSError):
+            proc.join()
+            outcome = ("died", died_reason(proc.exitcode))
+        channel.drain(progress)
+        proc.join(timeout=60)
+        return outcome
+    except BaseException:
+        if proc.is_alive():
+            proc.terminate()
+        raise
+    finally:
+        receive.close()
 
 
-def _run_pool(tasks, book_fn, emit, fail, workers: int, label) -> None:
+def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress) -> None:
     ctx = mp.get_context("spawn")     # a fresh interpreter per worker: no forked spaCy state
+    channel = _Progress()
     pending: deque = deque(tasks)
     suspects: deque = deque()
-    while pending or suspects:
-        if suspects:                  # alone in a one-process pool: finishes, or it was the one
-            task = suspects.popleft()
-            with ProcessPoolExecutor(1, mp_context=ctx) as pool:
-                future = pool.submit(book_fn, *task)
-                try:
-                    result = future.result()
-                except BrokenProcessPool:
-                    fail(task, WORKER_DIED)
-                except Exception as exc:   # noqa: BLE001
-                    fail(task, _reason(exc))
+    try:
+        while pending or suspects:
+            if suspects:              # alone in a process of its own: finishes, or it was the one
+                task = suspects.popleft()
+                kind, value = _run_alone(ctx, book_fn, task, channel, progress)
+                if kind == "ok":
+                    emit(task, value)
                 else:
-                    emit(task, result)
-            continue
-        running: dict = {}
-        pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=MAX_TASKS_PER_CHILD)
-        try:
-            broken = False
-            while (pending or running) and not broken:
-                while pending and len(running) < workers:
-                    task = pending.popleft()
-                    running[pool.submit(book_fn, *task)] = task
-                done, _ = wait(running, return_when=FIRST_COMPLETED)
-                for future in done:
-                    task = running.pop(future)
-                    broken |= _settle(future, task, emit, fail, suspects)
-            if broken:
-                # the pool marks every unfinished future broken; some may have finished first
-                wait(running, timeout=60)
-                for future, task in running.items():
-                    _settle(future, task, emit, fail, suspects)
-                log.warning("a worker process died; retrying alone the book(s) it may have had: %s",
-                            ", ".join(label(t) for t in suspects))
-        except BaseException:       # Ctrl-C, or an error while writing: stop the workers now
-            _stop(pool)
-            raise
-        pool.shutdown(wait=True, cancel_futures=True)
+                    fail(task, value)
+                continue
+            running: dict = {}
+            pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=MAX_TASKS_PER_CHILD,
+                                       initializer=_worker_init, initargs=(os.getpid(), channel.path))
+            try:
+                broken = False
+                while (pending or running) and not broken:
+                    while pending and len(running) < workers:
+                        task = pending.popleft()
+                        running[pool.submit(_call, book_fn, _key(task), task)] = task
+                    done, _ = wait(running, timeout=PROGRESS_POLL_SECONDS, return_when=FIRST_COMPLETED)
+                    channel.drain(progress)
+                    for future in done:
+                        task = running.pop(future)
+                        broken |= _settle(future, task, emit, fail, suspects)
+                if broken:
+                    # the pool marks every unfinished future broken; some may have finished first
+                    wait(running, timeout=60)
+                    for future, task in running.items():
+                        _settle(future, task, emit, fail, suspects)
+                    log.warning("a worker process died; retrying alone the book(s) it may have had: %s",
+                                ", ".join(label(t) for t in suspects))
+            except BaseException:       # Ctrl-C, SIGTERM, or an error while writing: stop the workers now
+                _stop(pool)
+                raise
+            pool.shutdown(wait=True, cancel_futures=True)
+            channel.drain(progress)
+    finally:
+        channel.close()
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

@@ -302,14 +302,15 @@ def skipped_book(path: str, book_id: str, reason: str, status: str = "skipped", 
     return BookResult(book_row(book_id=book_id, path=path, status=status, skip_reason=reason, **values))
 
 
-def extract_chunks(parsed, meta: BookMeta, evidence=None) -> tuple[list[dict], list[dict], dict]:
+def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None) -> tuple[list[dict], list[dict], dict]:
     """Records of one book from its parsed chunks.
 
     ``parsed`` yields ``(chunk offset, whole chunk Doc, parts)`` as
     :func:`pipeline.nlp.prune.parsed_docs` does; each part is ``(book offset, processed Doc,
-    pronoun offsets to consider or None)``. Returns (instances in text order, one per pronoun
-    at most; mention records; counts ``words``, ``names``, ``pronouns`` and ``not_persons``, the
-    PERSON entities dropped by reason). ``evidence``: the book's evidence (see
+    pronoun offsets to consider or None)``. ``progress(words)``, when given, is called after
+    each chunk with its word count. Returns (instances in text order, one per pronoun at most;
+    mention records; counts ``words``, ``names``, ``pronouns`` and ``not_persons``, the PERSON
+    entities dropped by reason). ``evidence``: the book's evidence (see
     :func:`instances_from_doc`)."""
     rejected: Counter = Counter()
     instances: list[dict] = []
@@ -318,13 +319,16 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None) -> tuple[list[dict], l
     for offset, whole, parts in parsed:
         prons = pronoun_tokens(whole)
         mentions.extend(mention_records(meta.book_id, offset, [], prons))
-        words += count_words(whole)
+        chunk_words = count_words(whole)
+        words += chunk_words
         n_prons += len(prons)
         for part_offset, doc, only in parts:
             insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected)
             instances.extend(insts)
             mentions.extend(mention_records(meta.book_id, part_offset, names, []))
             n_names += len(names)
+        if progress is not None:
+            progress(chunk_words)
     instances.sort(key=lambda r: r["book_start"] + r["pronoun_offset"])
     seen, unique = set(), []
     for inst in instances:          # a pronoun yields at most one instance

@@ -171,7 +171,10 @@ def parse_spans(value) -> list[tuple[int, int]]:
         value = value.strip()
         if not value:
             return []
-        value = json.loads(value)
+        try:
+            value = json.loads(value)
+        except RecursionError:
+            raise ValueError("spans nested too deeply") from None
     if not isinstance(value, list):
         raise ValueError("spans must be a JSON list")
     out = []

@@ -135,6 +135,8 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
     """
     if not os.path.exists(path):
         raise InputError("file not found", path)
+    if os.path.isdir(path):
+        raise InputError("a directory, not a CoNLL-2012 file", path)
     doc: Document | None = None      # the document being read
     done: Document | None = None     # the last complete document, not yielded yet
     pending: list[str] = []          # lines outside documents
@@ -145,6 +147,8 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
     with open(path, encoding="utf-8", newline="") as fh:
         try:
             for lineno, line in enumerate(fh, start=1):
+                if "\0" in line:
+                    raise InputError("a NUL byte (binary data, not CoNLL-2012 text)", path, lineno)
                 stripped = line.strip()
                 if doc is None:
                     if stripped.startswith("#begin document"):

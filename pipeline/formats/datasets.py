@@ -19,6 +19,7 @@ from typing import Mapping
 
 from pipeline.errors import InputError
 from pipeline.formats.files import read_json
+from pipeline.formats.gap_tsv import MAX_TEXT
 
 
 def _names_column(names_col) -> list[tuple[int, int, str]] | None:
@@ -66,10 +67,18 @@ def read_dataset(path: str | Path, originals_only: bool = True) -> tuple[list[di
         for i, r in enumerate(table.to_pylist()):
             if kind == "quadruples" and originals_only and r.get("variant") != "original":
                 continue
-            rec = {"id": str(r[id_col]), "text": r["text"], "pronoun": r["pronoun"],
-                   "pronoun_offset": int(r["pronoun_offset"]), "a": r["a"], "a_offset": int(r["a_offset"]),
-                   "b": r["b"], "b_offset": int(r["b_offset"]), "a_coref": r.get("a_coref"),
-                   "b_coref": r.get("b_coref"), "names": _names_column(r.get("names"))}
+            try:
+                rec = {"id": str(r[id_col]), "text": r["text"], "pronoun": r["pronoun"],
+                       "pronoun_offset": int(r["pronoun_offset"]), "a": r["a"], "a_offset": int(r["a_offset"]),
+                       "b": r["b"], "b_offset": int(r["b_offset"]), "a_coref": r.get("a_coref"),
+                       "b_coref": r.get("b_coref"), "names": _names_column(r.get("names"))}
+                if not all(isinstance(rec[k], str) for k in ("text", "pronoun", "a", "b")):
+                    raise TypeError("text, pronoun, a and b must be strings")
+            except (TypeError, ValueError) as exc:
+                raise InputError(f"not a dataset row ({exc})", path, i) from None
+            if len(rec["text"]) > MAX_TEXT:
+                raise InputError(f"text of {len(rec['text']):,} characters is longer than {MAX_TEXT:,} "
+                                 "(spaCy's max_length)", path, i)
             for which in ("pronoun", "a", "b"):
                 s = rec[f"{which}_offset"]
                 if rec["text"][s:s + len(rec[which])] != rec[which]:

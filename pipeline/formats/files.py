@@ -1,13 +1,28 @@
-"""Files: atomic writes (temporary file, fsync, rename), all-or-nothing output sets,
-streamed sha256, strict JSON.
+"""Files: atomic writes (temporary file, fsync, rename), one writer per output directory,
+all-or-nothing output sets, streamed sha256, strict JSON.
 
 * :func:`atomic_path` -- one file: write a temporary file beside the target, fsync it,
   rename it onto the target, fsync the directory.
+* :func:`output_lock` -- one writer per output directory: an exclusive ``fcntl.flock`` on
+  ``OUT/.counter-gap.lock``, which holds the holder's pid and command line. A second run is
+  refused at once with one line naming that pid. The kernel drops the lock when its holder
+  dies, however it dies, so a lock is never stale. Re-entrant within one process.
 * :func:`staged_outputs` -- several files that belong together (a TSV and its Parquet, a
-  report's json/md/png): they are written into a staging directory inside the output
-  directory and moved into place only when every one of them was written; a crash leaves
-  the previous set untouched (and at worst a ``.staging-*`` directory, removed on the next
-  run).
+  report's json/md/png), published all-or-nothing:
+
+  1. every file is written into a staging directory ``OUT/.staging-<pid>-*`` and fsynced;
+     the staging directory's ``.owner`` file is flocked by its run for as long as it lives;
+  2. a journal ``OUT/.publishing.json`` naming the staging directory and its files is
+     written atomically;
+  3. the files are renamed into place, the directory fsynced, the journal removed.
+
+  A failure before step 2 leaves the previous set untouched; a crash during step 3 leaves the
+  journal, and the next writer into OUT rolls the publish forward (every staged file was
+  complete and synced before the journal existed), so the directory holds the whole old set
+  or the whole new one. The project's readers (:func:`check_published`, called by
+  :func:`read_json`, the Parquet and GAP TSV readers) refuse a file named by a journal, with
+  one line, instead of reading a half-published set. Staging directories of other runs are
+  removed only when their owner is provably dead (their ``.owner`` lock is free).
 * :func:`sha256_file`, :func:`jsonable`, :func:`write_json`, :func:`read_json`.
 
 May import: the standard library, numpy (optional) and :mod:`pipeline.errors`.
@@ -18,14 +33,29 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import math
 import os
 import shutil
+import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Iterator
 
 from pipeline.errors import InputError
+
+try:
+    import fcntl
+except ImportError:         # not POSIX: no locks (the project runs on Linux)
+    fcntl = None
+
+LOCK_NAME = ".counter-gap.lock"
+JOURNAL = ".publishing.json"
+STAGING_PREFIX = ".staging-"
+OWNER = ".owner"
+OWNERLESS_AGE = 24 * 3600      # a staging directory of an older version (no .owner): removed after a day
+_HELD: dict[str, list] = {}    # realpath of a locked directory -> [fd, depth] (this process)
 
 
 def fsync_path(path: str | os.PathLike) -> None:
@@ -73,36 +103,239 @@ def write_text(target: str | os.PathLike, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
+# ------------------------------------------------------------------ one writer -----------
+
+def _holder(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        text = ""
+    return text.splitlines()[0] if text else "pid unknown"
+
+
+def _acquire(out: Path) -> int:
+    path = out / LOCK_NAME
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            raise InputError(f"another run is writing into this directory ({_holder(path)}); wait for "
+                             "it to end, or choose another output", out) from None
+        except OSError as exc:         # a file system without flock (some network mounts)
+            logging.getLogger(__name__).warning("%s: cannot lock (%s); nothing stops a second run "
+                                                "into this directory", out, exc.strerror or exc)
+            return fd
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:               # not a lock file its previous holder unlinked meanwhile
+            break
+        os.close(fd)
+    command = " ".join([os.path.basename(sys.executable)] + sys.argv)[:500]
+    os.ftruncate(fd, 0)
+    os.write(fd, f"pid {os.getpid()}: {command}\n".encode("utf-8", "replace"))
+    return fd
+
+
 @contextlib.contextmanager
-def staged_outputs(out_dir: str | os.PathLike) -> Iterator[Path]:
-    """Write a set of files all-or-nothing.
+def output_lock(out_dir: str | os.PathLike, remove_if_created: bool = False) -> Iterator[Path]:
+    """Hold the exclusive lock of the output directory ``out_dir`` (created if missing).
+
+    Another process holding it: a one-line :class:`InputError` naming its pid and command.
+    Re-entrant in one process. On release the lock file is removed, and with
+    ``remove_if_created`` the directory too when this call created it and it is empty."""
+    out = Path(out_dir)
+    created = not out.exists()
+    out.mkdir(parents=True, exist_ok=True)
+    key = os.path.realpath(out)
+    if fcntl is None or key in _HELD:
+        if key in _HELD:
+            _HELD[key][1] += 1
+        try:
+            yield out
+        finally:
+            if key in _HELD:
+                _HELD[key][1] -= 1
+        return
+    fd = _acquire(out)
+    _HELD[key] = [fd, 1]
+    try:
+        yield out
+    finally:
+        del _HELD[key]
+        with contextlib.suppress(OSError):
+            os.unlink(out / LOCK_NAME)      # while still holding it: see _acquire's inode check
+        os.close(fd)
+        if created and remove_if_created:
+            with contextlib.suppress(OSError):
+                out.rmdir()                  # only when empty
+
+
+def holds_lock(out_dir: str | os.PathLike) -> bool:
+    """Whether this process holds the lock of ``out_dir``."""
+    return os.path.realpath(out_dir) in _HELD
+
+
+# ------------------------------------------------------------------ all or nothing -------
+
+def _owner_alive(stage: Path) -> bool | None:
+    """True/False: the staging directory's owner is alive/dead (its ``.owner`` lock is held or
+    free); None: no owner file (an older version's), nothing is proven."""
+    owner = stage / OWNER
+    if fcntl is None or not owner.exists():
+        return None
+    try:
+        fd = os.open(owner, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:                 # no flock on this file system: nothing is proven
+        return None
+    finally:
+        os.close(fd)
+    return False
+
+
+def _roll_forward(out: Path) -> None:
+    """Complete the publish a dead run left half-done (its journal in ``out``)."""
+    journal = out / JOURNAL
+    try:
+        data = json.loads(journal.read_text(encoding="utf-8"))
+        stage = out / str(data["stage"])
+        files = [str(f) for f in data["files"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        journal.unlink(missing_ok=True)      # unreadable: it was never complete (written atomically)
+        return
+    if stage.exists() and _owner_alive(stage):
+        raise InputError(f"a run ({_holder(stage / OWNER)}) is publishing into this directory; wait for "
+                         "it to end", out)
+    for rel in files:
+        src, dest = stage / rel, out / rel
+        if src.is_file():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(src, dest)
+    fsync_path(out)
+    journal.unlink(missing_ok=True)
+    fsync_path(out)
+    shutil.rmtree(stage, ignore_errors=True)
+
+
+def remove_stale_stages(out: Path) -> None:
+    """Finish an interrupted publish (journal) and remove staging directories whose owner is
+    provably dead (ownerless ones of an older version only after a day)."""
+    if (out / JOURNAL).exists():
+        _roll_forward(out)
+    for stage in out.glob(STAGING_PREFIX + "*"):
+        alive = _owner_alive(stage)
+        if alive is False or (alive is None and _age(stage) > OWNERLESS_AGE):
+            shutil.rmtree(stage, ignore_errors=True)
+
+
+def _age(path: Path) -> float:
+    try:
+        return time.time() - path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def check_published(path: str | os.PathLike) -> None:
+    """Refuse to read a file that a publish in its directory has not finished (module doc)."""
+    path = Path(path)
+    journal = path.parent / JOURNAL
+    if not journal.exists():
+        return
+    try:
+        data = json.loads(journal.read_text(encoding="utf-8"))
+        named = path.name in {Path(str(f)).parts[0] for f in data.get("files", [])}
+        stage = path.parent / str(data.get("stage", ""))
+    except (OSError, ValueError, TypeError, AttributeError):
+        return
+    if not named:
+        return
+    if stage.exists() and _owner_alive(stage):
+        raise InputError(f"being written by another run ({_holder(stage / OWNER)}): read it when that "
+                         "run has ended", path)
+    raise InputError("a run was interrupted while publishing this directory's files, so they may "
+                     "not belong together; rerun the command that writes it (the next run into "
+                     "the directory completes the publish)", path)
+
+
+@contextlib.contextmanager
+def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Path]:
+    """Write a set of files all-or-nothing (module doc).
 
     Yields a fresh staging directory inside ``out_dir``; write every output there (plain
-    writes are fine, nothing is visible yet). When the block ends without an exception, each
-    staged file is fsynced and renamed onto its place in ``out_dir`` (sub-directories kept),
-    then the staging directory is removed. On an exception nothing in ``out_dir`` changes.
-
-    The renames are individually atomic; the set is published only after all files were
-    written and synced, so readers never see a new file beside an old one because a writer
-    failed half-way.
-    """
+    writes are fine, nothing is visible yet). When the block ends without an exception, the
+    files are fsynced, journaled and renamed onto their places in ``out_dir``
+    (sub-directories kept), then the staging directory is removed. On an exception before the
+    journal nothing in ``out_dir`` changes; after it, the next writer completes the publish.
+    ``lock``: hold ``out_dir``'s :func:`output_lock` meanwhile (``False`` only where the caller
+    holds the lock of a directory above)."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    for stale in out.glob(".staging-*"):
-        shutil.rmtree(stale, ignore_errors=True)
-    stage = Path(tempfile.mkdtemp(prefix=".staging-", dir=out))
-    try:
-        yield stage
-        files = sorted(p for p in stage.rglob("*") if p.is_file())
-        for p in files:
-            fsync_path(p)
-        for p in files:
-            dest = out / p.relative_to(stage)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(p, dest)
-        fsync_path(out)
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+    with output_lock(out) if lock else contextlib.nullcontext():
+        remove_stale_stages(out)
+        stage = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out))
+        owner = os.open(stage / OWNER, os.O_RDWR | os.O_CREAT, 0o644)
+        journaled = False
+        try:
+            if fcntl is not None:
+                with contextlib.suppress(OSError):     # no flock here: the stage is kept for a day
+                    fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            os.write(owner, f"pid {os.getpid()}\n".encode())
+            yield stage
+            files = sorted(p for p in stage.rglob("*") if p.is_file() and p != stage / OWNER)
+            for p in files:
+                fsync_path(p)
+            rels = [p.relative_to(stage).as_posix() for p in files]
+            write_text(out / JOURNAL, json.dumps({"pid": os.getpid(), "stage": stage.name, "files": rels}))
+            journaled = True
+            for rel in rels:
+                dest = out / rel
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(stage / rel, dest)
+            fsync_path(out)
+            (out / JOURNAL).unlink()
+            fsync_path(out)
+            journaled = False
+        finally:
+            os.close(owner)                  # the owner lock goes with it
+            if not journaled:                # else left for the next writer to roll forward
+                shutil.rmtree(stage, ignore_errors=True)
+
+
+def read_text_any(path: str | os.PathLike, what: str = "text") -> tuple[str, str]:
+    """(text, encoding) of a text file written by a spreadsheet or a web service: UTF-16 with
+    a BOM, UTF-8 (with or without a BOM), else Windows-1252 (Excel's "CSV" on Windows). Bytes
+    that none of them reads, or a NUL byte, are a one-line :class:`InputError`."""
+    import codecs
+
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"a directory, not a {what} file", path)
+    check_published(path)
+    data = path.read_bytes()
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        candidates = [("utf-16", "UTF-16")]
+    elif data.startswith(codecs.BOM_UTF8):
+        candidates = [("utf-8-sig", "UTF-8")]
+    else:
+        candidates = [("utf-8", "UTF-8"), ("cp1252", "cp1252")]
+    for codec, name in candidates:
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            continue
+        if "\0" in text:
+            raise InputError(f"a NUL byte: binary data, not a {what} file", path)
+        return text, name
+    raise InputError(f"not a {what} file: neither UTF-8, UTF-16 with a BOM, nor cp1252", path)
 
 
 def sha256_file(path: str | os.PathLike) -> str:
@@ -142,7 +375,12 @@ def read_json(path: str | os.PathLike):
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError("a directory, not a JSON file", path)
+    check_published(path)
     try:
         return json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"not readable JSON ({exc})", path) from exc
+    except RecursionError:
+        raise InputError("JSON nested too deeply to read", path) from None

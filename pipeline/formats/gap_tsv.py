@@ -25,7 +25,9 @@ atomically): ``csv.DictReader(f, delimiter='\\t')`` reads back every field exact
 file in which no field needed quoting is byte for byte what the raw layout would be.
 
 Row numbers in errors are 1-based line numbers of the file (the header is line 1); a record
-with a quoted multi-line field is named by the line where it starts.
+with a quoted multi-line field is named by the line where it starts. A Text longer than
+:data:`MAX_TEXT` characters (spaCy's ``max_length``: no pipeline would take it) is a bad row;
+:func:`check_unique_ids` refuses an ID given twice.
 
 May import: the standard library, pandas, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`.
 """
@@ -40,12 +42,13 @@ from pathlib import Path
 from typing import Iterable
 
 from pipeline.errors import InputError
-from pipeline.formats.files import atomic_path
+from pipeline.formats.files import atomic_path, check_published
 
 GAP_COLUMNS = ["ID", "Text", "Pronoun", "Pronoun-offset", "A", "A-offset", "A-coref",
                "B", "B-offset", "B-coref", "URL"]
 GAP_REQUIRED = [c for c in GAP_COLUMNS if c != "URL"]
 GAP_OFFSET_COLUMNS = ["Pronoun-offset", "A-offset", "B-offset"]
+MAX_TEXT = 1_000_000            # spaCy's default max_length: a longer Text is a bad row
 SYSTEM_COLUMNS = ["ID", "A-coref", "B-coref"]
 RAW, CSV = "raw", "csv"
 
@@ -99,6 +102,7 @@ def _read_text(path: Path) -> str:
         raise InputError("file not found", path)
     if path.is_dir():
         raise InputError("is a directory, expected a tab-separated file", path)
+    check_published(path)
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
             return fh.read()
@@ -224,6 +228,9 @@ def validate_gap_row(row: dict, path=None, rowno=None) -> dict:
         except (ValueError, TypeError):
             raise InputError(f"{col} is not an integer: {row[col]!r}", path, rowno) from None
     text = row["Text"]
+    if len(text) > MAX_TEXT:
+        raise InputError(f"Text of {len(text):,} characters is longer than {MAX_TEXT:,} (spaCy's "
+                         "max_length): not a GAP example", path, rowno)
     for name_col, off_col in (("Pronoun", "Pronoun-offset"), ("A", "A-offset"), ("B", "B-offset")):
         off = out[off_col]
         if off < 0 or text[off:off + len(row[name_col])] != row[name_col] or not row[name_col]:
@@ -294,6 +301,18 @@ def read_gap_file(path: str | os.PathLike, skip_bad_rows: bool = False, warn=Non
             rows.append(res)
             lines.append(line)
     return GapFile(rows, bad, chosen.header, chosen.quoting, lines)
+
+
+def check_unique_ids(rows: list[dict], path, lines: list[int] | None = None) -> None:
+    """Refuse a GAP file whose ``ID`` column names one example twice (row numbers of both)."""
+    seen: dict[str, int] = {}
+    for k, row in enumerate(rows):
+        line = lines[k] if lines else k + 2
+        key = str(row["ID"])
+        if key in seen:
+            raise InputError(f"duplicate ID {key!r} (first on row {seen[key]}): every example needs "
+                             "its own ID", path, line)
+        seen[key] = line
 
 
 def read_gap_tsv(path: str | os.PathLike, skip_bad_rows: bool = False,

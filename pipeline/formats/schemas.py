@@ -30,7 +30,8 @@ BOOKS = pa.schema([
     ("encoding_source", pa.string()),# bom | declared | default | detected | container (epub, table cells),
                                      # with a note when a declaration did not fit
     ("language", pa.string()),       # Gutenberg "Language:" header, a language column, or --metadata
-    ("status", pa.string()),         # ok | skipped (could not be read or processed) | excluded (--language,
+    ("status", pa.string()),         # ok | skipped (could not be read or processed) | failed (worker died
+                                     # twice; a rerun retries it) | excluded (--language,
                                      # --where, --min-words) | duplicate (another copy is read) | not-read
                                      # (not a book: other file types, dangling symlinks, FIFOs, ...)
     ("skip_reason", pa.string()),    # empty | binary: NUL byte at offset N | undecodable | unknown encoding

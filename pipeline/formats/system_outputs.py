@@ -261,6 +261,10 @@ def _merge_subtokens(subtokens: list[str], smap, clusters, path, line: int):
             isinstance(x, int) and x >= 0 for x in smap):
         raise InputError(f"'subtoken_map' must hold one word index >= 0 per subtoken "
                          f"({len(subtokens)})", path, line)
+    if smap and max(smap) >= len(subtokens):
+        raise InputError(f"'subtoken_map' holds word index {max(smap)}, but there are only "
+                         f"{len(subtokens)} subtokens (a word index is below the number of subtokens)",
+                         path, line)
     n_words = max(smap) + 1 if smap else 0
     words = [""] * n_words
     for sub, w in zip(subtokens, smap):
@@ -381,6 +385,8 @@ def read_cluster_jsonl(path: str | os.PathLike) -> list[ClusterDoc]:
                     obj = json.loads(text)
                 except json.JSONDecodeError as exc:
                     raise InputError(f"not JSON ({exc.msg} at column {exc.colno})", path, lineno) from None
+                except RecursionError:
+                    raise InputError("JSON nested too deeply to read", path, lineno) from None
                 docs.append(cluster_doc(obj, path, lineno))
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 ({exc.reason})", path) from None
@@ -407,6 +413,8 @@ def detect_system_format(path: str | os.PathLike) -> str:
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError("a directory, not a system output file", path)
     with open(path, "rb") as fh:
         head = fh.read(1 << 16)
     text = head.decode("utf-8", errors="replace").lstrip("\ufeff")

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.errors import InputError
-from pipeline.formats.files import atomic_path
+from pipeline.formats.files import atomic_path, check_published
 
 
 def write_table(table: pa.Table, target: str | os.PathLike, schema: pa.Schema | None = None) -> None:
@@ -37,7 +37,28 @@ def read_table(path: str | os.PathLike) -> pa.Table:
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError("a directory, not a Parquet file", path)
+    check_published(path)
     try:
         return pq.read_table(path)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"not a readable Parquet file ({exc})", path) from exc
+
+
+def check_column_types(table: pa.Table, schema: pa.Schema, names, path) -> None:
+    """Refuse a table whose columns ``names`` cannot be read as ``schema`` types them (a
+    string where an offset should be a number, ...): one line naming the column."""
+    for name in names:
+        if name not in table.column_names or name not in schema.names:
+            continue
+        want, got = schema.field(name).type, table.schema.field(name).type
+        if got == want:
+            continue
+        try:
+            table.column(name).cast(want)
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, pa.ArrowTypeError):
+            raise InputError(f"column {name!r} holds {got}, expected {want}", path) from None
+        if pa.types.is_string(got) or pa.types.is_large_string(got):
+            if not (pa.types.is_string(want) or pa.types.is_large_string(want)):
+                raise InputError(f"column {name!r} holds text ({got}), expected {want}", path)

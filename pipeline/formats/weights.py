@@ -26,4 +26,8 @@ def read_weights(path: str | Path) -> dict[str, float]:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0:
             raise InputError(f"weight must be a finite number >= 0, got {v!r}", path, k)
         out[str(k)] = float(v)
+    if not out:
+        raise InputError("no weights in the file", path)
+    if not any(out.values()):
+        raise InputError(f"all {len(out)} weights are 0: a weighted metric would divide by zero", path)
     return out

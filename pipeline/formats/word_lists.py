@@ -15,7 +15,10 @@ Two forms, told apart by the first non-comment line:
 In both: UTF-8 (a BOM is ignored), CRLF or LF, blank lines and ``#`` lines skipped, words are
 lower-cased and curly apostrophes made straight. An entry of several words cannot match a
 token and is skipped with a warning; a line with no tab, with an empty side, or with more than
-two fields (plain form) is bad input naming the file and line (``FILE, row N: ...``, N counting every line).
+two fields (plain form) is bad input naming the file and line (``FILE, row N: ...``, N counting
+every line), and so are: a word mapped to itself, a category that is not one of
+:data:`CATEGORIES` (project form), a ``# direction:`` line other than ``# direction: one-way``
+(or ``both``) as the first line, a NUL byte, and a file with no pair at all.
 
     masculine	feminine	category          |  # direction: one-way
     actor	actress	occupation                |  waiter	waitress
@@ -40,7 +43,12 @@ log = logging.getLogger(__name__)
 PROJECT = "project-tsv"
 PLAIN = "plain-pairs"
 ONE_WAY_MARK = "# direction: one-way"
+DIRECTION_PREFIX = "# direction:"
+DIRECTIONS = ("one-way", "both")
 MARKED_FEMININE = "marked-feminine"
+# the categories of the project's lists; only marked-feminine changes how a pair is read
+CATEGORIES = frozenset({"", "abstract", "adjective", "animal", "general", "kinship", MARKED_FEMININE,
+                        "occupation", "possessive", "pronoun", "title"})
 
 
 @dataclass
@@ -73,6 +81,17 @@ def read_word_list(source: str | os.PathLike) -> WordListFile:
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.splitlines()
+    for lineno, line in enumerate(lines, start=1):
+        if "\0" in line:
+            raise InputError("a NUL byte (binary data, not a word list)", source, lineno)
+        low = line.strip().lower()
+        if low.startswith(DIRECTION_PREFIX):
+            direction = low[len(DIRECTION_PREFIX):].strip()
+            if direction not in DIRECTIONS:
+                raise InputError(f"unknown direction {direction!r} (one-way or both)", source, lineno)
+            if lineno != 1:
+                raise InputError("a '# direction:' line belongs on the first line, where it applies "
+                                 "to the whole file", source, lineno)
     first = next((ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")), "")
     head = [_word(f) for f in first.split("\t")]
     form = PROJECT if head[:2] == ["masculine", "feminine"] else PLAIN
@@ -93,6 +112,8 @@ def read_word_list(source: str | os.PathLike) -> WordListFile:
         a, b = fields[0], fields[1]
         if not a or not b:
             raise InputError("empty word", source, lineno)
+        if a == b:
+            raise InputError(f"{a!r} is mapped to itself", source, lineno)
         if " " in a or " " in b:
             out.skipped += 1
             log.warning("%s, line %d: %r / %r has several words and cannot match a token; skipped",
@@ -100,6 +121,9 @@ def read_word_list(source: str | os.PathLike) -> WordListFile:
             continue
         if form == PROJECT:
             cat = fields[2] if len(fields) > 2 else ""
+            if cat not in CATEGORIES:
+                raise InputError(f"unknown category {cat!r} (one of {', '.join(sorted(c for c in CATEGORIES if c))}, "
+                                 "or none)", source, lineno)
             if cat != MARKED_FEMININE:
                 out.table.setdefault(a, (b, MASCULINE, cat))
             out.table.setdefault(b, (a, FEMININE, cat))
@@ -107,6 +131,8 @@ def read_word_list(source: str | os.PathLike) -> WordListFile:
             out.table.setdefault(a, (b, None, ""))
             if not one_way:
                 out.table.setdefault(b, (a, None, ""))
+    if not out.table and not out.skipped:
+        raise InputError("no word pairs in the file", source)
     return out
 
 

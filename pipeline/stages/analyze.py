@@ -16,6 +16,7 @@ from __future__ import annotations
 
 COMMAND = "analyze"
 HELP = "dataset diagnostics: names per example, candidate rank"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 import json

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 COMMAND = "annotate-export"
 HELP = "export annotation tasks (MTurk CSV + HTML)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 from pathlib import Path

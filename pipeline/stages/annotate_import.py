@@ -22,6 +22,13 @@ file is checked by :func:`pipeline.web.annotate.store.read_answers` (same quadru
 every stored highlight still reads the same text); the dataset card is
 :mod:`pipeline.report.dataset_card`.
 
+Annotator ids (names typed into annotate-serve, MTurk WorkerIds) are never published: every
+id is replaced by a pseudonym ``a-<12 hex digits>``, an HMAC-SHA256 of the id with a private
+salt -- kept in the SQLite file (``meta.annotator_salt``) or, for an MTurk CSV, in a private
+file beside it (``RESULTS.salt``, mode 0600; ``--salt-file`` names another). The same salt
+gives the same pseudonyms on every run. ``--annotator-ids FILE`` writes the private key
+(pseudonym, raw id) to FILE (mode 0600; not inside ``--out``).
+
 Outputs in ``--out``, written all-or-nothing (:func:`pipeline.formats.files.staged_outputs`):
 a Hugging Face dataset directory (:mod:`pipeline.formats.hf_dataset`) -- ``README.md`` (YAML
 metadata: configs ``default`` = ``dataset.parquet`` and ``votes`` = ``votes.parquet``, split
@@ -38,6 +45,7 @@ from __future__ import annotations
 
 COMMAND = "annotate-import"
 HELP = "import votes, filter, balance, publish"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 from pathlib import Path
@@ -72,6 +80,81 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None,
                         help="spaCy pipeline for a GAP TSV --quadruples: the one used at export/serve "
                              "(default: $SPACY_MODEL or the installed en_core_web_sm)")
+    parser.add_argument("--salt-file", default=None,
+                        help="private salt of the annotator pseudonyms for an MTurk CSV (default: "
+                             "RESULTS.salt beside it, created when missing; SQLite keeps its own)")
+    parser.add_argument("--annotator-ids", default=None, metavar="FILE",
+                        help="also write the private key pseudonym -> raw annotator id to FILE (CSV, "
+                             "mode 0600, outside --out); the published files never hold raw ids")
+
+
+# ----------------------------------------------------------------- pseudonyms --------------
+
+PSEUDONYM_PREFIX = "a-"
+
+
+def pseudonym(salt: str, annotator: str) -> str:
+    """``a-`` and 12 hex digits of HMAC-SHA256(salt, annotator id)."""
+    import hashlib
+    import hmac
+
+    return PSEUDONYM_PREFIX + hmac.new(salt.encode(), annotator.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
+
+
+def _private_file(path: Path, text: str) -> None:
+    import os
+
+    from pipeline.formats.files import atomic_path
+
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+        os.chmod(tmp, 0o600)
+
+
+def results_salt(results, kind: str, salt_file=None) -> str:
+    """The private salt: the SQLite file's own, else the salt file (created when missing)."""
+    import secrets
+
+    if kind == "sqlite" and salt_file is None:
+        from pipeline.web.annotate.store import annotator_salt
+
+        return annotator_salt(results)
+    path = Path(salt_file) if salt_file else Path(str(results) + ".salt")
+    if path.is_file():
+        salt = path.read_text(encoding="utf-8").strip()
+        if not salt:
+            raise InputError("empty salt file", path)
+        return salt
+    salt = secrets.token_hex(16)
+    _private_file(path, salt + "\n")
+    return salt
+
+
+def pseudonymise(answers: list, salt: str) -> tuple[list, dict[str, str]]:
+    """(answers with pseudonyms, pseudonym -> raw id)."""
+    import dataclasses
+
+    key: dict[str, str] = {}
+    out = []
+    for a in answers:
+        p = pseudonym(salt, a.annotator)
+        key[p] = a.annotator
+        out.append(dataclasses.replace(a, annotator=p))
+    return out, key
+
+
+def write_annotator_ids(path, key: dict[str, str], out) -> None:
+    import csv
+    import io
+
+    path = Path(path)
+    if path.resolve().is_relative_to(Path(out).resolve()):
+        raise InputError("--annotator-ids must lie outside --out (the published directory)", path)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(["pseudonym", "annotator"])
+    w.writerows(sorted(key.items()))
+    _private_file(path, buf.getvalue())
 
 
 # ----------------------------------------------------------------- answers -----------------
@@ -91,17 +174,22 @@ def parse_flag(value, path, row, column) -> bool:
         raise InputError(f"column {column!r} must be true or false, got {value!r}", path, row) from None
 
 
-def read_mturk_csv(path, known: dict) -> tuple[list, int]:
-    """Answers of an MTurk results CSV. Returns (answers, rejected assignments skipped)."""
+def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
+    """Answers of an MTurk results CSV (UTF-8, or UTF-16 with a BOM, or Excel's cp1252:
+    :func:`pipeline.formats.files.read_text_any`). Returns (answers, rejected assignments
+    skipped, the encoding read)."""
     import csv
     import html
+    import io
     import re
 
     from pipeline.core.questions import parse_spans
     from pipeline.core.votes import Answer
+    from pipeline.formats.files import read_text_any
 
     path = Path(path)
-    with open(path, encoding="utf-8-sig", newline="") as fh:
+    text, encoding = read_text_any(path, "CSV")
+    with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
         qnums = sorted({int(m.group(1)) for h in header
@@ -140,7 +228,7 @@ def read_mturk_csv(path, known: dict) -> tuple[list, int]:
                 answers.append(Answer(worker, qid, spans, none,
                                       (rec[f"Answer.q{i}_contradiction"] or "").strip(),
                                       f"row {rowno}"))
-    return answers, rejected
+    return answers, rejected, encoding
 
 
 def read_sqlite(path, quadruples, texts: dict[str, str]) -> list:
@@ -170,13 +258,18 @@ def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
         magic = fh.read(16)
     if magic.startswith(b"SQLite format 3"):
         return read_sqlite(path, quadruples, {k: q.text for k, q in known.items()}), "sqlite", 0
-    answers, rejected = read_mturk_csv(path, known)
-    return answers, "mturk-csv", rejected
+    import csv
+
+    try:
+        answers, rejected, encoding = read_mturk_csv(path, known)
+    except csv.Error as exc:
+        raise InputError(f"not a readable CSV file ({exc})", path) from None
+    return answers, "mturk-csv" if encoding == "UTF-8" else f"mturk-csv, read as {encoding}", rejected
 
 
 # ----------------------------------------------------------------- outputs -----------------
 
-def publish(result, out, provenance: dict, license: str = LICENSE) -> None:
+def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: dict | None = None) -> None:
     """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
     from pipeline.core.votes import gap_rows
     from pipeline.formats import schemas
@@ -193,6 +286,7 @@ def publish(result, out, provenance: dict, license: str = LICENSE) -> None:
                Config("votes", [Split("test", FILES["votes"], votes)],
                       "every annotated instance: answers per label, majority, agreement, flags")]
     summary = {"funnel": result.funnel, "provenance": provenance,
+               **({"fingerprint": fingerprint} if fingerprint else {}),
                **{k: v for k, v in result.stats.items() if k != "invalid_examples"}}
     with staged_outputs(out) as stage:
         write_hf_dataset(stage, configs, dataset_card(result, provenance, license), license=license,
@@ -217,6 +311,12 @@ def run(args) -> int:
     known = {r["id"]: question_from_row(r) for r in rows}
     known.update({q.id: q for q in checks})
     answers, kind, rejected = read_results(args.results, args.quadruples, known)
+    if not answers:
+        raise InputError("no answers" + (f" ({rejected} rejected assignment(s) skipped)" if rejected else "")
+                         + ": nothing to publish", args.results)
+    if args.annotator_ids:
+        write_annotator_ids(args.annotator_ids, {}, args.out)       # refused before any work
+    answers, ids = pseudonymise(answers, results_salt(args.results, kind, args.salt_file))
     people_source = args.real_people or resource(REAL_PEOPLE_RESOURCE)
     people = real_people_set(read_commented(people_source)) if args.drop_real_people else None
     try:
@@ -225,6 +325,9 @@ def run(args) -> int:
                            min_check_accuracy=args.min_check_accuracy)
     except ValueError as exc:
         raise InputError(str(exc), args.results) from None
+    if not result.dataset:
+        raise InputError("no quadruple is left to publish (funnel: " + " -> ".join(
+            f"{k.replace('_', ' ')} {v}" for k, v in result.funnel.items() if v is not None) + ")", args.results)
     provenance = {
         "quadruples": str(args.quadruples), "quadruples sha256": sha256_file(args.quadruples),
         "results": f"{args.results} ({kind})", "results sha256": sha256_file(args.results),
@@ -238,7 +341,13 @@ def run(args) -> int:
         provenance["quadruples"] += " (GAP TSV)"
         provenance["persons found with"] = conversion["model"]
         provenance["GAP rows kept"] = f"{conversion['rows_kept']} of {conversion['rows']}"
-    publish(result, args.out, provenance, args.license)
+    provenance["annotators"] = "pseudonymised (salted HMAC-SHA256); raw ids are not published"
+    from pipeline.formats.fingerprint import run_fingerprint
+
+    publish(result, args.out, provenance, args.license, run_fingerprint(args.model))
+    if args.annotator_ids:
+        write_annotator_ids(args.annotator_ids, ids, args.out)
+        print(f"wrote the private key of {len(ids)} pseudonym(s) to {args.annotator_ids}")
     s, f = result.stats, result.funnel
     for line in conversion_report(conversion):
         print(line)

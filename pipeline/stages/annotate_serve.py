@@ -35,7 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.web.serving import serve_until_stopped
+    from pipeline.web.serving import check_port, serve_until_stopped
+
+    check_port(args.port)            # before anything is loaded or created
 
     from pipeline.web.annotate.app import create_app
     from pipeline.web.serving import make_server

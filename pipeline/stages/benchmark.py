@@ -14,6 +14,7 @@ import argparse
 
 COMMAND = "benchmark"
 HELP = "load WinoBias, Winogender, BUG or SoWinoBias into one pro/anti benchmark (Parquet + TSV)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
 ORDER_SOURCES = ("bug", "cog-bug")       # Maze eligibility by the order of antecedent and pronoun
 

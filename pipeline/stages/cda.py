@@ -325,6 +325,8 @@ def run(args) -> int:
     t0 = time.perf_counter()
     if not args.conll.exists():
         raise InputError("file not found", args.conll)
+    if args.conll.is_dir():
+        raise InputError("a directory: --conll takes one CoNLL-2012 file", args.conll)
     tagger = None if args.pos == "file" else Tagger(args.model)
     if args.mode == "acda":
         names, name_map, source = NameIndex(name_list()), None, "gender-guesser name list"

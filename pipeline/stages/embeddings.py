@@ -12,6 +12,7 @@ from __future__ import annotations
 
 COMMAND = "embeddings"
 HELP = "embedding diagnostics: single-attribute WEAT, clustering/recoverability, GIPE"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 
 def add_arguments(parser) -> None:

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 COMMAND = "evaluate"
 HELP = "bias metrics with bootstrap significance"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 import re

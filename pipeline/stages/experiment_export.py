@@ -21,6 +21,7 @@ from __future__ import annotations
 
 COMMAND = "experiment-export"
 HELP = "export the experiment database: qa_results.csv / maze_trials.csv, maze_words.csv, codes.csv"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 

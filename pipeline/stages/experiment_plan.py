@@ -13,6 +13,7 @@ from __future__ import annotations
 
 COMMAND = "experiment-plan"
 HELP = "seeded balanced plan of the human QA or Maze experiment (plan.parquet + plan.tsv)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 

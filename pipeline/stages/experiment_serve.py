@@ -26,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.web.serving import serve_until_stopped
+    from pipeline.web.serving import check_port, serve_until_stopped
+
+    check_port(args.port)            # before anything is loaded or created
     import sqlite3
 
     from pipeline.web.experiment.app import create_app

@@ -17,8 +17,12 @@ Identity and resume: a book's id is given by where it is (:mod:`pipeline.formats
 a unit's partition directory is a readable slug of its key (for a file: its corpus-relative
 path) plus a hash of it (:func:`partition_name`), so no two units share one.
 ``OUT/manifest.json`` records the settings that change results, the reader options among
-them; a rerun into the same OUT with other settings is refused (exit 2) unless
-``--overwrite`` is given.
+them, and the run's fingerprint (:func:`pipeline.formats.fingerprint.run_fingerprint`: the
+code's sha256, spaCy, the model, gender-guesser); a rerun into the same OUT with other
+settings or other code is refused (exit 2, one line naming what changed) unless
+``--overwrite`` is given. The whole run holds OUT's lock
+(:func:`pipeline.formats.files.output_lock`): a second run into the same OUT is refused while
+the first is alive.
 
 May import: every layer except other commands (the CLI imports this module by name).
 """
@@ -38,13 +42,16 @@ HELP = "books -> GAP-pattern original instances (Parquet)"
 
 log = logging.getLogger(__name__)
 
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 MANIFEST = "manifest.json"
 OUTPUTS = ("books.parquet", "mentions.parquet", "instances.parquet")
 PART_FILES = ("instances.parquet", "mentions.parquet", "book.parquet")   # book.parquet: done marker
-MANIFEST_FORMAT = 1
+FAILED_FILE = "failed.parquet"    # a unit whose worker died twice: listed, not done (a rerun retries it)
+FAILED = "failed"
+MANIFEST_FORMAT = 2
 # The settings compared on a rerun; the other manifest fields are for information.
 COMPARED = ("model", "model_name", "model_version", "components", "spacy_version", "strategy",
-            "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule",
+            "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule",
             "corpus", "cast_sha256")
 
 
@@ -111,8 +118,10 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
             overrides = read_cast_overrides(Path(cast_file))
         evidence = book_evidence(book.text, book.book_id, overrides)
         chunks = core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS)
+        from pipeline.engines import report_progress
+
         instances, mentions, n = core.extract_chunks(
-            parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence)
+            parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence, progress=report_progress)
     except Exception as exc:    # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", book.path, exc_info=True)
         return core.skipped_book(book.path, book.book_id, f"error: {type(exc).__name__}: {exc}",
@@ -156,14 +165,21 @@ def is_done(out: Path, key: str) -> bool:
 def write_part(out: Path, key: str, results: list) -> None:
     """Write one unit's partition: the instances and mentions of its books together (staged),
     then ``book.parquet`` (one row per book), which marks the unit done. A crash leaves the
-    unit not done."""
+    unit not done. A failed unit (status ``failed``: its worker died twice) gets only
+    ``failed.parquet``: listed in the merged ``books.parquet`` with its reason, but not done, so
+    a rerun retries it. The caller holds OUT's lock (:func:`run`)."""
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs
     from pipeline.formats.tables import write_records
 
     d = part_dir(out, key)
     (d / "book.parquet").unlink(missing_ok=True)
-    with staged_outputs(d) as stage:
+    if any(r.book["status"] == FAILED for r in results):
+        d.mkdir(parents=True, exist_ok=True)
+        write_records([r.book for r in results], d / FAILED_FILE, schemas.BOOKS)
+        return
+    (d / FAILED_FILE).unlink(missing_ok=True)
+    with staged_outputs(d, lock=False) as stage:
         write_records([i for r in results for i in r.instances], stage / "instances.parquet", schemas.INSTANCES)
         write_records([m for r in results for m in r.mentions], stage / "mentions.parquet", schemas.MENTIONS)
     write_records([r.book for r in results], d / "book.parquet", schemas.BOOKS)
@@ -186,7 +202,12 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) 
     from pipeline.formats.files import staged_outputs
 
     parts = [part_dir(out, key) for key in keys if is_done(out, key)]
+    failed = [part_dir(out, key) / FAILED_FILE for key in keys
+              if not is_done(out, key) and (part_dir(out, key) / FAILED_FILE).exists()]
     pending = list(not_read or [])
+    for f in failed:
+        pending.extend(pq.read_table(f, schema=schemas.BOOKS).to_pylist())
+    pending.sort(key=lambda r: r["path"])
     pending.reverse()                                  # pop() from the smallest path
     counts: dict = {"patterns": Counter(), "names": Counter(), "pronouns": 0, "books": []}
     guard = IdGuard()
@@ -232,29 +253,11 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) 
             counts["pronouns"] += int(pc.sum(pc.equal(kinds, "pronoun")).as_py() or 0)
         pending.reverse()
         emit_rows(pending)
-    counts["not_done"] = len(keys) - len(parts)
+    counts["not_done"] = len(keys) - len(parts) - len(failed)
     return counts
 
 
 # ------------------------------------------------------------------ manifest -------------
-
-def code_version() -> tuple[str, str]:
-    """(package version, ``git describe`` of the checkout or "")."""
-    import subprocess
-
-    import pipeline
-
-    describe = ""
-    try:
-        res = subprocess.run(["git", "describe", "--always", "--dirty", "--tags"],
-                             cwd=Path(pipeline.__file__).resolve().parent, capture_output=True,
-                             text=True, timeout=10)
-        if res.returncode == 0:
-            describe = res.stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        pass
-    return pipeline.__version__, describe
-
 
 def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path | None = None) -> dict:
     """The settings of a run that change its results (``nlp``: the loaded pipeline; without it
@@ -265,7 +268,7 @@ def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path
     from pipeline.nlp import prune
     from pipeline.vocab import MAX_SENTENCES
 
-    settings = {"model": model, "strategy": strategy, "code_version": code_version()[0],
+    settings = {"model": model, "strategy": strategy,
                 "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
                 "book_id_rule": BOOK_ID_RULE, "corpus": (spec or CorpusSpec(path="")).settings()}
@@ -314,8 +317,11 @@ def read_manifest(out: Path) -> dict | None:
     return None
 
 
-def check_manifest(out: Path, old: dict | None, settings: dict) -> None:
+def check_manifest(out: Path, old: dict | None, settings: dict, fingerprint: dict | None = None) -> None:
+    """Refuse to resume ``old`` with other ``settings`` or, when given, another ``fingerprint``
+    (one line naming what changed)."""
     from pipeline.errors import InputError
+    from pipeline.formats.fingerprint import check_fingerprint
 
     if old is None:
         return
@@ -323,6 +329,8 @@ def check_manifest(out: Path, old: dict | None, settings: dict) -> None:
     if diff:
         raise InputError(f"settings differ from the run already in this directory: {'; '.join(diff)} "
                          "(use --overwrite to start afresh, or another --out)", out / MANIFEST)
+    if fingerprint is not None:
+        check_fingerprint(old.get("fingerprint"), fingerprint, out / MANIFEST)
 
 
 def clear_output(out: Path) -> None:
@@ -341,21 +349,26 @@ def clear_output(out: Path) -> None:
         shutil.rmtree(trash)
     for name in OUTPUTS + (MANIFEST,):
         (out / name).unlink(missing_ok=True)
-    for stale in list(out.glob(".staging-*")) + list(out.glob(".trash-*")):
+    from pipeline.formats.files import JOURNAL, remove_stale_stages
+
+    (out / JOURNAL).unlink(missing_ok=True)       # a half-published set of the old run: dropped
+    remove_stale_stages(out)                      # the caller holds OUT's lock
+    for stale in out.glob(".trash-*"):
         shutil.rmtree(stale, ignore_errors=True)
     for stale in out.glob(".tmp-*"):
         stale.unlink(missing_ok=True)
 
 
-def write_manifest(out: Path, settings: dict, corpus: Path) -> None:
+def write_manifest(out: Path, settings: dict, corpus: Path, fingerprint: dict) -> None:
     from datetime import datetime, timezone
 
+    import pipeline
     from pipeline.formats.files import write_json
 
     write_json(out / MANIFEST, {
         "command": COMMAND, "format": MANIFEST_FORMAT, "settings": settings,
-        "compared": list(COMPARED),
-        "info": {"git_describe": code_version()[1], "corpus": str(Path(corpus).resolve()),
+        "compared": list(COMPARED), "fingerprint": fingerprint,
+        "info": {"package_version": pipeline.__version__, "corpus": str(Path(corpus).resolve()),
                  "created": datetime.now(timezone.utc).isoformat(timespec="seconds")},
     })
 
@@ -384,17 +397,27 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
+    from pipeline.formats.files import output_lock
+
+    out: Path = args.out
+    if out.exists() and not out.is_dir():
+        from pipeline.errors import InputError
+
+        raise InputError("not a directory", out)
+    with output_lock(out, remove_if_created=True):      # re-entrant: the CLI may hold it already
+        return _run_locked(args, out)
+
+
+def _run_locked(args, out: Path) -> int:
     from pipeline import engines
     from pipeline.core.extract import skipped_book
     from pipeline.errors import InputError
     from pipeline.formats.books import corpus_spec, plan_corpus
+    from pipeline.formats.fingerprint import run_fingerprint
     from pipeline.nlp import load as nlp_mod
 
     if args.workers < 1:
         raise InputError("--workers must be at least 1")
-    out: Path = args.out
-    if out.exists() and not out.is_dir():
-        raise InputError("not a directory", out)
     plan = plan_corpus(corpus_spec(args))
     spec = plan.spec
     cast_file = None
@@ -405,21 +428,22 @@ def run(args) -> int:
             check_books(overrides, {unit_label(u)[1] for u in plan.units}, args.cast)
         cast_file = str(args.cast)
     model = nlp_mod.resolve_model_name(args.model)
+    fingerprint = run_fingerprint(model)
     old = None
-    if out.exists():
+    if (out / MANIFEST).exists() or (out / "parts").exists() or any((out / f).exists() for f in OUTPUTS):
         if args.overwrite:
             if (out / MANIFEST).exists():
                 read_manifest(out)          # a manifest of another kind stops --overwrite
             clear_output(out)
         else:
             old = read_manifest(out)
-            check_manifest(out, old, run_settings(model, args.strategy, spec=spec, cast_file=args.cast))
+            check_manifest(out, old, run_settings(model, args.strategy, spec=spec, cast_file=args.cast), fingerprint)
     nlp = nlp_mod.load(model)      # fail fast with a one-line error when the model is missing
     settings = run_settings(model, args.strategy, nlp, spec=spec, cast_file=args.cast)
     check_manifest(out, old, settings)
     out.mkdir(parents=True, exist_ok=True)
     if old is None:
-        write_manifest(out, settings, Path(spec.path))
+        write_manifest(out, settings, Path(spec.path), fingerprint)
 
     keys = [u.key for u in plan.units]
     todo = [(u, spec, model, args.strategy, 16, cast_file) for u in plan.units if not is_done(out, u.key)]
@@ -430,14 +454,18 @@ def run(args) -> int:
     def write(task, results) -> int:
         write_part(out, task[0].key, results)
         for r in results:
-            if r.book["status"] == "skipped":
+            if r.book["status"] == FAILED:
+                log.warning("%s: failed (%s); a rerun retries it", r.book["path"], r.book["skip_reason"])
+            elif r.book["status"] == "skipped":
                 where = f"{r.book['path']}, row {r.book['row']}" if r.book["row"] else r.book["path"]
                 log.warning("%s: skipped (%s)", where, r.book["skip_reason"])
         return sum(r.book["n_words"] or 0 for r in results)
 
     def lost(task, reason):
         path, book_id = unit_label(task[0])
-        return [skipped_book(path, book_id, reason, strategy=args.strategy)]
+        result = skipped_book(path, book_id, reason, strategy=args.strategy)
+        result.book["status"] = FAILED
+        return [result]
 
     t0 = time.perf_counter()
     words = engines.run_books(todo, process_unit, write, lost=lost, workers=args.workers,
@@ -448,7 +476,7 @@ def run(args) -> int:
     not_read = [book_row(**s.row_values(), strategy=args.strategy) for s in plan.skips]
     counts = consolidate(out, keys, not_read)
     print_summary(counts, elapsed, words, done_before, len(todo), out, language=spec.language)
-    return 0
+    return 1 if any(b["status"] == FAILED for b in counts["books"]) else 0
 
 
 LISTED = 50          # the summary lists up to this many rows of one status one by one
@@ -466,7 +494,8 @@ def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: in
             by_status.setdefault(b["status"], []).append(b)
     names, pats = counts["names"], counts["patterns"]
     n_inst = sum(pats.values())
-    others = ", ".join(f"{len(by_status.get(s, []))} {s}" for s in ("skipped", "excluded", "duplicate", "not-read")
+    others = ", ".join(f"{len(by_status.get(s, []))} {s if s != FAILED else 'FAILED'}"
+                       for s in ("skipped", FAILED, "excluded", "duplicate", "not-read")
                        if s == "skipped" or by_status.get(s))
     lines = ["", "extract summary", "---------------",
              f"books            {len(ok)} read ({processed} unit(s) this run, {resumed} already done), {others}",
@@ -488,6 +517,8 @@ def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: in
     m = sum(v for (_, g), v in pats.items() if g == MASCULINE)
     f = sum(v for (_, g), v in pats.items() if g == FEMININE)
     lines += [f"{'total':<12}{m:>10}{f:>10}{n_inst:>8}", ""]
+    for b in by_status.get(FAILED, []):
+        lines.append(f"FAILED           {b['path']}: {b['skip_reason']} (exit status 1; rerun to retry it)")
     for status in ("skipped", "excluded", "duplicate", "not-read"):
         rows = by_status.get(status, [])
         if len(rows) <= LISTED:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 COMMAND = "generate"
 HELP = "instances or GAP TSV -> counterfactual quadruples"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +74,16 @@ def _read_instances(path: Path, skip_bad: bool) -> tuple[list[dict], int]:
     from pipeline.errors import InputError
     from pipeline.formats.tables import read_table
 
+    from pipeline.formats import schemas
+    from pipeline.formats.tables import check_column_types
+
     table = read_table(path)
     missing = [c for c in REQUIRED_FIELDS if c not in table.column_names]
     if missing:
         raise InputError(f"missing column(s) {', '.join(missing)}", path)
+    check_column_types(table, schemas.INSTANCES, REQUIRED_FIELDS, path)
+    if not table.num_rows:
+        raise InputError("no instances (zero rows): nothing to generate from", path)
     good, bad = [], 0
     for i, inst in enumerate(table.to_pylist(), start=1):
         try:
@@ -95,11 +102,16 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     from tqdm import tqdm
 
     from pipeline.core import generate as core
-    from pipeline.formats.gap_tsv import read_gap_tsv
     from pipeline.nlp import load as nlp_mod
 
-    rows, bad = read_gap_tsv(path, skip_bad_rows=args.skip_bad_rows,
-                             warn=lambda msg: log.warning("%s", msg))
+    from pipeline.errors import InputError
+    from pipeline.formats.gap_tsv import check_unique_ids, read_gap_file
+
+    got = read_gap_file(path, skip_bad_rows=args.skip_bad_rows, warn=lambda msg: log.warning("%s", msg))
+    rows, bad = got.rows, got.n_bad
+    if not rows:
+        raise InputError("no rows to generate from" + (f" ({bad} bad row(s) skipped)" if bad else ""), path)
+    check_unique_ids(rows, path, got.lines)
     stats["rows"] = len(rows) + bad
     stats["bad_rows"] = bad
     # A file of quadruples (Counter-GAP's releases: N, N-control, N-swap-1, N-swap-2) is

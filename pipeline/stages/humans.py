@@ -21,6 +21,7 @@ from pathlib import Path
 
 COMMAND = "humans"
 HELP = "analyse human QA and Maze experiment results (Delta_QA per alpha, Delta_MAZE quantiles)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 COMMAND = "label"
 HELP = "gold A/B labels from coreference-annotated text (LitBank, OntoNotes CoNLL-2012)"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 from pathlib import Path
@@ -92,7 +93,12 @@ def run(args) -> int:
     missing = sorted(needed - names)
     if missing:
         raise InputError(f"not an instances or quadruples table: missing column(s) {', '.join(missing)}", source)
+    if not table.num_rows:
+        raise InputError("no rows: nothing to label", source)
     docs = read_coref_documents(conll_files(Path(args.coref)))
+    if not docs:
+        raise InputError("no '#begin document' in the CoNLL-2012 input: nothing to label against",
+                         args.coref)
     records = table.to_pylist()
     labelled = label_records(tqdm(records, desc="labelling", unit="inst", disable=len(records) < 200), docs)
     schema = schemas.LABELLED_QUADRUPLES if quadruples else schemas.LABELLED_INSTANCES

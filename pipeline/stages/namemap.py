@@ -12,6 +12,7 @@ from __future__ import annotations
 
 COMMAND = "namemap"
 HELP = "n-CDA name map by optimal bipartite matching"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 import time

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 COMMAND = "sowinobias"
 HELP = "build the SoWinoBias template test set"
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 from pathlib import Path

@@ -30,7 +30,8 @@ def test_pool_survives_a_killed_worker():
     got = json.loads(res.stdout)
     assert got["results"] == {"0": 0, "1": 1, "2": 4, "4": 16, "5": 25}
     assert set(got["lost"]) == {"3", "-3"}
-    assert got["lost"]["3"] == engines.WORKER_DIED
+    assert got["lost"]["3"] == engines.died_reason(-9)
+    assert "SIGKILL" in got["lost"]["3"] and "twice" in got["lost"]["3"]
     assert got["lost"]["-3"] == "ValueError: bad task -3"
     assert "retrying alone" in res.stderr
 

@@ -122,10 +122,10 @@ def test_a_failing_book_is_skipped_with_its_reason(tmp_path, monkeypatch, capsys
     write(corpus, "good.txt", second)
     real = core.extract_chunks
 
-    def boom(parsed, meta, evidence=None):
+    def boom(parsed, meta, **kwargs):
         if meta.book_id == "bad":
             raise RuntimeError("boom\nsecond line")
-        return real(parsed, meta, evidence)
+        return real(parsed, meta, **kwargs)
 
     monkeypatch.setattr(core, "extract_chunks", boom)
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
@@ -139,25 +139,34 @@ def test_a_failing_book_is_skipped_with_its_reason(tmp_path, monkeypatch, capsys
 
 
 def test_worker_killed_with_sigkill(tmp_path):
-    """A worker that dies (SIGKILL, as the out-of-memory killer sends) costs only its book: the
-    run finishes the other books. The subprocess timeout only guards against a hang."""
+    """A worker that dies (SIGKILL, as the out-of-memory killer sends) costs only its book: it is
+    retried once alone, dies again, and is recorded as failed with the signal; the run finishes
+    the other books and exits 1; a rerun retries the failed book. The subprocess timeout only
+    guards against a hang."""
     first, second = halves()
     corpus, out = tmp_path / "c", tmp_path / "o"
     write(corpus, "a.txt", first)
     write(corpus, "b.txt", "Nobody is named here. The dog barked at the moon.\n" * 50)
     write(corpus, "c.txt", second)
     env = dict(os.environ, TQDM_DISABLE="1")
-    res = subprocess.run([sys.executable, "-m", "tests.stages.engine_helpers", "extract", "b.txt",
-                          "--corpus", str(corpus), "--out", str(out), "--workers", "2"],
+    args = ["--corpus", str(corpus), "--out", str(out), "--workers", "2"]
+    res = subprocess.run([sys.executable, "-m", "tests.stages.engine_helpers", "extract", "b.txt", *args],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.returncode == 1, res.stderr[-2000:]
     b = books(out)
-    assert b.loc["b.txt", "status"] == "skipped"
-    assert b.loc["b.txt", "skip_reason"].startswith("worker process died")
+    assert b.loc["b.txt", "status"] == "failed"
+    assert b.loc["b.txt", "skip_reason"].startswith("worker process died twice")
+    assert "SIGKILL" in b.loc["b.txt", "skip_reason"]
     assert (b.loc[["a.txt", "c.txt"], "status"] == "ok").all()
     assert (b.loc[["a.txt", "c.txt"], "n_instances"] > 0).all()
     assert "b.txt" in res.stderr and "worker process died" in res.stderr
-    assert "2 read" in res.stdout and "1 skipped" in res.stdout
+    assert "2 read" in res.stdout and "1 FAILED" in res.stdout and "rerun to retry" in res.stdout
+    # the rerun retries the failed book only
+    res = subprocess.run([sys.executable, "-m", "tests.stages.engine_helpers", "extract", "none", *args],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "(1 this run, 2 already done)" in res.stdout
+    assert set(books(out).status) == {"ok"}
 
 
 # ------------------------------------------------------------------ manifest ------------
@@ -178,9 +187,11 @@ def test_manifest_records_the_settings(finished_run):
     settings = manifest["settings"]
     assert manifest["command"] == "extract"
     assert settings["strategy"] == "prune" and settings["chunk_chars"] == core.CHUNK_CHARS
-    for key in ("model", "model_name", "model_version", "spacy_version", "code_version", "components"):
+    for key in ("model", "model_name", "model_version", "spacy_version", "components"):
         assert settings[key], key
-    assert "git_describe" in manifest["info"]
+    fingerprint = manifest["fingerprint"]
+    assert len(fingerprint["code"]) == 64 and fingerprint["spacy"] and fingerprint["gender_guesser"]
+    assert fingerprint["model"].startswith(settings["model"])
 
 
 def test_rerun_with_another_model_is_refused(finished_run, capsys):
@@ -268,3 +279,24 @@ def test_a_partition_without_its_marker_is_redone(finished_run, monkeypatch):
     assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
     assert calls == ["b.txt"]
     assert list(books(out).index) == ["a.txt", "b.txt"]
+
+
+def test_resume_across_other_code_is_refused(finished_run, capsys):
+    """A run made by other code (another source hash, as an older commit has) is not resumed:
+    one line naming what changed; --overwrite starts afresh."""
+    corpus, out = finished_run
+    before = (out / "instances.parquet").read_bytes()
+    manifest = json.loads((out / "manifest.json").read_text())
+    manifest["fingerprint"].update(code="0" * 64, git="abc1234")
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "made by other code" in err and "code 000000000000 (git abc1234)" in err
+    assert (out / "instances.parquet").read_bytes() == before
+    # a manifest of the version before fingerprints: refused too
+    del manifest["fingerprint"]
+    (out / "manifest.json").write_text(json.dumps(manifest))
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 2
+    assert "no fingerprint recorded" in capsys.readouterr().err
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out), "--overwrite"]) == 0
+    assert json.loads((out / "manifest.json").read_text())["fingerprint"]["code"] != "0" * 64

@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+from tests.web.helpers import page_client
 from pipeline.web.annotate.app import create_app
 from pipeline.cli import main
 from pipeline.errors import InputError
@@ -22,7 +23,7 @@ def setup(tmp_path):
 
 
 def client_for(q, db, assignments=2):
-    return create_app(q, db, assignments=assignments).test_client()
+    return page_client(create_app(q, db, assignments=assignments))
 
 
 def nxt(client, name):
@@ -210,7 +211,7 @@ def test_the_app_takes_a_csv_quoted_gap_tsv(tmp_path, capsys):
     conv = app.config["COUNTER_GAP"]["conversion"]
     assert conv["rows_kept"] == 8 and [r[0] for r in conv["rejected"]] == ["2"]
     assert app.config["COUNTER_GAP"]["instances"] == 8
-    c = app.test_client()
+    c = page_client(app)
     q = nxt(c, "ann")["question"]
     row = {r["ID"]: r for r in rows}[q["id"]]
     assert q["text"] == row["Text"]

@@ -9,6 +9,7 @@ import types
 
 import pytest
 
+from tests.web.helpers import page_client
 from pipeline.errors import InputError
 from pipeline.formats import human_results
 from pipeline.web.experiment.app import create_app
@@ -19,7 +20,7 @@ from tests.experiment_helpers import maze_plan_file, qa_plan_file
 def qa(tmp_path):
     rows = qa_plan_file(tmp_path / "plan.parquet")
     app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite")
-    return types.SimpleNamespace(client=app.test_client(), rows=rows, db=tmp_path / "db.sqlite",
+    return types.SimpleNamespace(client=page_client(app), rows=rows, db=tmp_path / "db.sqlite",
                                  plan=tmp_path / "plan.parquet", tmp=tmp_path)
 
 
@@ -27,7 +28,7 @@ def qa(tmp_path):
 def mz(tmp_path):
     rows = maze_plan_file(tmp_path / "plan.parquet")
     app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite")
-    return types.SimpleNamespace(client=app.test_client(), rows=rows, db=tmp_path / "db.sqlite",
+    return types.SimpleNamespace(client=page_client(app), rows=rows, db=tmp_path / "db.sqlite",
                                  plan=tmp_path / "plan.parquet", tmp=tmp_path)
 
 
@@ -187,7 +188,7 @@ def test_completion_url(tmp_path):
     qa_plan_file(tmp_path / "plan.parquet", participants=1)
     app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite",
                      completion_url="https://app.prolific.com/submissions/complete?cc={code}")
-    st = run_qa_participant(app.test_client(), "PID1")
+    st = run_qa_participant(page_client(app), "PID1")
     assert st["completion_url"].endswith("cc=" + st["code"])
     with pytest.raises(InputError, match="code"):
         create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite", completion_url="https://x")
@@ -272,7 +273,7 @@ def test_plan_serve_export_humans_end_to_end(tmp_path):
                  "--experiment", "qa", "--participants", "3", "--seed", "4", "--targets", "6",
                  "--calibration", "2", "--out", str(tmp_path / "plan")]) == 0
     app = create_app(tmp_path / "plan" / "plan.parquet", tmp_path / "db.sqlite")
-    client = app.test_client()
+    client = page_client(app)
     from pipeline.formats.tables import read_table
 
     plan = {(r["participant"], r["position"]): r
@@ -330,7 +331,7 @@ def test_maze_export_goes_through_humans_maze(tmp_path):
 
     rows = maze_plan_file(tmp_path / "plan.parquet", participants=4, per_participant=6, n_items=24)
     app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite")
-    client = app.test_client()
+    client = page_client(app)
     plan = {(r["participant"], r["position"]): r for r in rows}
     for k in range(4):
         key = f"M{k}"

@@ -9,7 +9,7 @@ import threading
 import pytest
 from flask import Flask
 
-from pipeline.web.serving import is_loopback, make_server, refuse_non_loopback, serve_until_stopped
+from pipeline.web.serving import is_loopback, make_server, protect, serve_until_stopped
 
 
 @pytest.mark.parametrize("address, ok", [("127.0.0.1", True), ("127.8.9.1", True), ("::1", True),
@@ -21,7 +21,7 @@ def test_is_loopback(address, ok):
 
 def test_non_loopback_peer_gets_403():
     app = Flask("t")
-    refuse_non_loopback(app, "test app")
+    protect(app, "test app")
     app.get("/")(lambda: "hello")
     client = app.test_client()
     assert client.get("/").status_code == 200

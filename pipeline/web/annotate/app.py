@@ -13,6 +13,13 @@ Order: the seeded round-robin order of the MTurk export
 instances still open to an annotator, those with the most answers come first, so instances
 get completed before new ones are started.
 
+Leases: handing out a question leases one of its ``assignments`` slots to the annotator for
+``lease_seconds`` (default 10 minutes; table ``leases``). An instance whose answers and other
+annotators' live leases fill its slots is not handed out, so annotators who arrive together
+get different questions instead of racing for the same one (and being refused with 409). An
+annotator holds one lease at a time and gets the same question back on a reload; the lease
+ends with the answer, or expires.
+
 The database (schema and the quadruples-hash guard) is :mod:`pipeline.web.annotate.store`:
 a database started with another quadruples file is refused. The quadruples file may be a GAP
 TSV file (:mod:`pipeline.web.annotate.rows`); the guard hashes the file as given.
@@ -26,6 +33,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+import time
 
 from pipeline.core.questions import AnswerError, check_answer, interleave, parse_spans
 from pipeline.errors import InputError
@@ -34,12 +42,14 @@ from pipeline.web.annotate import STATIC, TEMPLATES
 from pipeline.web.annotate.rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
 from pipeline.web.annotate.store import open_store
-from pipeline.web.serving import refuse_non_loopback
+from pipeline.web.serving import protect
 
 MAX_NAME = 80
+LEASE_SECONDS = 600.0
 
 
-def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, model: str | None = None):
+def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, model: str | None = None,
+               lease_seconds: float = LEASE_SECONDS):
     """The Flask app. All state is in the SQLite file; the questions are held in memory.
 
     ``quadruples_path``: a quadruples Parquet file or a GAP TSV file (persons found with the
@@ -64,7 +74,8 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
                          f"quadruples file, e.g. {unknown[0]!r}", db_path)
 
     app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
-    refuse_non_loopback(app, "annotation app")
+    protect(app, "annotation app")
+    app.config["CSRF_GET_PATHS"] = ("/api/next",)          # it leases a question: a write
     app.config.update(JSON_SORT_KEYS=False, COUNTER_GAP={"db": str(db_path), "info": info,
                                                           "instances": len(questions),
                                                           "conversion": conversion})
@@ -79,14 +90,26 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
         return name
 
     def next_for(con, name: str) -> dict:
-        counts = dict(con.execute("SELECT instance_id, COUNT(*) FROM answers GROUP BY instance_id"))
-        mine = {r[0] for r in con.execute("SELECT instance_id FROM answers WHERE annotator = ?",
-                                          (name,))}
-        open_ids = [i for i in questions if i not in mine and counts.get(i, 0) < assignments]
-        out = {"annotator": name, "answered": len(mine), "open": len(open_ids)}
-        if not open_ids:
-            return {**out, "done": True}
-        best = min(open_ids, key=lambda i: (-counts.get(i, 0), position[i]))
+        """The annotator's next question, leased to them (one write transaction)."""
+        now = time.time()
+        with immediate(con):
+            con.execute("DELETE FROM leases WHERE expires < ?", (now,))
+            counts = dict(con.execute("SELECT instance_id, COUNT(*) FROM answers GROUP BY instance_id"))
+            mine = {r[0] for r in con.execute("SELECT instance_id FROM answers WHERE annotator = ?",
+                                              (name,))}
+            held = {r[0] for r in con.execute("SELECT instance_id FROM leases WHERE annotator = ?", (name,))}
+            others = dict(con.execute("SELECT instance_id, COUNT(*) FROM leases WHERE annotator != ? "
+                                      "GROUP BY instance_id", (name,)))
+            taken = {i: counts.get(i, 0) + others.get(i, 0) for i in set(counts) | set(others)}
+            open_ids = [i for i in questions if i not in mine and counts.get(i, 0) < assignments
+                        and (i in held or taken.get(i, 0) < assignments)]
+            out = {"annotator": name, "answered": len(mine), "open": len(open_ids)}
+            con.execute("DELETE FROM leases WHERE annotator = ?", (name,))
+            if not open_ids:
+                return {**out, "done": True}
+            best = min(open_ids, key=lambda i: (i not in held, -taken.get(i, 0), position[i]))
+            con.execute("INSERT INTO leases (instance_id, annotator, expires) VALUES (?, ?, ?)",
+                        (best, name, now + lease_seconds))
         return {**out, "done": False, "question": questions[best].payload()}
 
     @app.get("/")
@@ -133,6 +156,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
                                    (name, qid)).fetchone()
                 count = con.execute("SELECT COUNT(*) FROM answers WHERE instance_id = ?",
                                     (qid,)).fetchone()[0]
+                con.execute("DELETE FROM leases WHERE annotator = ? AND instance_id = ?", (name, qid))
                 if not (mine or count >= assignments):
                     con.execute("INSERT INTO answers (annotator, instance_id, spans, no_names, "
                                 "contradiction, answered_at) VALUES (?, ?, ?, ?, ?, ?)",

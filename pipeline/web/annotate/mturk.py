@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 
 from pipeline.core.questions import Question
 from pipeline.web.annotate import STATIC, TEMPLATES
@@ -23,9 +24,15 @@ class TemplateError(RuntimeError):
     """The packaged templates cannot produce a valid MTurk layout (a packaging bug)."""
 
 
+def _escape(value: str) -> str:
+    """HTML-escaped, and ``$`` as ``&#36;``: a text holding ``${q2_text}`` can never be taken
+    for a placeholder by MTurk (the browser shows the same characters)."""
+    return html.escape(value, quote=True).replace("$", "&#36;")
+
+
 def batch_rows(tasks: list[list[Question]], per_task: int) -> tuple[list[str], list[dict]]:
     """The batch CSV: header and one dict per task, values HTML-escaped for MTurk
-    (MTurk pastes them verbatim into the layout)."""
+    (MTurk pastes them verbatim into the layout; ``$`` escaped too, see :func:`_escape`)."""
     header = [f"q{i}_{f}" for i in range(1, per_task + 1) for f in INPUT_FIELDS]
     out = []
     for task in tasks:
@@ -34,9 +41,9 @@ def batch_rows(tasks: list[list[Question]], per_task: int) -> tuple[list[str], l
             payload = q.payload()
             spans = json.dumps({"pronoun": payload["pronoun"], "persons": payload["persons"]},
                                separators=(",", ":"))
-            rec[f"q{i}_id"] = html.escape(q.id, quote=True)
-            rec[f"q{i}_text"] = html.escape(q.text, quote=True)
-            rec[f"q{i}_spans"] = html.escape(spans, quote=True)
+            rec[f"q{i}_id"] = _escape(q.id)
+            rec[f"q{i}_text"] = _escape(q.text)
+            rec[f"q{i}_spans"] = _escape(spans)
         out.append(rec)
     return header, out
 
@@ -65,11 +72,15 @@ def render_template(per_task: int) -> str:
     return layout
 
 
+PLACEHOLDER = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
+
+
 def fill_template(template: str, values: dict) -> str:
-    """Substitute ``${name}`` like MTurk does (values inserted verbatim)."""
-    for key, value in values.items():
-        template = template.replace("${" + key + "}", value)
-    return template
+    """Substitute ``${name}`` like MTurk does (values inserted verbatim), in one pass over the
+    template: a value that itself contains ``${q2_text}`` is inserted as written, never
+    substituted again."""
+    return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]) if m.group(1) in values else m.group(0),
+                           template)
 
 
 def preview_page(template: str, values: dict) -> str:

@@ -7,7 +7,10 @@ Written by the app (:mod:`pipeline.web.annotate.app`), read by ``annotate-import
             spans TEXT  -- JSON [[start, end, text], ...], code-point offsets into the text
             no_names INTEGER  -- 1: "no names are coreferent" ticked
             contradiction TEXT, answered_at TEXT, UNIQUE(annotator, instance_id))
-    meta(key TEXT PRIMARY KEY, value TEXT)   -- quadruples (path), quadruples_sha256, assignments
+    meta(key TEXT PRIMARY KEY, value TEXT)   -- quadruples (path), quadruples_sha256, assignments,
+                                             -- annotator_salt (private: pseudonyms of annotate-import)
+    leases(instance_id TEXT, annotator TEXT, expires REAL, PRIMARY KEY(instance_id, annotator))
+                                             -- a question handed out and not answered yet
 
 Safety: the file keeps the sha256 of the quadruples file it was started with. Starting the
 app on another quadruples file is refused (:func:`open_store`), and the import checks the
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import json
 import logging
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -44,7 +48,14 @@ CREATE TABLE IF NOT EXISTS answers (
 );
 CREATE INDEX IF NOT EXISTS answers_instance ON answers (instance_id);
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS leases (
+    instance_id TEXT NOT NULL,
+    annotator TEXT NOT NULL,
+    expires REAL NOT NULL,
+    PRIMARY KEY (instance_id, annotator)
+);
 """
+SALT_KEY = "annotator_salt"
 ANSWER_COLUMNS = ("annotator", "instance_id", "spans", "no_names", "contradiction")
 HASH_KEY = "quadruples_sha256"
 
@@ -85,6 +96,8 @@ def open_store(db_path, quadruples_path, quadruples_sha256: str, assignments: in
                             (HASH_KEY, quadruples_sha256))
             con.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('assignments', ?)",
                         (str(assignments),))
+            con.execute("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)",
+                        (SALT_KEY, secrets.token_hex(16)))
         n = con.execute("SELECT COUNT(*) FROM answers").fetchone()[0]
     finally:
         con.close()
@@ -135,7 +148,7 @@ def read_answers(db_path, quadruples_path, quadruples_sha256: str,
             parsed = json.loads(spans) if spans and spans.strip() else []
             if not isinstance(parsed, list):
                 raise ValueError("not a list")
-        except (ValueError, TypeError) as exc:
+        except (ValueError, TypeError, RecursionError) as exc:
             raise InputError(f"spans is not a JSON list of spans ({exc})", path, rowid) from None
         text = texts[qid]
         for span in parsed:
@@ -155,5 +168,18 @@ def answer_counts(db_path) -> tuple[int, int]:
     con = connect(db_path)
     try:
         return tuple(con.execute("SELECT COUNT(*), COUNT(DISTINCT annotator) FROM answers").fetchone())
+    finally:
+        con.close()
+
+
+def annotator_salt(db_path) -> str:
+    """The database's private salt for annotator pseudonyms (created when missing: a database
+    of an older version)."""
+    con = connect(db_path)
+    try:
+        with immediate(con):
+            con.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+            con.execute("INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)", (SALT_KEY, secrets.token_hex(16)))
+            return con.execute("SELECT value FROM meta WHERE key = ?", (SALT_KEY,)).fetchone()[0]
     finally:
         con.close()

@@ -43,7 +43,7 @@ from pipeline.formats.sqlite_store import immediate
 from pipeline.formats.files import sha256_file
 from pipeline.formats.tables import read_table
 from pipeline.web.experiment import STATIC, TEMPLATES
-from pipeline.web.serving import refuse_non_loopback
+from pipeline.web.serving import protect
 
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 ANSWERS = ("male", "female", "neutral", "unknown")
@@ -131,7 +131,7 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
                                   "slots": len(slots), "info": info})
     page = (TEMPLATES / "experiment.html").read_text(encoding="utf-8")
 
-    refuse_non_loopback(app, "experiment app")
+    protect(app, "experiment app")
 
     @app.errorhandler(Refused)
     def refused(exc: Refused):

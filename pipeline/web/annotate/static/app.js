@@ -17,7 +17,9 @@
   }
 
   function request(url, body) {
-    var opts = body ? { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) } : {};
+    var token = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
+    var opts = body ? { method: "POST", headers: { "Content-Type": "application/json", "X-CSRF-Token": token },
+                        body: JSON.stringify(body) } : { headers: { "X-CSRF-Token": token } };
     return fetch(url, opts).then(function (r) {
       return r.json().then(function (data) { data.status = r.status; return data; });
     });

@@ -14,7 +14,8 @@
   }
 
   async function api(method, path, body) {
-    const opts = { method, headers: { "Content-Type": "application/json" } };
+    const token = document.querySelector('meta[name="csrf-token"]').getAttribute("content");
+    const opts = { method, headers: { "Content-Type": "application/json", "X-CSRF-Token": token } };
     if (body !== undefined) opts.body = JSON.stringify(body);
     const res = await fetch(path, opts);
     let data = {};

@@ -1,0 +1,409 @@
+"""The malformed-input probe set of issue 24 (a helper module, not a test module).
+
+Each case builds its inputs in a directory and names the command line to run; the expected
+outcome is one of:
+
+* ``"error"``: a one-line ``error: ...`` on standard error, exit status 2, and the output
+  directory (pre-filled with a previous run's files where the case says so) untouched;
+* ``"ok"``: exit 0 (a file that the world really produces, read correctly), with ``says`` in
+  the output.
+
+:func:`classify` runs one case in-process through :func:`pipeline.cli.main` and says what
+happened: ``pass``, ``traceback`` (an exception escaped), ``silent`` (exit 0 where an error
+was due), ``multi-line`` (exit 2 but not one line), ``changed`` (the previous outputs were
+touched) or ``wrong`` (any other mismatch). ``python -m tests.chaos.malformed`` prints the
+figures (``make chaos`` runs it).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import io
+import json
+import os
+import sys
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+GAP_HEADER = "ID\tText\tPronoun\tPronoun-offset\tA\tA-offset\tA-coref\tB\tB-offset\tB-coref\tURL\n"
+GAP_ROW = ("{id}\tAnn met Cleo in town, and then she smiled at Bob and Tom.\tshe\t31\tAnn\t0\tTRUE\t"
+           "Cleo\t8\tFALSE\t\n")
+
+CONLL = """#begin document (tiny); part 000
+tiny\t0\t0\tMary\tNNP\t*\t-\t-\t-\t-\t*\t(0)
+tiny\t0\t1\twaved\tVBD\t*\t-\t-\t-\t-\t*\t-
+tiny\t0\t2\tto\tIN\t*\t-\t-\t-\t-\t*\t-
+tiny\t0\t3\this\tPRP$\t*\t-\t-\t-\t-\t*\t(1)
+tiny\t0\t4\tfather\tNN\t*\t-\t-\t-\t-\t*\t-
+tiny\t0\t5\t.\t.\t*\t-\t-\t-\t-\t*\t-
+
+#end document
+"""
+
+
+def gap_dataset_rows() -> list[dict]:
+    """A tiny evaluation dataset: one quadruple (original, control, swap-1, swap-2)."""
+    rows = []
+    for suffix, (a, b, p) in {"": ("Darcy", "Jane", "he"), "-control": ("Bingley", "Jane", "he"),
+                              "-swap-1": ("Emma", "John", "she"),
+                              "-swap-2": ("Harriet", "John", "she")}.items():
+        text = f"{a} met {b} at noon, and {p} waved."
+        rows.append({"ID": f"0{suffix}", "Text": text, "Pronoun": p,
+                     "Pronoun-offset": text.rindex(f" {p} ") + 1, "A": a, "A-offset": 0,
+                     "A-coref": True, "B": b, "B-offset": text.index(b), "B-coref": False, "URL": ""})
+    return rows
+
+
+@dataclass
+class Inputs:
+    """Inputs shared by the cases, made once (:func:`make_inputs`)."""
+    root: Path
+    instances: Path          # a valid instances.parquet (extract of the sample book)
+    dataset: Path            # a tiny GAP TSV evaluation dataset
+    quadruples: Path         # a tiny quadruples.parquet
+    conll: Path              # a tiny CoNLL file
+
+
+def make_inputs(root: Path, instances: Path) -> Inputs:
+    from pipeline.formats.gap_tsv import write_gap_tsv
+    from tests.annotate_helpers import make_quadruple, write_quadruples
+
+    root.mkdir(parents=True, exist_ok=True)
+    dataset = root / "dataset.tsv"
+    write_gap_tsv(gap_dataset_rows(), dataset)
+    quadruples = root / "quadruples.parquet"
+    write_quadruples(make_quadruple("1") + make_quadruple("2", "feminine"), quadruples)
+    conll = root / "tiny.conll"
+    conll.write_text(CONLL, encoding="utf-8")
+    return Inputs(root, instances, dataset, quadruples, conll)
+
+
+@dataclass
+class Case:
+    name: str
+    build: Callable[[Inputs, Path], list[str]]     # (inputs, case dir) -> argv
+    expect: str = "error"                          # "error" or "ok"
+    says: str = ""                                 # text expected in the output
+    out: str | None = None                         # output dir (relative to the case dir) pre-filled
+    patch: Callable | None = None                  # a context manager factory simulating the world
+    tags: tuple = field(default_factory=tuple)
+
+
+# ----------------------------------------------------------------------- builders ----------
+
+def _w(path: Path, text: str | bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _instances_like(inputs: Inputs, d: Path, mutate) -> Path:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(inputs.instances)
+    table = mutate(table, pa)
+    path = d / "instances.parquet"
+    pq.write_table(table, path)
+    return path
+
+
+def _string_offsets(table, pa):
+    idx = table.schema.get_field_index("pronoun_offset")
+    col = pa.array([str(v) for v in table.column("pronoun_offset").to_pylist()], pa.string())
+    return table.set_column(idx, "pronoun_offset", col)
+
+
+def _generate(inputs, d, *more):
+    return ["generate", "--instances", str(inputs.instances), "--out", str(d / "out"), *more]
+
+
+def _wordlist(text):
+    def build(inputs, d):
+        return _generate(inputs, d, "--gendered-words", str(_w(d / "words.tsv", text)))
+    return build
+
+
+def _evaluate_system(make):
+    def build(inputs, d):
+        return ["evaluate", "--dataset", str(inputs.dataset), "--out", str(d / "out"),
+                "--resamples", "10", "--system", f"s={make(d)}"]
+    return build
+
+
+def _deep_json(d):
+    depth = 200_000
+    return _w(d / "deep.jsonl", '{"doc_key": "0", "clusters": ' + "[" * depth + "]" * depth + "}\n")
+
+
+def _huge_subtoken_map(d):
+    obj = {"doc_key": "0", "sentences": [["[CLS]", "Dar", "##cy", "met", "[SEP]"]],
+           "subtoken_map": [0, 0, 0, 10 ** 10, 10 ** 10], "predicted_clusters": [[[1, 2]]]}
+    return _w(d / "subtok.jsonl", json.dumps(obj) + "\n")
+
+
+def _system_tsv(d):
+    return _w(d / "sys.tsv", "ID\tA-coref\tB-coref\n" + "".join(
+        f"{r['ID']}\tTRUE\tFALSE\n" for r in gap_dataset_rows()))
+
+
+def _zero_weights(inputs, d):
+    from pipeline.formats.gap_tsv import read_gap_tsv
+
+    rows, _ = read_gap_tsv(inputs.dataset)
+    w = _w(d / "w.json", json.dumps({r["ID"]: 0 for r in rows}))
+    system = _w(d / "sys.tsv", "ID\tA-coref\tB-coref\n" + "".join(
+        f"{r['ID']}\tTRUE\tFALSE\n" for r in rows))
+    return ["evaluate", "--dataset", str(inputs.dataset), "--out", str(d / "out"), "--resamples", "10",
+            "--system", f"s={system}", "--weights", f"lp={w}"]
+
+
+def _mturk_csv(inputs: Inputs, rows_per_worker: bool = True) -> str:
+    """An MTurk results CSV answering every question of the tiny quadruples three times
+    (one question a task), as text."""
+    import csv
+    import html
+
+    from pipeline.core.questions import question_from_row
+    from pipeline.formats.tables import read_table
+
+    rows = read_table(inputs.quadruples).to_pylist()
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["HITId", "AssignmentId", "WorkerId", "AssignmentStatus", "Input.q1_id", "Input.q1_text",
+                "Answer.q1_spans", "Answer.q1_none", "Answer.q1_contradiction"])
+    k = 0
+    for r in rows:
+        q = question_from_row(r)
+        start = r["a_offset"]
+        span = [[start, start + len(r["a"]), r["a"]]]
+        for worker in ("W1Zoë", "W2", "W3"):
+            k += 1
+            w.writerow([f"H{r['id']}", f"A{k}", worker, "Approved", html.escape(q.id), html.escape(q.text),
+                        json.dumps(span), "false", ""])
+    return buf.getvalue()
+
+
+def _import(results_name: str, content):
+    def build(inputs, d):
+        data = content(inputs) if callable(content) else content
+        path = _w(d / results_name, data)
+        return ["annotate-import", "--results", str(path), "--quadruples", str(inputs.quadruples),
+                "--out", str(d / "out")]
+    return build
+
+
+def _deep_spans_csv(inputs):
+    import csv
+
+    rows = list(csv.reader(io.StringIO(_mturk_csv(inputs))))
+    rows[1][rows[0].index("Answer.q1_spans")] = "[" * 50_000 + "]" * 50_000
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    return buf.getvalue()
+
+
+def _null_offset_dataset(inputs, d):
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(inputs.quadruples).to_pylist()
+    table[0]["pronoun_offset"] = None
+    from tests.annotate_helpers import write_quadruples
+
+    write_quadruples(table, d / "q.parquet")
+    return ["weights", "--dataset", str(d / "q.parquet"), "--out", str(d / "w.json")]
+
+
+def _import_empty_db(inputs, d):
+    from pipeline.formats.files import sha256_file
+    from pipeline.web.annotate.store import open_store
+
+    db = d / "answers.sqlite"
+    open_store(db, inputs.quadruples, sha256_file(inputs.quadruples), 3)
+    return ["annotate-import", "--results", str(db), "--quadruples", str(inputs.quadruples),
+            "--out", str(d / "out")]
+
+
+@contextlib.contextmanager
+def _no_serving():
+    """Serving would block: return at once (a case that reaches it is accepted silently)."""
+    import pipeline.web.serving as serving
+
+    orig = serving.serve_until_stopped
+    serving.serve_until_stopped = lambda server: None
+    try:
+        yield
+    finally:
+        serving.serve_until_stopped = orig
+
+
+def _failing_writes(err: int):
+    """Every rename of a finished output fails with ``err`` (a read-only file system: EROFS;
+    a full disk: ENOSPC) -- what root cannot provoke with chmod."""
+    @contextlib.contextmanager
+    def patch():
+        real = os.replace
+
+        def replace(src, dst, *a, **k):
+            raise OSError(err, os.strerror(err), str(dst))
+        os.replace = replace
+        try:
+            yield
+        finally:
+            os.replace = real
+    return patch
+
+
+CASES: list[Case] = [
+    # --- 5. one-line errors
+    Case("evaluate --system s=DIR", _evaluate_system(lambda d: (d / "sysdir").mkdir() or d / "sysdir")),
+    Case("cda --conll DIR", lambda i, d: ["cda", "--conll", str((d / "c").mkdir() or d / "c"), "--mode",
+                                          "acda", "--out", str(d / "out.conll"), "--no-progress"]),
+    Case("JSON lines nested 200,000 deep", _evaluate_system(_deep_json)),
+    Case("subtoken_map entry 10^10", _evaluate_system(_huge_subtoken_map)),
+    Case("GAP text longer than spaCy's max_length", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "long.tsv", GAP_HEADER + GAP_ROW.format(id="1").replace(
+            "and Tom.", "and Tom." + " x" * 600_000))), "--out", str(d / "out")]),
+    Case("string offsets in an instances Parquet", lambda i, d: [
+        "generate", "--instances", str(_instances_like(i, d, _string_offsets)), "--out", str(d / "out")]),
+    Case("annotate-import: results CSV of random bytes", _import("results.csv", bytes(range(256)) * 40)),
+    Case("annotate-serve --port -1", lambda i, d: ["annotate-serve", "--quadruples", str(i.quadruples),
+                                                   "--db", str(d / "db.sqlite"), "--port", "-1"],
+         patch=_no_serving),
+    Case("annotate-serve --port 99999", lambda i, d: ["annotate-serve", "--quadruples", str(i.quadruples),
+                                                      "--db", str(d / "db.sqlite"), "--port", "99999"],
+         patch=_no_serving),
+    Case("generate into a read-only file system", _generate, out="out", patch=_failing_writes(errno.EROFS)),
+    Case("generate onto a full disk", _generate, out="out", patch=_failing_writes(errno.ENOSPC)),
+    Case("annotate-import onto a full disk", _import("results.csv", _mturk_csv), out="out",
+         patch=_failing_writes(errno.ENOSPC)),
+    Case("evaluate onto a read-only file system", _evaluate_system(_system_tsv), out="out",
+         patch=_failing_writes(errno.EROFS)),
+    Case("annotate-import: answer spans nested 50,000 deep", _import("results.csv", _deep_spans_csv)),
+    Case("weights: a dataset row without its pronoun offset", _null_offset_dataset),
+    # encodings that the world has: read, and say which
+    Case("annotate-import: results CSV in cp1252 (Excel)",
+         _import("results.csv", lambda i: _mturk_csv(i).encode("cp1252")), expect="ok", says="cp1252"),
+    Case("annotate-import: results CSV in UTF-16 with BOM",
+         _import("results.csv", lambda i: _mturk_csv(i).encode("utf-16")), expect="ok", says="UTF-16"),
+    # --- 6. refuse what cannot be right
+    Case("generate --gap-tsv with duplicate IDs", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "dup.tsv", GAP_HEADER + GAP_ROW.format(id="1")
+                                        + GAP_ROW.format(id="1"))), "--out", str(d / "out")]),
+    Case("generate --gap-tsv header only", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "empty.tsv", GAP_HEADER)), "--out", str(d / "out")]),
+    Case("generate --instances with zero rows", lambda i, d: [
+        "generate", "--instances", str(_instances_like(i, d, lambda t, pa: t.slice(0, 0))),
+        "--out", str(d / "out")]),
+    Case("label on an empty CoNLL file", lambda i, d: [
+        "label", "--instances", str(i.instances), "--coref", str(_w(d / "empty.conll", "")),
+        "--out", str(d / "out")]),
+    Case("cda: a NUL byte inside a token", lambda i, d: [
+        "cda", "--conll", str(_w(d / "nul.conll", CONLL.replace("waved", "wa\x00ved"))), "--mode", "acda",
+        "--out", str(d / "out.conll"), "--no-progress"]),
+    Case("word list: empty", _wordlist("")),
+    Case("word list: comments only", _wordlist("# nothing here\n")),
+    Case("word list: a word mapped to itself", _wordlist("actor\tactor\n")),
+    Case("word list: unknown direction", _wordlist("# direction: sideways\nactor\tactress\n")),
+    Case("word list: unknown category", _wordlist("masculine\tfeminine\tcategory\nactor\tactress\tocupation\n")),
+    Case("word list: a NUL byte", _wordlist("act\x00or\tactress\n")),
+    Case("evaluate --weights all zero", _zero_weights),
+    Case("annotate-import with zero answers (CSV)", _import(
+        "results.csv", "HITId,AssignmentId,WorkerId,Input.q1_id,Answer.q1_spans,Answer.q1_none,"
+                       "Answer.q1_contradiction\n")),
+    Case("annotate-import with zero answers (SQLite)", _import_empty_db),
+]
+
+
+# ----------------------------------------------------------------------- running -----------
+
+@dataclass
+class Outcome:
+    case: str
+    verdict: str          # pass | traceback | silent | multi-line | changed | wrong
+    code: int | None
+    detail: str
+
+
+def _snapshot(d: Path) -> dict:
+    if not d.exists():
+        return {}
+    return {str(p.relative_to(d)): p.read_bytes() for p in sorted(d.rglob("*")) if p.is_file()}
+
+
+def run_case(case: Case, inputs: Inputs, d: Path) -> Outcome:
+    from pipeline.cli import main
+
+    d.mkdir(parents=True, exist_ok=True)
+    before = None
+    if case.out:
+        out = d / case.out
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "quadruples.parquet").write_bytes(b"previous run")
+        (out / "summary.json").write_text('{"previous": true}')
+        before = _snapshot(out)
+    err, stdout = io.StringIO(), io.StringIO()
+    code, tb = None, ""
+    patch = case.patch() if case.patch else contextlib.nullcontext()
+    try:
+        argv = case.build(inputs, d)
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(stdout), patch:
+            code = main(argv)
+    except SystemExit as exc:            # argparse
+        code = exc.code if isinstance(exc.code, int) else 2
+    except BaseException:                # noqa: BLE001 -- what the probe counts
+        tb = traceback.format_exc(limit=3)
+    lines = [ln for ln in err.getvalue().splitlines() if ln.startswith("error:")]
+    text = err.getvalue() + stdout.getvalue()
+    if tb:
+        return Outcome(case.name, "traceback", None, tb.strip().splitlines()[-1])
+    if case.expect == "ok":
+        ok = code == 0 and case.says in text
+        return Outcome(case.name, "pass" if ok else ("wrong" if code == 0 else "refused"), code,
+                       (lines or [text.strip()[-200:]])[0])
+    if code == 0:
+        return Outcome(case.name, "silent", code, "exit 0")
+    if code != 2 or len(lines) != 1 or "Traceback" in err.getvalue():
+        return Outcome(case.name, "multi-line" if code == 2 else "wrong", code, err.getvalue()[-300:])
+    if before is not None and _snapshot(d / case.out) != before:
+        return Outcome(case.name, "changed", code, "previous outputs changed")
+    return Outcome(case.name, "pass", code, lines[0][:200])
+
+
+def sample_instances(root: Path) -> Path:
+    """instances.parquet of the shipped sample book (extract, this process)."""
+    from pipeline.cli import main
+    from pipeline.formats.resources import resource
+
+    out = root / "sample-extract"
+    if not (out / "instances.parquet").exists():
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            code = main(["extract", "--corpus", str(resource("sample")), "--out", str(out)])
+        assert code == 0, "extract of the sample failed"
+    return out / "instances.parquet"
+
+
+def main(argv: list[str] | None = None) -> int:
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="chaos-") as tmp:
+        root = Path(tmp)
+        inputs = make_inputs(root / "inputs", sample_instances(root))
+        wanted = [c for c in CASES if not argv or any(a in c.name for a in argv)]
+        outcomes = [run_case(c, inputs, root / f"case{k}") for k, c in enumerate(wanted)]
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o.verdict] = counts.get(o.verdict, 0) + 1
+        print(f"{o.verdict:<10} {o.case}: {o.detail}")
+    print(f"\n{len(outcomes)} malformed-input cases: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
+    return 0 if counts.get("pass", 0) == len(outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

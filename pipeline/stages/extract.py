@@ -38,7 +38,8 @@ PART_FILES = ("instances.parquet", "mentions.parquet", "book.parquet")   # book.
 MANIFEST_FORMAT = 1
 # The settings compared on a rerun; the other manifest fields are for information.
 COMPARED = ("model", "model_name", "model_version", "components", "spacy_version", "strategy",
-            "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule")
+            "code_version", "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule",
+            "window_rules")
 
 
 # ------------------------------------------------------------------ one book -------------
@@ -83,7 +84,7 @@ def process_book(path: str, root: str, model: str | None = None, strategy: str =
                         format=book.format, ebook=book.ebook, status="ok", n_paragraphs=len(book.paragraphs),
                         n_words=n["words"], n_name_mentions=n["names"], n_pronouns=n["pronouns"],
                         n_instances=len(instances), seconds=time.perf_counter() - t0,
-                        model=f"{name}-{version}", strategy=strategy)
+                        model=f"{name}-{version}", strategy=strategy, rejected_windows=n.get("rejected", {}))
     return core.BookResult(row, mentions, instances)
 
 
@@ -187,7 +188,7 @@ def run_settings(model: str, strategy: str, nlp=None) -> dict:
     settings = {"model": model, "strategy": strategy, "code_version": code_version()[0],
                 "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
-                "book_id_rule": "relative-path-v1"}
+                "book_id_rule": "relative-path-v1", "window_rules": "fifth-person-v1"}
     if nlp is not None:
         import spacy
 
@@ -374,6 +375,14 @@ def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: in
     m = sum(v for (_, g), v in pats.items() if g == MASCULINE)
     f = sum(v for (_, g), v in pats.items() if g == FEMININE)
     lines += [f"{'total':<12}{m:>10}{f:>10}{n_inst:>8}", ""]
+    rejected: Counter = Counter()
+    for b in ok:
+        rejected.update(dict(b.get("rejected_windows") or {}))
+    if rejected:
+        lines.append(f"windows refused  {sum(rejected.values()):,} pronouns whose fitting windows all held "
+                     "a fifth person-like mention:")
+        lines += [f"  {n:6,}  {reason}" for reason, n in rejected.most_common()]
+        lines.append("")
     for b in skipped:
         lines.append(f"skipped          {b['path']}: {b['skip_reason']}")
     if counts.get("not_done"):

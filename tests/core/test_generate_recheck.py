@@ -1,0 +1,98 @@
+"""The re-check of generated quadruples (issue 23, "clean variants"): every text of a quadruple
+goes through the person detection again; the four names must be persons of their gender, no
+other person may appear, and no gendered word may keep its gender in a swap."""
+
+from __future__ import annotations
+
+from spacy.tokens import Doc, Span
+
+from pipeline.core import generate as core
+from pipeline.core.generate import quadruple, recheck_quadruple, recheck_row
+from tests.core.generate_helpers import build_instance, by_variant
+
+F, M = "feminine", "masculine"
+PERSONS = {"C1": ("Goddard", F, ["Mrs. Goddard"]), "C2": ("Harriet", F, ["Harriet"]),
+           "O1": ("Knightley", M, ["Mr. Knightley"]), "O2": ("Tom", M, ["Tom"])}
+
+
+def recheck(nlp, inst):
+    rows, edits = quadruple(inst, "q")
+    docs = list(nlp.pipe(r["text"] for r in rows))
+    return recheck_quadruple(inst, rows, edits, docs), by_variant(rows)
+
+
+def test_a_clean_quadruple_passes(nlp):
+    inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that she was late.",
+                          PERSONS, ("she", 0), ("C1", 0), ("C2", 0))
+    assert recheck(nlp, inst)[0] == (None, "", "")
+
+
+def test_a_fifth_person_fails_the_recheck(nlp):
+    # "Lydia" is a person the instance does not know: her name stays while the pronouns flip
+    inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said to Lydia that she was late.",
+                          PERSONS, ("she", 0), ("C1", 0), ("C2", 0))
+    (reason, variant, detail), _ = recheck(nlp, inst)
+    assert (reason, variant, detail) == (core.RECHECK_NEW_PERSON, "original", "Lydia")
+
+
+def test_a_gendered_word_left_unflipped_fails_the_recheck(nlp):
+    # extract's tagger read "sister" as a verb, so the swaps keep it; the variants' own parse
+    # reads a noun of the original gender beside flipped pronouns
+    inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that her sister was late.",
+                          PERSONS, ("her", 0), ("C1", 0), ("C2", 0))
+    k = inst["tokens"].index("sister")
+    inst["token_tags"][k] = "VB"
+    (reason, variant, detail), rows = recheck(nlp, inst)
+    assert "her sister" not in rows["swap-1"]["text"] and "sister" in rows["swap-1"]["text"]
+    assert (reason, variant, detail) == (core.RECHECK_WORD_KEPT, "swap-1", "sister")
+    inst["token_tags"][k] = "NN"             # as the tagger should have read it: flipped, passes
+    (reason, _, _), rows = recheck(nlp, inst)
+    assert reason is None and "his brother" in rows["swap-1"]["text"]
+
+
+def _row_and_doc(nlp, words, ents, names):
+    doc = Doc(nlp.vocab, words=words)
+    doc.ents = [Span(doc, s, e, label="PERSON") for s, e in ents]
+    row = {"text": doc.text, "names": []}
+    for role, gender, spans in names:
+        ms = []
+        for s, e in spans:
+            cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
+            ms.append({"start": cs, "end": ce, "text": doc.text[cs:ce], "title": ""})
+        row["names"].append({"role": role, "name": "", "gender": gender, "mentions": ms})
+    return row, doc
+
+
+WORDS = ["Jane", "met", "Tom", "and", "Emma", "since", "his", "being", "in", "Frank", "."]
+NAMES = [("C1", M, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", F, [(9, 10)])]
+
+
+def test_recheck_row_passes_when_every_name_is_a_person(nlp):
+    names = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(9, 10)])]
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (9, 10)], names)
+    reason, _, found = recheck_row(row, doc)
+    assert reason is None and len(found) == 4
+
+
+def test_a_swapped_name_the_detection_does_not_find_fails(nlp):
+    # "since her being in Kent" -> "since his being in Frank": "Frank" is no person there
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5)], [
+        ("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(9, 10)])])
+    assert recheck_row(row, doc, found_before={("C1", 0), ("C2", 0), ("O1", 0), ("O2", 0)})[:2] == \
+        (core.RECHECK_NOT_PERSON, "Frank")
+    # a name the original's detection missed too (added by string match) is no failure
+    assert recheck_row(row, doc, found_before={("C1", 0), ("C2", 0), ("O1", 0)})[0] is None
+    assert recheck_row(row, doc)[0] is None          # the original itself: only the other checks
+
+
+def test_a_name_of_the_other_gender_fails(nlp):
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (9, 10)], NAMES)
+    # "Jane" and "Emma" stand where the masculine C1 and the feminine O1 were written
+    assert recheck_row(row, doc)[:2] == (core.RECHECK_GENDER, "Jane (feminine)")
+
+
+def test_a_person_outside_the_four_fails(nlp):
+    words = ["Jane", "met", "Tom", "and", "Emma", "with", "Lydia", "and", "Frank", "."]
+    names = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(8, 9)])]
+    row, doc = _row_and_doc(nlp, words, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], names)
+    assert recheck_row(row, doc)[:2] == (core.RECHECK_NEW_PERSON, "Lydia")

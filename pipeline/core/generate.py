@@ -521,9 +521,10 @@ def complete_mentions(inst: dict) -> tuple[dict, int]:
     becomes a mention when the form belongs to one person only, its tokens are tagged as proper
     nouns (NNP/NNPS), and it overlaps no mention, the pronoun, or another entity, except an
     entity that is exactly the occurrence (a bare name NER labelled ORG or GPE). A title of the
-    person's gender directly before it joins the mention. A and B are unchanged.
+    person's gender, or one without a gender ("Doctor", "St."), directly before it joins the
+    mention. A and B are unchanged.
     """
-    from pipeline.lang.names import title_gender
+    from pipeline.lang.names import title_gender, ungendered_title
 
     text = inst["text"]
     names = [{**n, "mentions": [dict(m) for m in n["mentions"]]} for n in inst["names"]]
@@ -557,7 +558,8 @@ def complete_mentions(inst: dict) -> tuple[dict, int]:
                 continue
             title = ""
             tm = re.search(r"(\S+) $", text[max(0, s - 20):s])
-            if tm and title_gender(tm.group(1)) == n["gender"] and free(s - len(tm.group(0)), s):
+            if tm and (title_gender(tm.group(1)) == n["gender"] or ungendered_title(tm.group(1))) \
+                    and free(s - len(tm.group(0)), s):
                 title = tm.group(1)
                 s -= len(tm.group(0))
             n["mentions"].append({"start": s, "end": e, "text": text[s:e], "title": title})

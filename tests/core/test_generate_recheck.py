@@ -96,3 +96,35 @@ def test_a_person_outside_the_four_fails(nlp):
     names = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(8, 9)])]
     row, doc = _row_and_doc(nlp, words, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], names)
     assert recheck_row(row, doc)[:2] == (core.RECHECK_NEW_PERSON, "Lydia")
+
+
+# ------------------------------------------------------------------ ungendered titles -------
+
+DOCTOR = {"C1": ("Armstrong", M, ["Doctor Armstrong"]), "C2": ("Tom", M, ["Tom"]),
+          "O1": ("Lucy", F, ["Lucy"]), "O2": ("Jones", F, ["Mrs. Jones"])}
+
+
+def test_an_ungendered_title_is_swapped_with_its_mention(nlp):
+    inst = build_instance(nlp, "Doctor Armstrong's house was near Lucy's. Tom told Mrs. Jones that he was late.",
+                          DOCTOR, ("he", 0), ("C1", 0), ("C2", 0))
+    inst["names"][0]["mentions"][0]["title"] = "Doctor"        # as extract's mention_from_span gives it
+    rows, _ = quadruple(inst, "q")
+    t = {r["variant"]: r["text"] for r in rows}
+    assert t["swap-1"] == "Lucy's house was near Doctor Armstrong's. Mrs. Jones told Tom that she was late."
+    assert t["swap-2"] == "Mrs. Jones's house was near Tom's. Lucy told Doctor Armstrong that she was late."
+    assert not any("Doctor Lucy" in x or "Doctor Mrs." in x for x in t.values())
+
+
+def test_missed_mention_takes_the_ungendered_title_before_it(nlp):
+    text = "Doctor Armstrong met Lucy. Tom told Mrs. Jones that Doctor Armstrong was late, and he left."
+    inst = build_instance(nlp, text, DOCTOR, ("he", 0), ("C1", 0), ("C2", 0))
+    inst["names"][0]["mentions"] = inst["names"][0]["mentions"][:1]      # NER missed the second
+    inst["names"][0]["mentions"][0]["title"] = "Doctor"
+    inst["names"][0]["name"] = "Armstrong"
+    done, added = core.complete_mentions(inst)
+    c1 = next(n for n in done["names"] if n["role"] == "C1")
+    assert added == 1
+    assert [(m["text"], m["title"]) for m in c1["mentions"]] == [("Doctor Armstrong", "Doctor")] * 2
+    rows, _ = quadruple(done, "q")
+    assert by_variant(rows)["swap-1"]["text"] == \
+        "Lucy met Doctor Armstrong. Mrs. Jones told Tom that Lucy was late, and she left."

@@ -706,15 +706,23 @@ def _shift_of(edits: list[Edit]):
     return shift
 
 
-def recheck_row(row: dict, doc, found_before: set | None = None) -> tuple[str | None, str, set]:
+def recheck_row(row: dict, doc, found_before: set | None = None,
+                known_forms: set | None = None) -> tuple[str | None, str, set, set]:
     """Person checks of one generated text (``row``: a QUADRUPLES row; ``doc``: its text
     through the whole pipeline). Returns (reason or None, the words concerned, the (slot,
-    mention index) pairs found as persons). ``found_before``: those pairs of the original, so
-    that a name NER already missed in the original (added by string match) is no failure."""
+    mention index) pairs found as persons, the written forms found as persons).
+
+    A name mention that overlaps no detected person fails (:data:`RECHECK_NOT_PERSON`) only
+    when the original's mention at that position was found (``found_before``; None for the
+    original itself: no such failure) and its written form is not in ``known_forms`` (the
+    forms found as persons anywhere in the quadruple), so a sentence-initial "Emma" that NER
+    reads as ORG at one position is no failure, a form the detection never takes for a person
+    is."""
     det = _detected(doc)
     spans = [(m.start, m.end) for m in det]
     used: set[int] = set()
     found: set = set()
+    forms: set = set()
     reason, detail = None, ""
     for n in row["names"]:
         for k, m in enumerate(n["mentions"]):
@@ -722,7 +730,9 @@ def recheck_row(row: dict, doc, found_before: set | None = None) -> tuple[str | 
             used.update(hits)
             if hits:
                 found.add((n["role"], k))
-            elif reason is None and found_before is not None and (n["role"], k) in found_before:
+                forms.add(m["text"])
+            elif (reason is None and found_before is not None and (n["role"], k) in found_before
+                  and m["text"] not in (known_forms or set())):
                 reason, detail = RECHECK_NOT_PERSON, m["text"]
             for h in hits:
                 if reason is None and det[h].gender in (MASCULINE, FEMININE) and det[h].gender != n["gender"]:
@@ -731,7 +741,7 @@ def recheck_row(row: dict, doc, found_before: set | None = None) -> tuple[str | 
         extra = [det[k].text for k in range(len(det)) if k not in used]
         if extra:
             reason, detail = RECHECK_NEW_PERSON, extra[0]
-    return reason, detail, found
+    return reason, detail, found, forms
 
 
 def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.WordList | None = None) -> str | None:
@@ -765,18 +775,21 @@ def recheck_quadruple(inst: dict, rows: list[dict], edits: dict[str, list[Edit]]
     swap-1, swap-2), ``docs`` their texts through the same spaCy pipeline (person layer
     included), ``edits`` the edits of each variant (:func:`quadruple`). Every variant must
     show: each name mention of the four persons found as a person (unless the original's
-    mention was not found either: the original is checked for the rest only), none with the
-    other gender, no person outside the four
+    mention was not found either, or the same written form is found as a person elsewhere in
+    the quadruple: see :func:`recheck_row`), none with the other gender, no person outside the four
     persons' mentions, and (swaps) no gendered word left unflipped. Returns (reason, variant,
     detail) of the first failure, or (None, "", "")."""
     by_variant = dict(zip(VARIANTS, zip(rows, docs)))
     row0, doc0 = by_variant["original"]
-    reason, detail, found0 = recheck_row(row0, doc0)
+    reason, detail, found0, _ = recheck_row(row0, doc0)
     if reason is not None:
         return reason, "original", detail
+    known: set = set()
+    for v in VARIANTS:
+        known |= recheck_row(*by_variant[v])[3]
     for v in VARIANTS[1:]:
         row, doc = by_variant[v]
-        reason, detail, _ = recheck_row(row, doc, found0)
+        reason, detail, _, _ = recheck_row(row, doc, found0, known)
         if reason is None and FLIPS_WORDS[v]:
             word = kept_gendered_word(inst, row, edits[v], doc, words)
             if word is not None:

@@ -70,8 +70,8 @@ NAMES = [("C1", M, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", F
 def test_recheck_row_passes_when_every_name_is_a_person(nlp):
     names = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(9, 10)])]
     row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (9, 10)], names)
-    reason, _, found = recheck_row(row, doc)
-    assert reason is None and len(found) == 4
+    reason, _, found, forms = recheck_row(row, doc)
+    assert reason is None and len(found) == 4 and forms == {"Jane", "Tom", "Emma", "Frank"}
 
 
 def test_a_swapped_name_the_detection_does_not_find_fails(nlp):
@@ -82,6 +82,9 @@ def test_a_swapped_name_the_detection_does_not_find_fails(nlp):
         (core.RECHECK_NOT_PERSON, "Frank")
     # a name the original's detection missed too (added by string match) is no failure
     assert recheck_row(row, doc, found_before={("C1", 0), ("C2", 0), ("O1", 0)})[0] is None
+    # nor a form found as a person at another position of the quadruple ("Emma met ..." read
+    # as ORG at the start of a sentence, a person elsewhere)
+    assert recheck_row(row, doc, {("C1", 0), ("C2", 0), ("O1", 0), ("O2", 0)}, {"Frank"})[0] is None
     assert recheck_row(row, doc)[0] is None          # the original itself: only the other checks
 
 

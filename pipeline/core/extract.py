@@ -286,7 +286,8 @@ def person_like(doc, tokens, mentions: list[NameMention], persons) -> dict[str, 
     a word of a PERSON entity that gave no mention; a title (gendered or not) before a
     capitalised word ("the Miss Bennets", "Sir William" missed by NER); a capitalised word
     tagged NNP that gender-guesser calls a first name and that is no name word of the four;
-    outside every entity, a plural proper noun (NNPS: "the Lucases", a family) or a proper
+    outside every entity, a plural proper noun (NNPS: "the Lucases", a family; not the family
+    of one of the four: "the Westons" beside "Mr. Weston") or a proper
     noun in a person's role (:func:`_person_role`: "Wickham said", not "at Longbourn").
     A person named with both an ungendered and a gendered title ("Doctor Armstrong" beside
     "Mrs. Armstrong", merged because "Armstrong" has no gender) is refused too. Only the
@@ -325,7 +326,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons) -> dict[str, 
             if guess(text)[0] in (MASCULINE, FEMININE):
                 found.setdefault(REJECT_FIRST_NAME, text)
             elif tok.tag_ == "NNPS" and not ent:
-                found.setdefault(REJECT_FAMILY, text)
+                low = text.lower()
+                if low[:-1] not in words and low[:-2] not in words:     # "the Westons" beside Mr. Weston
+                    found.setdefault(REJECT_FAMILY, text)
             elif not ent and _person_role(tok):
                 found.setdefault(REJECT_PROPER, text)
     return found

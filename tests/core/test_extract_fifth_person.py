@@ -66,6 +66,17 @@ def test_places_and_other_words_are_no_fifth_person(nlp, tail, drop):
     assert not rejected
 
 
+@pytest.mark.parametrize("family,refused", [("Westons", False), ("Eltons", True)])
+def test_the_family_of_one_of_the_four_is_no_fifth_person(nlp, family, refused):
+    doc = nlp(BASE.replace("William", "Mr. Weston") + f", nor to the {family}.")
+    doc[len(doc) - 2].tag_ = "NNPS"          # a plural proper noun, as the tagger often reads it
+    doc.ents = [e for e in doc.ents if e.label_ == "PERSON"]     # and outside every entity
+    rejected = Counter()
+    insts, _, _ = instances_from_doc(doc, 0, META, rejected=rejected)
+    assert len(insts) == (0 if refused else 1)
+    assert rejected == (Counter({core.REJECT_FAMILY: 1}) if refused else Counter())
+
+
 def test_a_title_inside_a_place_entity_is_no_person(nlp):
     insts, rejected = run(nlp, BASE + ", nor to Prince Edward Island.", ("Prince Edward Island", "Edward"), "GPE")
     assert len(insts) == 1 and not rejected

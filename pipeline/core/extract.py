@@ -18,7 +18,9 @@ from the one that starts earliest (most preceding context) to the latest. A wind
 when its personal names form exactly two masculine and two feminine persons, with no
 ungendered person and no ambiguous name variant (see :func:`pipeline.lang.names.group_persons`).
 The first fitting window whose names let the pronoun match a GAP pattern
-(:mod:`pipeline.lang.patterns`) gives the instance; a pronoun yields at most one instance.
+(:mod:`pipeline.lang.patterns`) and that holds no further person-like mention
+(:func:`other_person`: "the Lucases", a titled or first name NER missed) gives the instance;
+a pronoun yields at most one instance.
 Windows never cross a chunk.
 
 Takes spaCy Doc/Token objects as input, but reads and writes no files.

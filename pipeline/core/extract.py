@@ -219,11 +219,12 @@ def fit_window(mentions: list[NameMention]):
 REJECT_TITLE_CLASH = "one name with an ungendered and a gendered title (two persons?)"
 REJECT_PERSON_LEFT = "a PERSON entity word outside the four persons"
 REJECT_TITLED = "a titled name that is not one of the four persons"
+REJECT_COUPLE = "a title shared by two names (Mr. and Mrs. Weston)"
 REJECT_FIRST_NAME = "a first name tagged NNP that is not one of the four persons"
 REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucases)"
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_FIRST_NAME, REJECT_FAMILY,
-                     REJECT_PROPER)
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+                     REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -286,7 +287,8 @@ def person_like(doc, tokens, mentions: list[NameMention], persons) -> dict[str, 
     persons (empty: none). Person-like (outside the
     four persons' mentions, outside every non-PERSON entity, "St. Name's" places aside):
     a word of a PERSON entity that gave no mention; a title (gendered or not) before a
-    capitalised word ("the Miss Bennets", "Sir William" missed by NER); a capitalised word
+    capitalised word ("the Miss Bennets", "Sir William" missed by NER) or shared by two
+    names ("Captain and Mrs Harville": a swap would leave "Captain and Emma"); a capitalised word
     tagged NNP that gender-guesser calls a first name and that is no name word of the four;
     outside every entity, a plural proper noun (NNPS: "the Lucases", a family; not the family
     of one of the four: "the Westons" beside "Mr. Weston") or a proper
@@ -319,6 +321,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons) -> dict[str, 
             if (j in in_window and j not in covered and _word(doc[j].text) and not any_title(doc[j].text)
                     and doc[j].ent_type_ in ("", "PERSON")):
                 found.setdefault(REJECT_TITLED, f"{text} {doc[j].text}")
+            elif (j + 1 in in_window and doc[j].lower_ in ("and", "&") and any_title(doc[j + 1].text)):
+                # "Captain and Mrs Harville": the first title names a person no swap can move
+                found.setdefault(REJECT_COUPLE, f"{text} {doc[j].text} {doc[j + 1].text}")
             continue
         if not _word(text):
             continue

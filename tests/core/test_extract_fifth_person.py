@@ -77,6 +77,15 @@ def test_the_family_of_one_of_the_four_is_no_fifth_person(nlp, family, refused):
     assert rejected == (Counter({core.REJECT_FAMILY: 1}) if refused else Counter())
 
 
+def test_a_title_shared_by_two_names_refuses_the_window(nlp):
+    # "Captain and Mrs. Harville": Mrs. Harville is one of the four, Captain Harville is not
+    text = "Although he admired Thomas, William would not say so to Clara or to {} Mrs. Harville."
+    insts, rejected = run(nlp, text.format("Captain and"))
+    assert insts == [] and rejected == Counter({core.REJECT_COUPLE: 1})
+    insts, rejected = run(nlp, text.format("kind"))
+    assert [(i["pronoun"], i["a"], i["b"]) for i in insts] == [("he", "Thomas", "William")] and not rejected
+
+
 def test_a_title_inside_a_place_entity_is_no_person(nlp):
     insts, rejected = run(nlp, BASE + ", nor to Prince Edward Island.", ("Prince Edward Island", "Edward"), "GPE")
     assert len(insts) == 1 and not rejected

@@ -220,15 +220,18 @@ def base_mentions(doc) -> list[NameMention]:
     return out
 
 
-def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | None = None) -> list[NameMention]:
+def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | None = None,
+                 dropped: set[int] | None = None) -> list[NameMention]:
     """The person mentions of a parsed Doc (see the module docstring); ``rejected`` counts
-    the reasons of the PERSON entities dropped."""
+    the reasons of the PERSON entities dropped, ``dropped`` receives their token indices."""
     out = []
     for m in base_mentions(doc):
         why = not_a_person(doc, m, evidence)
         if why:
             if rejected is not None:
                 rejected[why] += 1
+            if dropped is not None:
+                dropped.update(range(m.token_start, m.token_end))
             continue
         out.append(gender_from_book(m, evidence))
     if evidence is not None:

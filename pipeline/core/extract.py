@@ -18,7 +18,9 @@ from the one that starts earliest (most preceding context) to the latest. A wind
 when its personal names form exactly two masculine and two feminine persons, with no
 ungendered person and no ambiguous name variant (see :func:`pipeline.lang.names.group_persons`).
 The first fitting window whose names let the pronoun match a GAP pattern
-(:mod:`pipeline.lang.patterns`) gives the instance; a pronoun yields at most one instance.
+(:mod:`pipeline.lang.patterns`) and that holds no further person-like mention
+(:func:`other_person`: "the Lucases", a titled or first name NER missed) gives the instance;
+a pronoun yields at most one instance.
 Windows never cross a chunk.
 
 Takes spaCy Doc/Token objects as input, but reads and writes no files.
@@ -33,7 +35,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.core.cast import doc_mentions
-from pipeline.lang.names import NameMention, group_persons
+from pipeline.lang.names import (NameMention, any_title, group_persons, guess, mention_from_span, saint_place,
+                                  title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
 from pipeline.vocab import MAX_SENTENCES
@@ -122,10 +125,11 @@ def doc_sentences(doc) -> list:
     return [s for s in doc.sents if any(not t.is_space for t in s)]
 
 
-def person_mentions(doc, evidence=None, rejected: Counter | None = None) -> list[NameMention]:
+def person_mentions(doc, evidence=None, rejected: Counter | None = None,
+                    dropped: set[int] | None = None) -> list[NameMention]:
     """The person mentions of a parsed Doc, as every stage sees them
     (:func:`pipeline.core.cast.doc_mentions`: local guards, the book's evidence, overrides)."""
-    return doc_mentions(doc, evidence, rejected)
+    return doc_mentions(doc, evidence, rejected, dropped)
 
 
 def pronoun_tokens(doc) -> list:
@@ -207,6 +211,137 @@ def fit_window(mentions: list[NameMention]):
     return persons
 
 
+# Why a window that fits (two masculine and two feminine persons, a GAP pattern) is refused:
+# it holds a further person-like mention that is none of the four persons (docs/extract.md,
+# "Windows with a fifth person"). Reasons, in the order they are looked for.
+REJECT_TITLE_CLASH = "one name with an ungendered and a gendered title (two persons?)"
+REJECT_PERSON_LEFT = "a PERSON entity word outside the four persons"
+REJECT_TITLED = "a titled name that is not one of the four persons"
+REJECT_COUPLE = "a title shared by two names (Mr. and Mrs. Weston)"
+REJECT_FIRST_NAME = "a first name tagged NNP that is not one of the four persons"
+REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucases)"
+REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+                     REJECT_FAMILY, REJECT_PROPER)
+# A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
+# Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
+# ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
+PERSON_DEPS = {"nsubj", "nsubjpass", "dobj", "iobj", "poss", "agent"}
+PLACE_PREPOSITIONS = {"at", "in", "to", "from", "near", "into", "towards", "toward", "through", "of", "round",
+                      "around", "about", "across", "beyond", "within", "out", "over", "on", "upon", "by", "for"}
+PROPN_TAGS = {"NNP", "NNPS"}
+# Which rules run (a benchmark may switch REJECT_PROPER off to measure its cost).
+PERSON_LIKE_RULES = set(WINDOW_REJECTIONS)
+
+
+def _word(text: str) -> bool:
+    """A capitalised word of letters (inner hyphens and apostrophes allowed)."""
+    return text[:1].isupper() and text.replace("-", "").replace("'", "").replace("’", "").isalpha()
+
+
+def _sentence_initial(tok) -> bool:
+    if tok.is_sent_start or tok.i == 0:
+        return True
+    prev = tok.doc[tok.i - 1]
+    return bool(prev.is_sent_start or prev.i == 0) and (prev.is_punct or prev.is_space)
+
+
+def _person_role(tok) -> bool:
+    """A proper noun in a person's role: subject, object, possessive, or the object of a
+    preposition that is not one of place ("with Wickham"; not "at Longbourn"); not the first
+    word of its sentence (a capitalised word there may be anything), not part of a compound
+    ("the Right Honourable")."""
+    if _sentence_initial(tok):
+        return False
+    if tok.dep_ in PERSON_DEPS:
+        return True
+    return tok.dep_ == "pobj" and tok.head.lower_ not in PLACE_PREPOSITIONS
+
+
+def saint_places(doc, tokens) -> set[int]:
+    """Token indices of "St. Name's" places and feasts among ``tokens`` (the title and the
+    name words): :func:`pipeline.lang.names.saint_place`."""
+    out: set[int] = set()
+    for tok in tokens:
+        if ungendered_title(tok.text):
+            j = tok.i + 1
+            while j < len(doc) and _word(doc[j].text) and not any_title(doc[j].text):
+                j += 1
+            if j > tok.i + 1 and saint_place(doc, tok.i, j):
+                out.update(range(tok.i, j))
+    return out
+
+
+def other_person(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset()) -> str | None:
+    """The first reason (in the order of ``WINDOW_REJECTIONS``, rules of ``PERSON_LIKE_RULES``
+    only) of :func:`person_like`, or None."""
+    found = person_like(doc, tokens, mentions, persons, not_persons)
+    return next((r for r in WINDOW_REJECTIONS if r in found and r in PERSON_LIKE_RULES), None)
+
+
+def person_like(doc, tokens, mentions: list[NameMention], persons,
+                not_persons: set[int] = frozenset()) -> dict[str, str]:
+    """Reason -> the first word found for it: why the window made of ``tokens`` (with its name
+    mentions and their four persons) holds a person-like mention that is none of the four
+    persons (empty: none). Person-like (outside the
+    four persons' mentions, outside every non-PERSON entity, "St. Name's" places aside):
+    a word of a PERSON entity that gave no mention; a title (gendered or not) before a
+    capitalised word ("the Miss Bennets", "Sir William" missed by NER) or shared by two
+    names ("Captain and Mrs Harville": a swap would leave "Captain and Emma"); a capitalised word
+    tagged NNP that gender-guesser calls a first name and that is no name word of the four;
+    outside every entity, a plural proper noun (NNPS: "the Lucases", a family; not the family
+    of one of the four: "the Westons" beside "Mr. Weston") or a proper
+    noun in a person's role (:func:`_person_role`: "Wickham said", not "at Longbourn").
+    A person named with both an ungendered and a gendered title ("Doctor Armstrong" beside
+    "Mrs. Armstrong", merged because "Armstrong" has no gender) is refused too. Only the
+    tokens of the window are looked at, so prune and full agree. ``not_persons``: token indices
+    of PERSON entities the cast rules found to be no person (:func:`pipeline.core.cast.
+    doc_mentions`: "in Kent", "March 1"): not person-like."""
+    found: dict[str, str] = {}
+    for p in persons:
+        titles = {m.title for m in p.mentions if m.title}
+        if any(title_gender(t) for t in titles) and any(not title_gender(t) for t in titles):
+            found.setdefault(REJECT_TITLE_CLASH, " / ".join(sorted(titles)))
+    covered: set[int] = set()
+    for m in mentions:
+        covered.update(range(m.token_start, m.token_end))
+    words = {w for p in persons for w in p.key_tokens}
+    places = saint_places(doc, tokens)
+    in_window = {t.i for t in tokens}
+    for tok in tokens:
+        if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
+            continue
+        ent = tok.ent_type_
+        if ent and ent != "PERSON":
+            continue
+        text = tok.text
+        if any_title(text):
+            j = tok.i + 1
+            if j < len(doc) and doc[j].text == "." and not tok.whitespace_:
+                j += 1
+            if (j in in_window and j not in covered and _word(doc[j].text) and not any_title(doc[j].text)
+                    and doc[j].ent_type_ in ("", "PERSON")):
+                found.setdefault(REJECT_TITLED, f"{text} {doc[j].text}")
+            elif (j + 1 in in_window and doc[j].lower_ in ("and", "&") and any_title(doc[j + 1].text)):
+                # "Captain and Mrs Harville": the first title names a person no swap can move
+                found.setdefault(REJECT_COUPLE, f"{text} {doc[j].text} {doc[j + 1].text}")
+            continue
+        if not _word(text):
+            continue
+        if ent == "PERSON":
+            found.setdefault(REJECT_PERSON_LEFT, text)
+        elif tok.tag_ in PROPN_TAGS and text.lower() not in words:
+            if guess(text)[0] in (MASCULINE, FEMININE):
+                found.setdefault(REJECT_FIRST_NAME, text)
+            elif tok.tag_ == "NNPS" and not ent:
+                low = text.lower()
+                if low[:-1] not in words and low[:-2] not in words:     # "the Westons" beside Mr. Weston
+                    found.setdefault(REJECT_FAMILY, text)
+            elif not ent and _person_role(tok):
+                found.setdefault(REJECT_PROPER, text)
+    return found
+
+
 def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES):
     """(lo, hi) windows containing sentence ``sp``: shortest first, then earliest start."""
     for length in range(1, max_len + 1):
@@ -215,14 +350,18 @@ def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES):
 
 
 def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
-                       only: set[int] | None = None, evidence=None,
-                       rejected: Counter | None = None) -> tuple[list[dict], list[NameMention], list]:
+                       only: set[int] | None = None, evidence=None, rejected: Counter | None = None,
+                       not_persons: Counter | None = None) -> tuple[list[dict], list[NameMention], list]:
     """Instances of one parsed Doc (``chunk_offset``: where it starts in the book text).
     ``only``: consider only the pronouns at these character offsets of the Doc; ``evidence``:
     the book's :class:`pipeline.lang.book_evidence.BookEvidence` (None: the sentence alone).
+    ``rejected``: counts, per reason of :func:`other_person`, the pronouns left without an
+    instance because every window that fitted them held a fifth person-like mention;
+    ``not_persons``: counts the PERSON entities the cast rules drop, by reason.
     Returns (instance records, name mentions, pronoun tokens)."""
     sents = doc_sentences(doc)
-    mentions = person_mentions(doc, evidence, rejected)
+    dropped: set[int] = set()
+    mentions = person_mentions(doc, evidence, not_persons, dropped)
     pronouns = pronoun_tokens(doc)
     if only is not None:
         pronouns = [t for t in pronouns if t.idx in only]
@@ -251,6 +390,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             continue
         gender = target_pronoun_gender(pron.text)
         initial = initial_clause_kind(pron, sents[sp]) is not None
+        refused = None
         for lo, hi in candidate_windows(sp, len(sents)):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             persons = fit_window(window)
@@ -264,8 +404,15 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             match = match_pattern(pron.idx, sp - lo, initial, spans)
             if match is None:
                 continue
+            why = other_person(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons, dropped)
+            if why is not None:
+                refused = refused or why
+                continue
             out.append(_instance(doc, chunk_offset, sents, lo, hi, sp, pron, roles, match, meta))
             break
+        else:
+            if refused is not None and rejected is not None:
+                rejected[refused] += 1
     return out, mentions, pronouns
 
 
@@ -290,7 +437,8 @@ def book_row(**values) -> dict:
     row = {"book_id": "", "title": "", "author": "", "path": "", "format": "", "status": "ok",
            "skip_reason": "", "n_paragraphs": 0, "n_words": 0, "n_name_mentions": 0,
            "n_pronouns": 0, "n_instances": 0, "seconds": 0.0, "model": "", "strategy": "",
-           "ebook": "", "encoding": "", "encoding_source": "", "language": "", "row": None}
+           "ebook": "", "encoding": "", "encoding_source": "", "language": "", "row": None,
+           "rejected_windows": {}}     # ebook: the Gutenberg number
     row.update(values)
     return row
 
@@ -309,10 +457,11 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None) -> tupl
     :func:`pipeline.nlp.prune.parsed_docs` does; each part is ``(book offset, processed Doc,
     pronoun offsets to consider or None)``. ``progress(words)``, when given, is called after
     each chunk with its word count. Returns (instances in text order, one per pronoun at most;
-    mention records; counts ``words``, ``names``, ``pronouns`` and ``not_persons``, the PERSON
-    entities dropped by reason). ``evidence``: the book's evidence (see
+    mention records; counts ``words``, ``names``, ``pronouns``, ``rejected`` (windows refused
+    for a fifth person, by reason) and ``not_persons`` (PERSON entities dropped, by reason)). ``evidence``: the book's evidence (see
     :func:`instances_from_doc`)."""
     rejected: Counter = Counter()
+    not_persons: Counter = Counter()
     instances: list[dict] = []
     mentions: list[dict] = []
     words = n_names = n_prons = 0
@@ -323,7 +472,7 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None) -> tupl
         words += chunk_words
         n_prons += len(prons)
         for part_offset, doc, only in parts:
-            insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected)
+            insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected, not_persons)
             instances.extend(insts)
             mentions.extend(mention_records(meta.book_id, part_offset, names, []))
             n_names += len(names)
@@ -335,5 +484,5 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None) -> tupl
         if inst["instance_id"] not in seen:
             seen.add(inst["instance_id"])
             unique.append(inst)
-    return unique, mentions, {"words": words, "names": n_names, "pronouns": n_prons,
-                              "not_persons": dict(rejected)}
+    return unique, mentions, {"words": words, "names": n_names, "pronouns": n_prons, "rejected": dict(rejected),
+                              "not_persons": dict(not_persons)}

@@ -46,6 +46,8 @@ BOOKS = pa.schema([
     ("seconds", pa.float64()),
     ("model", pa.string()),
     ("strategy", pa.string()),
+    ("rejected_windows", pa.map_(pa.string(), pa.int32())),  # reason -> pronouns whose every fitting
+                                     # window held a fifth person-like mention (docs/extract.md)
 ])
 
 MENTIONS = pa.schema([

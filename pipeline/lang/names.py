@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import unicodedata
 from dataclasses import dataclass, field
 
@@ -50,6 +51,75 @@ def title_gender(token: str) -> str | None:
     if not token or not token[0].isupper():
         return None
     return titles().get(_title_key(token))
+
+
+@functools.lru_cache(maxsize=1)
+def ungendered_titles() -> dict[str, str]:
+    """title (lower case, no final period) -> kind, from resources/ungendered_titles.tsv:
+    titles without a traditional gender ("Doctor", "Dr.", "Professor", "Rev.", "St.")."""
+    from pipeline.formats.resources import read_commented, resource
+
+    return {_title_key(f[0]): f[1] for _, f in read_commented(resource("ungendered_titles.tsv"), header="title",
+                                                                min_columns=2)}
+
+
+def ungendered_title(token: str) -> bool:
+    """A capitalised title without a traditional gender ("Doctor", "Dr.", "St.")."""
+    return bool(token) and token[0].isupper() and _title_key(token) in ungendered_titles()
+
+
+def any_title(token: str) -> bool:
+    """A capitalised title of either table (gendered or not)."""
+    return bool(title_gender(token)) or ungendered_title(token)
+
+
+# After "St. Name's" these lower-case words make a place or a feast ("St. Michael's day").
+SAINT_PLACE_WORDS = frozenset("""day days eve church chapel well wood fields field square street gate place
+hall college school hospital parish abbey cathedral mount bay night mass tide tower park road bridge vale row
+lane court palace priory""".split())
+
+
+def saint_place(doc, title_i: int, name_end: int) -> bool:
+    """True when ``doc[title_i]`` is a saint's title (St., Saint) and the name ending before
+    token ``name_end`` is followed by a possessive that stands alone ("at St. James's", "St.
+    Paul's was full": the name is no possessive modifier in the parse) or that modifies a
+    capitalised word or a place or feast noun ("St. Paul's Cathedral", "St. Michael's day"):
+    a place or a feast, not a person (so is one that "modifies" a date: "at St. James's last
+    week"). "St. John's eyes" and "St. John said" are the person.
+    Without a parse the word after the possessive decides the same way."""
+    if ungendered_titles().get(_title_key(doc[title_i].text)) != "saint":
+        return False
+    if name_end >= len(doc) or doc[name_end].text not in ("'s", "’s"):
+        return False
+    last = doc[name_end - 1]
+    if last.dep_:
+        if last.dep_ != "poss":
+            return True
+        head = last.head
+        return (head.text[:1].isupper() or head.text.lower() in SAINT_PLACE_WORDS
+                or head.ent_type_ in ("DATE", "TIME"))     # "at St. James's last week"
+    nxt = doc[name_end + 1] if name_end + 1 < len(doc) else None
+    return (nxt is None or not nxt.text[:1].isalpha() or nxt.text[:1].isupper()
+            or nxt.text.lower() in SAINT_PLACE_WORDS)
+
+
+# A run of punctuation inside a mention's text ends the name: "Mr. Darcy!--and" -> "Mr. Darcy".
+# Allowed inside a name: letters, digits, spaces, and one period, hyphen or apostrophe at a
+# time ("J. K.", "St.", "Mary-Anne", "O'Brien").
+_NAME_BREAK = re.compile(r"[^\w\s.'’\-]|[.'’\-]{2,}|\s[.'’\-]|[\-'’](?=\s|$)")
+
+
+def name_end(text: str, start: int = 0) -> int:
+    """Where a mention's name ends in ``text``: at its first punctuation run from ``start`` on
+    (see ``_NAME_BREAK``), trailing spaces, hyphens and apostrophes dropped; ``len(text)`` when
+    there is none."""
+    m = _NAME_BREAK.search(text, start)
+    if m is None:
+        return len(text)
+    end = m.start()
+    while end > start and text[end - 1] in " -'’":
+        end -= 1
+    return end
 
 
 @functools.lru_cache(maxsize=1)
@@ -144,21 +214,25 @@ def mention_from_span(span) -> NameMention | None:
         return None
     title = ""
     name_start = start_tok
-    if title_gender(doc[start_tok].text):
+    # a gendered title (titles.tsv) or one without a gender (ungendered_titles.tsv: "Doctor",
+    # "Dr.", "St.") as the first token or directly before the span belongs to the mention
+    if any_title(doc[start_tok].text) and (title_gender(doc[start_tok].text) or start_tok + 1 < end_tok):
         title = doc[start_tok].text
         name_start = start_tok + 1
         if name_start < end_tok and _is_title_period(doc, start_tok):
             title += "."
             name_start += 1
-    elif start_tok > 0 and title_gender(doc[start_tok - 1].text):
+    elif start_tok > 0 and any_title(doc[start_tok - 1].text):
         title = doc[start_tok - 1].text
         start_tok -= 1
     elif start_tok > 1 and doc[start_tok - 1].text == "." and _is_title_period(doc, start_tok - 2) \
-            and title_gender(doc[start_tok - 2].text):
+            and any_title(doc[start_tok - 2].text):
         title = doc[start_tok - 2].text + "."
         start_tok -= 2
     if name_start >= end_tok:
         return None
+    if title and saint_place(doc, start_tok, end_tok):
+        return None                     # "at St. James's": a place, not a person
     name_span = doc[name_start:end_tok]
     if not any(t.text[:1].isupper() or t.text.strip(EDGE_CHARS)[:1].isupper() for t in name_span):
         return None
@@ -172,6 +246,16 @@ def mention_from_span(span) -> NameMention | None:
     while text and text[-1] in EDGE_CHARS:
         end_char -= 1
         text = text[:-1]
+    # a punctuation run ends the name ("Mr. Darcy!--and", one token, is "Mr. Darcy")
+    name_at = max(0, name_span.start_char - start_char)
+    cut = name_end(text, name_at)
+    if cut < len(text):
+        if cut <= name_at:
+            return None
+        end_char -= len(text) - cut
+        text = text[:cut]
+        while end_tok > name_start + 1 and doc[end_tok - 1].idx >= end_char:
+            end_tok -= 1
     name = doc.text[max(name_span.start_char, start_char):end_char].strip(EDGE_CHARS + " ")
     if not name:
         return None

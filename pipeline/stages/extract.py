@@ -52,7 +52,7 @@ MANIFEST_FORMAT = 2
 # The settings compared on a rerun; the other manifest fields are for information.
 COMPARED = ("model", "model_name", "model_version", "components", "spacy_version", "strategy",
             "chunk_chars", "max_sentences", "prune_margin", "prune_slack", "book_id_rule",
-            "corpus", "cast_sha256")
+            "corpus", "cast_sha256", "window_rules")
 
 
 # ------------------------------------------------------------------ one unit -------------
@@ -128,7 +128,8 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
                                  seconds=time.perf_counter() - t0, **info)
     row = core.book_row(book_id=book.book_id, path=book.path, status="ok", n_words=n["words"],
                         n_name_mentions=n["names"], n_pronouns=n["pronouns"], n_instances=len(instances),
-                        seconds=time.perf_counter() - t0, model=f"{name}-{version}", **info)
+                        seconds=time.perf_counter() - t0, model=f"{name}-{version}",
+                        rejected_windows=n.get("rejected", {}), **info)
     return core.BookResult(row, mentions, instances)
 
 
@@ -271,7 +272,8 @@ def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path
     settings = {"model": model, "strategy": strategy,
                 "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
-                "book_id_rule": BOOK_ID_RULE, "corpus": (spec or CorpusSpec(path="")).settings()}
+                "book_id_rule": BOOK_ID_RULE, "corpus": (spec or CorpusSpec(path="")).settings(),
+                "window_rules": "fifth-person-v1"}
     from pipeline.formats.cast import cast_fingerprint
     settings["cast_sha256"] = cast_fingerprint(cast_file)
     if nlp is not None:
@@ -517,6 +519,14 @@ def print_summary(counts: dict, elapsed: float, words_this_run: int, resumed: in
     m = sum(v for (_, g), v in pats.items() if g == MASCULINE)
     f = sum(v for (_, g), v in pats.items() if g == FEMININE)
     lines += [f"{'total':<12}{m:>10}{f:>10}{n_inst:>8}", ""]
+    rejected: Counter = Counter()
+    for b in ok:
+        rejected.update(dict(b.get("rejected_windows") or {}))
+    if rejected:
+        lines.append(f"windows refused  {sum(rejected.values()):,} pronouns whose fitting windows all held "
+                     "a fifth person-like mention:")
+        lines += [f"  {n:6,}  {reason}" for reason, n in rejected.most_common()]
+        lines.append("")
     for b in by_status.get(FAILED, []):
         lines.append(f"FAILED           {b['path']}: {b['skip_reason']} (exit status 1; rerun to retry it)")
     for status in ("skipped", "excluded", "duplicate", "not-read"):

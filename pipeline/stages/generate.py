@@ -52,7 +52,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="warn about and skip bad input rows instead of stopping (exit 2)")
     p.add_argument("--model", default=None,
                    help="spaCy pipeline for --gap-tsv (NER and POS tags); ignored for --instances")
-    p.add_argument("--batch-size", type=int, default=64, help="texts per nlp.pipe batch (--gap-tsv)")
+    p.add_argument("--batch-size", type=int, default=64, help="texts per nlp.pipe batch (--gap-tsv, re-check)")
+    p.add_argument("--no-recheck", action="store_true",
+                   help="keep every quadruple without running the person detection again on its four texts "
+                        "(default: re-check them and drop a quadruple that fails, reasons in recheck.json)")
 
 
 def instances_path(path: str | Path) -> Path:
@@ -243,6 +246,7 @@ def run(args) -> int:
     originals: Counter = Counter()
     from pipeline.errors import InputError
 
+    made = []
     for k, (inst, qid, ac, bc, url, source) in enumerate(tqdm(items, desc="generate: quadruples", unit="quadruple"), 1):
         try:
             recs, edits = core.quadruple(inst, qid, source, url, ac, bc, words=words, name_forms=args.name_forms)
@@ -254,6 +258,11 @@ def run(args) -> int:
             log.warning("%s: quadruple %s skipped: %s", path, qid, exc)
             stats["bad_rows"] = stats.get("bad_rows", 0) + 1
             continue
+        made.append((inst, recs, edits))
+    recheck = None if args.no_recheck else _recheck(made, args, words)
+    if recheck is not None:
+        made = [m for m, ok in zip(made, recheck["ok"]) if ok]
+    for inst, recs, edits in made:
         rows.extend(recs)
         originals[(inst["pronoun_gender"], inst.get("pattern") or "")] += 1
         for ed in edits["swap-1"]:
@@ -271,17 +280,51 @@ def run(args) -> int:
         _write_quadruples(stage, "quadruples", rows)
         if nodot is not None:
             _write_quadruples(stage, "quadruples-nodot", nodot)
+        if recheck is not None:
+            from pipeline.formats.files import write_json
+
+            write_json(stage / RECHECK_FILE, {k: v for k, v in recheck.items() if k != "ok"})
 
     print_summary(path, out_dir, len(rows) // 4, stats, originals, words_count, name_swaps, constructed,
-                  nodot is not None)
+                  nodot is not None, recheck)
     return 0
 
 
+RECHECK_FILE = "recheck.json"
+
+
+def _recheck(made: list[tuple], args, words) -> dict:
+    """Run the person detection again on the four texts of every quadruple (nlp.pipe in
+    batches) and check them (:func:`pipeline.core.generate.recheck_quadruple`). Returns
+    ``ok`` (one bool per quadruple), ``checked``, ``dropped`` (reason -> quadruples) and
+    ``quadruples`` (id, variant, reason, words of each dropped one)."""
+    from tqdm import tqdm
+
+    from pipeline.core import generate as core
+    from pipeline.nlp import load as nlp_mod
+
+    nlp = nlp_mod.load(args.model)
+    texts = (r["text"] for _, recs, _ in made for r in recs)
+    docs = nlp.pipe(texts, batch_size=args.batch_size)
+    ok, dropped, listed = [], Counter(), []
+    for inst, recs, edits in tqdm(made, desc="generate: re-check", unit="quadruple"):
+        four = [next(docs) for _ in recs]
+        reason, variant, detail = core.recheck_quadruple(inst, recs, edits, four, words)
+        ok.append(reason is None)
+        if reason is not None:
+            dropped[reason] += 1
+            listed.append({"quadruple_id": recs[0]["quadruple_id"], "variant": variant, "reason": reason,
+                           "detail": detail})
+    return {"ok": ok, "checked": len(made), "kept": sum(ok), "dropped": dict(dropped.most_common()),
+            "quadruples": listed}
+
+
 def print_summary(path, out_dir, n_quads, stats, originals, words, name_swaps, constructed,
-                  nodot: bool = False) -> None:
+                  nodot: bool = False, recheck: dict | None = None) -> None:
     from pipeline.vocab import FEMININE, MASCULINE
 
     extra = ", quadruples-nodot.parquet, quadruples-nodot.tsv" if nodot else ""
+    extra += f", {RECHECK_FILE}" if recheck is not None else ""
     lines = [f"generate: {path} -> {out_dir}/quadruples.parquet, quadruples.tsv{extra}",
              f"gendered words    {' + '.join(stats['word_lists'])}"]
     if "rows" in stats:
@@ -298,6 +341,13 @@ def print_summary(path, out_dir, n_quads, stats, originals, words, name_swaps, c
         if stats.get("bad_rows"):
             lines.append(f"bad instances skipped: {stats['bad_rows']:,}")
         lines.append(f"mentions added by string match (missed by extract): {stats.get('added_mentions', 0):,}")
+    if recheck is not None:
+        lines.append(f"re-check          {recheck['checked']:,} quadruples through the person detection again, "
+                     f"{recheck['kept']:,} kept, {recheck['checked'] - recheck['kept']:,} dropped:")
+        for reason, n in recheck["dropped"].items():
+            lines.append(f"  {n:6,}  {reason}")
+    else:
+        lines.append("re-check          off (--no-recheck)")
     lines.append(f"quadruples        {n_quads:,} ({4 * n_quads:,} instances)")
     lines.append("originals by pronoun gender and pattern:")
     patterns = sorted({p for _, p in originals})

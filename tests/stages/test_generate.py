@@ -165,3 +165,35 @@ def test_a_failing_guard_is_a_one_line_error_and_nothing_is_written(nlp, tmp_pat
     assert not (out / "quadruples.parquet").exists() and not (out / "quadruples.tsv").exists()
     assert main(["generate", "--instances", str(src), "--out", str(out), "--skip-bad-rows"]) == 0
     assert len(pd.read_parquet(out / "quadruples.parquet")) == 4
+
+
+def test_recheck_drops_a_quadruple_with_a_fifth_person(nlp, tmp_path, capsys):
+    insts = _two_instances(nlp)
+    insts.append(build_instance(
+        nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said to Lydia that she was late.",
+        {"C1": ("Goddard", F, ["Mrs. Goddard"]), "C2": ("Harriet", F, ["Harriet"]),
+         "O1": ("Knightley", M, ["Mr. Knightley"]), "O2": ("Tom", M, ["Tom"])},
+        ("she", 0), ("C1", 0), ("C2", 0), instance_id="158-5600"))
+    src = tmp_path / "instances.parquet"
+    write_records(insts, src, schemas.INSTANCES)
+    out = tmp_path / "out"
+    assert main(["generate", "--instances", str(src), "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "re-check          3 quadruples through the person detection again, 2 kept, 1 dropped:" in printed
+    assert "     1  a person that is none of the four appears" in printed
+    assert "quadruples        2 (8 instances)" in printed
+    df = pd.read_parquet(out / "quadruples.parquet")
+    assert "158-5600" not in set(df["quadruple_id"])
+    import json
+
+    report = json.loads((out / "recheck.json").read_text())
+    assert report["checked"] == 3 and report["kept"] == 2
+    assert report["dropped"] == {"a person that is none of the four appears": 1}
+    assert report["quadruples"] == [{"quadruple_id": "158-5600", "variant": "original",
+                                     "reason": "a person that is none of the four appears", "detail": "Lydia"}]
+    # --no-recheck keeps it and writes no report
+    out2 = tmp_path / "out2"
+    assert main(["generate", "--instances", str(src), "--out", str(out2), "--no-recheck"]) == 0
+    assert "re-check          off (--no-recheck)" in capsys.readouterr().out
+    assert len(pd.read_parquet(out2 / "quadruples.parquet")) == 12
+    assert not (out2 / "recheck.json").exists()

@@ -1,0 +1,123 @@
+"""Extract refuses a window that holds a further person-like mention besides its four persons
+(issue 23, "clean variants"), and counts why. Sentences are parsed by spaCy; where a test needs
+the NER to have missed a name, the entity is taken out of the parsed Doc by hand."""
+
+from collections import Counter
+
+import pytest
+from spacy.tokens import Span
+
+from pipeline.core import extract as core
+from pipeline.core.extract import BookMeta, instances_from_doc
+
+BASE = "Although she admired Clara, Eleanor would not say so to Thomas or to William"
+META = BookMeta("t", "T", "A")
+
+
+def run(nlp, text, drop=(), label=None):
+    """Instances and rejection counts of ``text``; the entities whose text is in ``drop`` are
+    removed (an NER miss), or relabelled ``label`` when given."""
+    doc = nlp(text)
+    ents = []
+    for e in doc.ents:
+        if e.text in drop:
+            if label:
+                ents.append(Span(doc, e.start, e.end, label=label))
+            continue
+        ents.append(e)
+    doc.ents = ents
+    rejected = Counter()
+    insts, _, _ = instances_from_doc(doc, 0, META, rejected=rejected)
+    return insts, rejected
+
+
+def test_the_four_persons_alone_give_the_instance(nlp):
+    insts, rejected = run(nlp, BASE + ".")
+    assert [(i["pronoun"], i["a"], i["b"]) for i in insts] == [("she", "Clara", "Eleanor")]
+    assert not rejected
+
+
+@pytest.mark.parametrize("tail,drop,reason", [
+    (", nor to the Lucases.", (), core.REJECT_FAMILY),                       # a family (NNPS)
+    (", nor to Sir Walter.", ("Sir Walter",), core.REJECT_TITLED),          # a titled name NER missed
+    (", nor to Dr. Jones.", ("Jones", "Dr. Jones"), core.REJECT_TITLED),    # an ungendered title
+    (", nor to Fanny.", ("Fanny",), core.REJECT_FIRST_NAME),                # a first name NER missed
+    (", and Wickham laughed.", ("Wickham",), core.REJECT_PROPER),           # a surname as a subject
+    (", nor to Mrs. Knightley or Doctor Knightley.", (), core.REJECT_TITLE_CLASH),
+])
+def test_a_fifth_person_like_mention_refuses_the_window(nlp, tail, drop, reason):
+    text = BASE.replace("Clara", "Mrs. Knightley") if "Doctor Knightley" in tail else BASE
+    text += tail.replace("Mrs. Knightley or ", "") if "Doctor Knightley" in tail else tail
+    insts, rejected = run(nlp, text, drop)
+    assert insts == []
+    assert rejected == Counter({reason: 1})
+
+
+@pytest.mark.parametrize("tail,drop", [
+    (", nor at Longbourn.", ()),              # a place: object of "at"
+    (", nor at Longbourn.", ("Longbourn",)),  # ... even where NER marks nothing
+    (", nor at St. James's.", ()),            # "St. James's": a place (NER says PERSON "James")
+    (", nor in Hertfordshire.", ()),          # a GPE entity
+    (".  The Lord is kind.", ()),             # a title before a lower-case word; another sentence
+])
+def test_places_and_other_words_are_no_fifth_person(nlp, tail, drop):
+    insts, rejected = run(nlp, BASE + tail, drop)
+    assert [(i["pronoun"], i["a"], i["b"]) for i in insts] == [("she", "Clara", "Eleanor")]
+    assert not rejected
+
+
+@pytest.mark.parametrize("family,refused", [("Westons", False), ("Eltons", True)])
+def test_the_family_of_one_of_the_four_is_no_fifth_person(nlp, family, refused):
+    doc = nlp(BASE.replace("William", "Mr. Weston") + f", nor to the {family}.")
+    doc[len(doc) - 2].tag_ = "NNPS"          # a plural proper noun, as the tagger often reads it
+    doc.ents = [e for e in doc.ents if e.label_ == "PERSON"]     # and outside every entity
+    rejected = Counter()
+    insts, _, _ = instances_from_doc(doc, 0, META, rejected=rejected)
+    assert len(insts) == (0 if refused else 1)
+    assert rejected == (Counter({core.REJECT_FAMILY: 1}) if refused else Counter())
+
+
+def test_a_title_shared_by_two_names_refuses_the_window(nlp):
+    # "Captain and Mrs. Harville": Mrs. Harville is one of the four, Captain Harville is not
+    text = "Although he admired Thomas, William would not say so to Clara or to {} Mrs. Harville."
+    insts, rejected = run(nlp, text.format("Captain and"))
+    assert insts == [] and rejected == Counter({core.REJECT_COUPLE: 1})
+    insts, rejected = run(nlp, text.format("kind"))
+    assert [(i["pronoun"], i["a"], i["b"]) for i in insts] == [("he", "Thomas", "William")] and not rejected
+
+
+def test_a_title_inside_a_place_entity_is_no_person(nlp):
+    insts, rejected = run(nlp, BASE + ", nor to Prince Edward Island.", ("Prince Edward Island", "Edward"), "GPE")
+    assert len(insts) == 1 and not rejected
+
+
+def test_a_longer_window_without_the_fifth_person_still_gives_the_instance(nlp):
+    # the fifth person is in the sentence before: the one-sentence window is clean
+    insts, rejected = run(nlp, "The Lucases came. " + BASE + ".")
+    assert [(i["pronoun"], i["a"]) for i in insts] == [("she", "Clara")]
+    assert not rejected
+
+
+def test_rule_switch_and_person_like_report(nlp):
+    doc = nlp(BASE + ", and Wickham laughed.")
+    doc.ents = [e for e in doc.ents if e.text != "Wickham"]
+    from pipeline.core.extract import group_persons, person_mentions
+
+    mentions = person_mentions(doc)
+    persons, _ = group_persons(mentions)
+    found = core.person_like(doc, list(doc), mentions, persons)
+    assert found == {core.REJECT_PROPER: "Wickham"}
+    saved = set(core.PERSON_LIKE_RULES)
+    try:
+        core.PERSON_LIKE_RULES.discard(core.REJECT_PROPER)
+        assert core.other_person(doc, list(doc), mentions, persons) is None
+    finally:
+        core.PERSON_LIKE_RULES.clear()
+        core.PERSON_LIKE_RULES.update(saved)
+
+
+def test_extract_chunks_counts_the_refused_pronouns(nlp):
+    text = BASE + ", nor to the Lucases."
+    doc = nlp(text)
+    _, _, counts = core.extract_chunks([(0, doc, [(0, doc, None)])], META)
+    assert counts["rejected"] == {core.REJECT_FAMILY: 1}

@@ -587,7 +587,8 @@ def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
     """A GAP TSV row (validated, typed) and its spaCy Doc -> (instance, None, added) or
     (None, rejection reason, 0). ``added``: mentions found by :func:`complete_mentions`."""
     from pipeline.core.questions import trim_span
-    from pipeline.lang.names import group_persons, mention_from_span
+    from pipeline.core.cast import doc_mentions
+    from pipeline.lang.names import group_persons
 
     text = row["Text"]
     p_off, p_text = row["Pronoun-offset"], row["Pronoun"]
@@ -596,7 +597,7 @@ def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
         return None, REJECT_PRONOUN, 0
     ptok = span[0]
     g = PRONOUNS[ptok.text.lower()][0]
-    mentions = [m for m in (mention_from_span(e) for e in doc.ents if e.label_ == "PERSON") if m is not None]
+    mentions = doc_mentions(doc)        # the cast's sentence rules, as extract and gap_persons
     mentions = [m for m in mentions if not (m.start <= p_off < m.end)]
     persons, ok = group_persons(mentions)
     if not ok:

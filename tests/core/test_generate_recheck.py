@@ -150,19 +150,19 @@ def test_a_detection_glued_across_names_is_not_read_for_gender(nlp):
 
 
 # four texts of a quadruple whose C2 is no person ("ordination at Easter" taken for one)
-EASTER = {"original": (["Jane", "saw", "Tom", "at", "Easter", "with", "Frank", "."], ("Jane", "Easter", "Tom", "Frank")),
-          "control": (["Easter", "saw", "Frank", "at", "Jane", "with", "Tom", "."], ("Easter", "Jane", "Frank", "Tom")),
-          "swap-1": (["Tom", "saw", "Jane", "at", "Frank", "with", "Easter", "."], ("Tom", "Frank", "Jane", "Easter")),
-          "swap-2": (["Frank", "saw", "Easter", "at", "Tom", "with", "Jane", "."], ("Frank", "Tom", "Easter", "Jane"))}
+EASTER = {"original": (["Jane", "saw", "Tom", "at", "Estella", "with", "Frank", "."], ("Jane", "Estella", "Tom", "Frank")),
+          "control": (["Estella", "saw", "Frank", "at", "Jane", "with", "Tom", "."], ("Estella", "Jane", "Frank", "Tom")),
+          "swap-1": (["Tom", "saw", "Jane", "at", "Frank", "with", "Estella", "."], ("Tom", "Frank", "Jane", "Estella")),
+          "swap-2": (["Frank", "saw", "Estella", "at", "Tom", "with", "Jane", "."], ("Frank", "Tom", "Estella", "Jane"))}
 SLOTS = {"C1": 0, "O1": 2, "C2": 4, "O2": 6}
-GENDER = {"Jane": F, "Easter": F, "Tom": M, "Frank": M}
+GENDER = {"Jane": F, "Estella": F, "Tom": M, "Frank": M}
 
 
 def _easter(nlp, found_as_person_in):
     rows, docs = [], []
     for v, (words, at) in EASTER.items():
         person_at = dict(zip(("C1", "C2", "O1", "O2"), at))
-        ents = [(SLOTS[r], SLOTS[r] + 1) for r, p in person_at.items() if p != "Easter" or v in found_as_person_in]
+        ents = [(SLOTS[r], SLOTS[r] + 1) for r, p in person_at.items() if p != "Estella" or v in found_as_person_in]
         row, doc = _row_and_doc(nlp, words, sorted(ents),
                                 [(r, GENDER[p], [(SLOTS[r], SLOTS[r] + 1)]) for r, p in person_at.items()])
         rows.append(row)
@@ -172,10 +172,10 @@ def _easter(nlp, found_as_person_in):
 
 
 def test_a_form_found_as_a_person_only_where_the_book_had_it_fails(nlp):
-    assert _easter(nlp, {"original"}) == (core.RECHECK_NOT_PERSON, "control", "Easter")
+    assert _easter(nlp, {"original"}) == (core.RECHECK_NOT_PERSON, "control", "Estella")
 
 
 def test_a_form_found_as_a_person_at_another_position_passes(nlp):
-    # NER missed "Easter" at the start of the control's sentence but found it in swap-2:
+    # NER missed "Estella" at the start of the control's sentence but found it in swap-2:
     # a miss in context, not a non-person
     assert _easter(nlp, {"original", "swap-2"}) == (None, "", "")

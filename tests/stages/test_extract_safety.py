@@ -165,7 +165,7 @@ def test_worker_killed_with_sigkill(tmp_path):
     res = subprocess.run([sys.executable, "-m", "tests.stages.engine_helpers", "extract", "none", *args],
                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr[-2000:]
-    assert "(1 this run, 2 already done)" in res.stdout
+    assert "(1 unit(s) this run, 2 already done)" in res.stdout
     assert set(books(out).status) == {"ok"}
 
 

@@ -100,6 +100,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         for form in (m.name, m.text):
             if evidence.override(form) == NOT_A_PERSON:
                 return "cast"
+    if evidence is not None and not evidence.text_rules:
+        evidence = None                 # overrides only: the sentence rules below, no book rules
     if HEADING.search(m.text):
         return "heading"
     if all(len(w.rstrip(".")) <= 1 for w in words):
@@ -224,6 +226,8 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
                  dropped: set[int] | None = None) -> list[NameMention]:
     """The person mentions of a parsed Doc (see the module docstring); ``rejected`` counts
     the reasons of the PERSON entities dropped, ``dropped`` receives their token indices."""
+    if evidence is None:
+        evidence = doc.user_data.get(EVIDENCE_KEY)
     out = []
     for m in base_mentions(doc):
         why = not_a_person(doc, m, evidence)
@@ -265,6 +269,8 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
     return out
 
 
+# a Doc may carry its book's evidence (or a cast file's overrides) in ``doc.user_data``
+EVIDENCE_KEY = "counter_gap_evidence"
 CONTEXT_CHARS = 1500     # about five sentences back
 
 

@@ -121,6 +121,7 @@ class BookEvidence:
     lower: Counter = field(default_factory=Counter)     # lower-case words of the book, counted
     capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
     mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
+    text_rules: bool = True     # False: only the overrides (no book text was read: GAP rows, re-checks)
 
     def never_mid_sentence(self, form: str) -> bool:
         """The book never writes ``form`` capitalised after a lower-case word: a word that is
@@ -287,6 +288,15 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
             g = MASCULINE if p.group(1).lower() == "he" else FEMININE
             for w in set(words):
                 _ev(forms, w).pronouns[g] += 1
+
+
+def overrides_only(book_id: str, overrides: dict | None) -> BookEvidence:
+    """Evidence that holds a cast file's overrides for ``book_id`` and nothing of a text."""
+    chosen: dict[str, str] = {}
+    if overrides:
+        chosen.update(overrides.get("*", {}))
+        chosen.update(overrides.get(book_id, {}))
+    return BookEvidence(book_id, overrides=chosen, text_rules=False)
 
 
 def mark_genders(word: str, evidence: BookEvidence | None) -> set[str]:

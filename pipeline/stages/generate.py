@@ -53,6 +53,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", default=None,
                    help="spaCy pipeline for --gap-tsv (NER and POS tags); ignored for --instances")
     p.add_argument("--batch-size", type=int, default=64, help="texts per nlp.pipe batch (--gap-tsv, re-check)")
+    p.add_argument("--cast", type=Path, default=None,
+                   help="person overrides (an edited cast.tsv of `persons`, or book_id<TAB>form<TAB>"
+                        "masculine|feminine|not-a-person) applied by the re-check and by --gap-tsv "
+                        "(GAP rows have no book: only `*` rows apply there)")
     p.add_argument("--no-recheck", action="store_true",
                    help="keep every quadruple without running the person detection again on its four texts "
                         "(default: re-check them and drop a quadruple that fails, reasons in recheck.json)")
@@ -132,7 +136,13 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     # the whole pipeline: tags and dependencies decide her/his, NER finds the names
     docs = nlp.pipe((r["Text"] for r in rows), batch_size=args.batch_size)
     added_total = 0
+    overrides = _cast(args)
     for row, doc in tqdm(zip(rows, docs), total=len(rows), desc="generate: NER on GAP texts", unit="row"):
+        if overrides:
+            from pipeline.core.cast import EVIDENCE_KEY
+            from pipeline.lang.book_evidence import overrides_only
+
+            doc.user_data[EVIDENCE_KEY] = overrides_only("*", overrides)
         inst, reason, added = core.qualified_gap_instance(row, doc)
         if inst is None:
             reasons[reason] += 1
@@ -216,6 +226,7 @@ def run(args) -> int:
 
     if args.dataset:
         return _run_dataset(args)
+    _cast(args)                     # a bad cast file stops the run before anything is read
     words = gw.load(args.gendered_words)
     out_dir = Path(args.out)
     stats: dict = {"word_lists": words.sources}
@@ -293,6 +304,15 @@ def run(args) -> int:
 RECHECK_FILE = "recheck.json"
 
 
+def _cast(args) -> dict | None:
+    """The cast file's overrides (``--cast``), or None."""
+    if getattr(args, "cast", None) is None:
+        return None
+    from pipeline.formats.cast import read_cast_overrides
+
+    return read_cast_overrides(args.cast)
+
+
 def _recheck(made: list[tuple], args, words) -> dict:
     """Run the person detection again on the four texts of every quadruple (nlp.pipe in
     batches) and check them (:func:`pipeline.core.generate.recheck_quadruple`). Returns
@@ -301,14 +321,21 @@ def _recheck(made: list[tuple], args, words) -> dict:
     from tqdm import tqdm
 
     from pipeline.core import generate as core
+    from pipeline.core.cast import EVIDENCE_KEY
+    from pipeline.lang.book_evidence import overrides_only
     from pipeline.nlp import load as nlp_mod
 
     nlp = nlp_mod.load(args.model)
     texts = (r["text"] for _, recs, _ in made for r in recs)
     docs = nlp.pipe(texts, batch_size=args.batch_size)
     ok, dropped, listed = [], Counter(), []
+    overrides = _cast(args)
     for inst, recs, edits in tqdm(made, desc="generate: re-check", unit="quadruple"):
         four = [next(docs) for _ in recs]
+        if overrides:
+            ev = overrides_only(inst.get("book_id") or "", overrides)
+            for d in four:
+                d.user_data[EVIDENCE_KEY] = ev
         reason, variant, detail = core.recheck_quadruple(inst, recs, edits, four, words)
         ok.append(reason is None)
         if reason is not None:

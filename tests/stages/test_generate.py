@@ -197,3 +197,28 @@ def test_recheck_drops_a_quadruple_with_a_fifth_person(nlp, tmp_path, capsys):
     assert "re-check          off (--no-recheck)" in capsys.readouterr().out
     assert len(pd.read_parquet(out2 / "quadruples.parquet")) == 12
     assert not (out2 / "recheck.json").exists()
+
+
+def test_recheck_applies_a_cast_file(nlp, tmp_path, capsys):
+    """--cast: a form the researcher marks as no person is not found as a person in the
+    re-check, so the quadruple that swapped it is dropped; a bad cast file stops the run."""
+    insts = _two_instances(nlp)
+    src = tmp_path / "instances.parquet"
+    write_records(insts, src, schemas.INSTANCES)
+    out = tmp_path / "out"
+    assert main(["generate", "--instances", str(src), "--out", str(out)]) == 0
+    kept = set(pd.read_parquet(out / "quadruples.parquet")["quadruple_id"])
+    assert len(kept) == 2
+    first = insts[0]
+    name = "Mrs. Goddard"           # only in the first quadruple ("Tom" is in both)
+    cast = tmp_path / "cast.tsv"
+    cast.write_text(f"{first['book_id']}\t{name}\tnot-a-person\n", encoding="utf-8")
+    capsys.readouterr()
+    out2 = tmp_path / "out2"
+    assert main(["generate", "--instances", str(src), "--out", str(out2), "--cast", str(cast)]) == 0
+    left = set(pd.read_parquet(out2 / "quadruples.parquet")["quadruple_id"])
+    assert left == {"158-3400"}
+    assert "a swapped name is not found as a person" in capsys.readouterr().out
+    cast.write_text(f"{first['book_id']}\t{name}\tmaybe\n", encoding="utf-8")
+    assert main(["generate", "--instances", str(src), "--out", str(tmp_path / "out3"), "--cast", str(cast)]) == 2
+    assert "row 1: gender must be one of" in capsys.readouterr().err

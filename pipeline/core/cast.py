@@ -50,6 +50,9 @@ PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
 # frequency of its lower-case form) and never shown to be a person by the book: "Beauty",
 # "Liberty", "Lane", "Marry"
 COMMON_WORD_ZIPF = 4.0
+# a listed first name that is also a known place ("York", "Odessa", "Elizabeth") is a place only
+# in a whole book that never shows such a person: a short text's silence proves nothing
+BOOK_WORDS = 20_000
 COMMON_FIRST_ZIPF = 4.5
 # titles of no gender: a name after them is a person's ("Doctor Armstrong", "St. John")
 NEUTRAL_TITLES = {"doctor", "dr", "professor", "prof", "judge", "reverend", "rev", "dean", "nurse",
@@ -150,8 +153,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             return "place-in-book"
         if evidence is not None and guess(word)[0] == UNGENDERED and evidence.only_place(word):
             return "place-in-book"
-        if evidence is not None and known_place(word) and _no_first_name(word, evidence) \
-                and not evidence.is_person(word):
+        if evidence is not None and known_place(word) and not evidence.is_person(word) \
+                and (guess(word)[0] == UNGENDERED or (evidence.n_words >= BOOK_WORDS and _no_first_name(word, evidence))):
             return "known-place"        # "at York", "to Odessa": a place no one in the book is called
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:

@@ -123,6 +123,11 @@ class BookEvidence:
     mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
     text_rules: bool = True     # False: only the overrides (no book text was read: GAP rows, re-checks)
 
+    @property
+    def n_words(self) -> int:
+        """Words of the text the evidence was gathered from."""
+        return sum(self.lower.values()) + sum(self.capital.values())
+
     def never_mid_sentence(self, form: str) -> bool:
         """The book never writes ``form`` capitalised after a lower-case word: a word that is
         capitalised only where a sentence starts ("Hush", "Forthwith") is no name."""

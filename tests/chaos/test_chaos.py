@@ -236,7 +236,9 @@ def test_extract_reports_words_per_chunk(monkeypatch, tmp_path):
     book.write_text("Tom saw the cat. " * 2000, encoding="utf-8")      # 34,000 chars: 4 chunks
     seen = []
     monkeypatch.setattr(engines, "_progress", lambda key, words: seen.append(words))
-    result = extract.process_book(str(book), str(book.parent))
+    from pipeline.formats.books import read_book
+
+    result = extract.process_book(read_book(book, book.parent))
     assert len(seen) >= 4 and sum(seen) == result.book["n_words"] == 8000
 
 

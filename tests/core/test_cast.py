@@ -159,7 +159,7 @@ def test_a_house_whose_first_word_is_a_listed_girls_name(nlp):
 
 
 def test_a_known_place_no_one_in_the_book_is_called(nlp):
-    ev = book_evidence("They went to York by coach. It was a long way.", "b")
+    ev = book_evidence("They went to York by coach. It was a long way. " + "The rain fell on the fields. " * 4000, "b")
     assert names(person_doc(nlp, "The coach for York left at noon.", "York"), ev) == []
     ev = book_evidence("Mr. York came in. York said nothing, and he sat down.", "b")
     assert names(person_doc(nlp, "The coach for York left at noon.", "York"), ev) == ["York"]

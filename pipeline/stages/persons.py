@@ -132,6 +132,7 @@ def run(args) -> int:
     from pipeline.formats.books import corpus_spec, plan_corpus
     from pipeline.formats.cast import cast_fingerprint, check_books, read_cast_overrides, write_cast_tsv
     from pipeline.formats.files import staged_outputs
+    from pipeline.formats.fingerprint import check_fingerprint, run_fingerprint
     from pipeline.formats.tables import read_table, write_records
     from pipeline.nlp import load as nlp_mod
 
@@ -150,7 +151,7 @@ def run(args) -> int:
     name, version = nlp_mod.model_id(nlp)
     settings = {"kind": KIND, "model": f"{name}-{version}", "components": nlp.pipe_names,
                 "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(args.cast),
-                "corpus": spec.settings()}
+                "corpus": spec.settings(), "fingerprint": run_fingerprint(nlp_mod.resolve_model_name(args.model))}
     manifest = out / MANIFEST
     if out.exists() and args.overwrite:
         shutil.rmtree(out / "parts", ignore_errors=True)
@@ -160,10 +161,11 @@ def run(args) -> int:
             old = json.loads(manifest.read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise InputError(f"unreadable manifest: {exc}", manifest) from exc
-        changed = [k for k in settings if old.get(k) != settings[k]]
+        changed = [k for k in settings if k != "fingerprint" and old.get(k) != settings[k]]
         if changed:
             raise InputError(f"a persons run with other settings is here ({', '.join(changed)} differ): "
                              "use --overwrite or another --out", out)
+        check_fingerprint(old.get("fingerprint"), settings["fingerprint"], manifest)
     out.mkdir(parents=True, exist_ok=True)
     manifest.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
 

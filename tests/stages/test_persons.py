@@ -57,3 +57,18 @@ def test_a_cast_file_naming_an_unknown_book_is_refused(tmp_path, capsys):
     assert main(["extract", "--corpus", str(c), "--out", str(out), "--cast", str(over)]) == 2
     assert "row 1" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_persons_refuses_to_resume_across_other_code(tmp_path, capsys):
+    import json
+
+    c, out = corpus(tmp_path), tmp_path / "out"
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["fingerprint"]["code"]
+    manifest["fingerprint"]["code"] = "0" * 64          # as if an older checkout had made it
+    (out / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 2
+    assert "made by other code than this run" in capsys.readouterr().err
+    assert main(["persons", "--corpus", str(c), "--out", str(out), "--overwrite"]) == 0

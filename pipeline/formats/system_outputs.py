@@ -232,22 +232,29 @@ def _tokens_of(obj: dict, path, line: int) -> tuple[list[str], bool]:
     return toks, "subtoken_map" in obj
 
 
-def _clusters_of(obj: dict, n: int, path, line: int, unit: str) -> list[list[tuple[int, int]]]:
-    key = next((k for k in CLUSTER_KEYS if obj.get(k) is not None), None)
-    if key is None:
-        raise InputError(f"no clusters: expected {' or '.join(CLUSTER_KEYS)}", path, line)
-    raw = obj[key]
+def _checked_clusters(raw, key: str, path, line: int):
+    """(index, cluster) of a clusters value, each cluster a list of [start, end] integer pairs
+    (a one-line error at ``path``, ``line`` otherwise)."""
     if not isinstance(raw, list):
         raise InputError(f"'{key}' must be a list of clusters", path, line)
-    out = []
     for ci, cluster in enumerate(raw):
         if not isinstance(cluster, list):
             raise InputError(f"cluster {ci} of '{key}' is not a list of [start, end] spans", path, line)
-        spans = []
         for m in cluster:
             if (not isinstance(m, (list, tuple)) or len(m) != 2
                     or not all(isinstance(x, int) and not isinstance(x, bool) for x in m)):
                 raise InputError(f"cluster {ci}: mention {m!r} is not [start, end] (integers)", path, line)
+        yield ci, cluster
+
+
+def _clusters_of(obj: dict, n: int, path, line: int, unit: str) -> list[list[tuple[int, int]]]:
+    key = next((k for k in CLUSTER_KEYS if obj.get(k) is not None), None)
+    if key is None:
+        raise InputError(f"no clusters: expected {' or '.join(CLUSTER_KEYS)}", path, line)
+    out = []
+    for ci, cluster in _checked_clusters(obj[key], key, path, line):
+        spans = []
+        for m in cluster:
             s, e = m
             if not (0 <= s <= e < n):
                 raise InputError(f"cluster {ci}: mention [{s}, {e}] lies outside the {n} {unit}", path, line)
@@ -313,18 +320,10 @@ def _char_doc(obj: dict, key: str, path, line: int) -> tuple[list[str], list[lis
     if not isinstance(text, str):
         raise InputError("'text' must be a string", path, line)
     inclusive = CHAR_CLUSTER_KEYS[key]
-    raw = obj[key]
-    if not isinstance(raw, list):
-        raise InputError(f"'{key}' must be a list of clusters", path, line)
     clusters = []
-    for ci, cluster in enumerate(raw):
-        if not isinstance(cluster, list):
-            raise InputError(f"cluster {ci} of '{key}' is not a list of [start, end] spans", path, line)
+    for ci, cluster in _checked_clusters(obj[key], key, path, line):
         spans = []
         for m in cluster:
-            if (not isinstance(m, (list, tuple)) or len(m) != 2
-                    or not all(isinstance(x, int) and not isinstance(x, bool) for x in m)):
-                raise InputError(f"cluster {ci}: mention {m!r} is not [start, end] (integers)", path, line)
             s, e = m[0], m[1] + 1 if inclusive else m[1]
             if not (0 <= s < e <= len(text)):
                 raise InputError(f"cluster {ci}: mention {list(m)} lies outside the text's {len(text)} "

@@ -203,11 +203,16 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
     if m.gender == UNGENDERED or m.gender_source.endswith(("mostly_male", "mostly_female")):
         tries = [(m.name, True)] + ([(words[0], False), (words[-1], True)] if len(words) > 1 else [])
         for form, titled in tries:
-            found = evidence.gender(form, titled)
+            found = evidence.gender(form, titled, bare=not m.title)
             if found:
                 m.gender, m.gender_source = found
                 return m
         return m
+    if len(words) == 1:
+        found = evidence.gender(words[0])
+        if found and found[1] == "book:titles" and found[0] != m.gender:
+            m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book
+            return m
     strong = evidence.contradicts(words[0], m.gender)
     if strong:
         m.gender, m.gender_source = strong

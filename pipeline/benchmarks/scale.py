@@ -40,6 +40,7 @@ import tempfile
 import threading
 import time
 import zipfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -211,6 +212,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="also project at this rate (e.g. make bench's prune words/s on an idle machine)")
     ap.add_argument("--skip-dask", action="store_true", help="leave out the Dask LocalCluster run")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
+    ap.add_argument("--texts-only", action="store_true",
+                    help="instead of the extract runs: read every selected book from the three layouts and compare "
+                         "the texts extract would process (no spaCy; minutes, not hours), see texts_check")
+    ap.add_argument("--memory-table", type=float, default=None, metavar="GB",
+                    help="instead of the runs above: the memory check on a Parquet table of GB gibibytes of text "
+                         "(the selected books repeated), see memory_check")
+    ap.add_argument("--memory-books", type=int, default=6, metavar="K",
+                    help="--memory-table: books extract processes from each table (default 6)")
     args = ap.parse_args(argv)
     if not args.gutenberg.is_dir():
         print(f"skipped: {args.gutenberg} is absent (the benchmark needs ../shared/corpus)")
@@ -218,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
     books = select_books(args.gutenberg, args.litbank, args.books, args.ids)
     if not books:
         raise SystemExit("no books selected")
+    if args.memory_table:
+        return memory_check(books, args.memory_table, args.memory_books)
+    if args.texts_only:
+        return texts_check(books)
     report: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cores": os.cpu_count(),
                     "books_selected": [b.key for b in books], "subset": len(books) < 118, "runs": {}}
     with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmpdir:
@@ -275,6 +288,107 @@ def main(argv: list[str] | None = None) -> int:
     print_report(report, args)
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=str), encoding="utf-8")
+    return 0
+
+
+def texts_check(books: list[Source], repeats: int = 3) -> int:
+    """Every selected book read from plain files, the mirror of zips and the Parquet table:
+    the paragraphs extract would process must be identical (extraction is a function of a
+    book's paragraphs, so identical paragraphs give identical instances; the extract runs
+    check that directly); the reading times, medians of ``repeats`` rounds alternating the
+    three layouts."""
+    import hashlib
+    import statistics
+
+    from pipeline.formats.books import Book, CorpusSpec, iter_corpus
+
+    with tempfile.TemporaryDirectory(prefix="bench-scale-texts-") as tmpdir:
+        inputs = build_inputs(books, Path(tmpdir))
+        digests, statuses, times = {}, {}, {name: [] for name in ("plain", "mirror", "table")}
+        for r in range(repeats):
+            for name in times:
+                t0 = time.perf_counter()
+                found, other = {}, Counter()
+                for item in iter_corpus(CorpusSpec(path=str(inputs[name]))):
+                    if isinstance(item, Book):
+                        key = inputs["ids"][name].get(item.book_id, "?" + item.book_id)
+                        found[key] = hashlib.sha256("\n\n".join(item.paragraphs).encode("utf-8")).hexdigest()
+                    else:
+                        other[getattr(item, "status", type(item).__name__)] += 1
+                times[name].append(time.perf_counter() - t0)
+                digests[name], statuses[name] = found, dict(other)
+        words = sum(len(t.split()) for t in [b.path.read_bytes().decode("utf-8-sig") for b in books])
+    plain = digests["plain"]
+    print(f"texts check, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores: "
+          f"{len(books)} books selected, {words:,} words")
+    print()
+    print("| layout | books read | identical to plain | other entries | read s (median of %d) |" % repeats)
+    print("|---|---|---|---|---|")
+    for name in times:
+        same = sum(1 for k, d in digests[name].items() if plain.get(k) == d)
+        print(f"| {name} | {len(digests[name])} | {same} of {len(books)} | {statuses[name] or '-'} | "
+              f"{statistics.median(times[name]):.2f} |")
+    return 0 if all(digests[n] == plain for n in times) and len(plain) == len(books) else 1
+
+
+_READ_ALL = """
+import sys
+from pipeline.formats.books import Book, CorpusSpec, iter_corpus
+n = sum(1 for item in iter_corpus(CorpusSpec(path=sys.argv[1])) if isinstance(item, Book))
+print(n)
+"""
+
+
+def memory_check(books: list[Source], gb: float, k: int) -> int:
+    """Memory with a big table corpus: a Parquet table of ``gb`` GiB of text (the books
+    repeated, one book per row group, ids ``KEY~R``) is written row group by row group; then,
+    each in a fresh process with its peak RSS sampled: every book of it read (no spaCy), and
+    extract ``--workers 2 --limit-books K`` on it and on a table of the books once. Bounded
+    memory means the big table's peaks equal the small one's."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    schema = pa.schema([("id", pa.string()), ("title", pa.string()), ("text", pa.string())])
+    texts = [(b.key, b.name, b.path.read_bytes().decode("utf-8-sig")) for b in books]
+    target = int(gb * 2**30)
+    with tempfile.TemporaryDirectory(prefix="bench-scale-mem-") as tmpdir:
+        tmp = Path(tmpdir)
+        written, rows, rep = 0, 0, 0
+        with pq.ParquetWriter(tmp / "small.parquet", schema) as small:
+            for key, title, text in texts:
+                small.write_table(pa.Table.from_pylist([{"id": key, "title": title, "text": text}], schema))
+        with pq.ParquetWriter(tmp / "big.parquet", schema) as big:
+            while written < target:
+                for key, title, text in texts:
+                    big.write_table(pa.Table.from_pylist([{"id": f"{key}~{rep}", "title": title, "text": text}], schema))
+                    written += len(text.encode("utf-8"))
+                    rows += 1
+                    if written >= target:
+                        break
+                rep += 1
+        size = (tmp / "big.parquet").stat().st_size
+        print(f"table: {rows:,} books, {written / 2**30:.2f} GiB of text, {size / 2**30:.2f} GiB on disk", flush=True)
+        with RssSampler() as sampler:
+            t0 = time.perf_counter()
+            proc = subprocess.run([sys.executable, "-c", _READ_ALL, str(tmp / "big.parquet")], capture_output=True,
+                                  text=True, check=True)
+            seconds = time.perf_counter() - t0
+        read_mb = max((rss for _, rss in sampler.peak.values()), default=0.0)
+        print(f"read every book of it (no spaCy): {proc.stdout.strip()} books in {seconds:.1f} s, "
+              f"peak RSS {read_mb:,.0f} MB", flush=True)
+        results = {}
+        for name in ("small", "big"):
+            res = run_command(["extract", "--corpus", str(tmp / f"{name}.parquet"), "--out", str(tmp / f"out-{name}"),
+                               "--workers", str(WORKERS), "--limit-books", str(k)])
+            results[name] = res
+            print(f"extract --limit-books {k} on the {name} table: {res['seconds']:.1f} s, peak RSS main "
+                  f"{res['main_mb']:,.0f} MB, largest worker {res['worker_mb']:,.0f} MB", flush=True)
+    print()
+    print(f"| table | text | peak MB main | peak MB largest worker |")
+    print("|---|---|---|---|")
+    for name, res in results.items():
+        label = f"{written / 2**30:.2f} GiB, {rows:,} rows" if name == "big" else f"{len(texts)} rows"
+        print(f"| {name} | {label} | {res['main_mb']:,.0f} | {res['worker_mb']:,.0f} |")
     return 0
 
 

@@ -208,16 +208,6 @@ def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
             "questions": questions, "n_answers": len(rows), "n_participants": len({r["mturk_id"] for r in rows})}
 
 
-def qa_sentences(rows: list[dict], path=None) -> dict[str, str]:
-    """Non-filler QA rows' sentence key -> coarse category: ``id_sentence`` (as a string)
-    and the sentence text are both returned as keys for matching with benchmark items."""
-    out = {}
-    for r in classify_answers(rows, path):
-        if r["kind"] != "filler":
-            out[str(r["id_sentence"]).strip()] = r["coarse"]
-    return out
-
-
 WINO_SOURCES = ("winobias", "winogender", "cog-wino")
 BUG_SOURCES = ("bug", "cog-bug")
 
@@ -375,4 +365,3 @@ def analyse_maze_by_kind(rows: list[dict], kinds: list[str | None],
         out["by_kind"] = {k: analyse_maze(groups[k], model_accuracy) for k in sorted(groups)}
         out["n_without_kind"] = sum(k is None for k in kinds)
     return out
-

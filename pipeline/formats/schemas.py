@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SPAN = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string())])
-
 # ---------------------------------------------------------------- extract -----------------
 
 BOOKS = pa.schema([

@@ -51,7 +51,6 @@ WINOBIAS_RE = re.compile(r"^(?P<set>pro|anti)_stereotyped_type(?P<type>[12])\.tx
 BUG_COLUMNS = ["sentence_text", "profession", "g", "g_first_index", "profession_first_index",
                "stereotype"]
 NEUTRAL_PRONOUNS = {"they", "them", "their", "theirs", "themselves", "themself"}
-DETERMINERS = ("the", "a", "an")
 
 
 def pronoun_gender(word: str) -> str | None:

@@ -183,7 +183,7 @@ bench-cda: $(STAMP)
 test: $(STAMP) browser
 	$(PY) -m pytest -q tests
 
-# the probes of issue 24 (also part of make test): the malformed-input figures, then the tests
+# the robustness probes (also part of make test): the malformed-input figures, then the tests
 chaos: $(STAMP)
 	$(PY) -m tests.chaos.malformed
 	$(PY) -m pytest -q -m chaos tests

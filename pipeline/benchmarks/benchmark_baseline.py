@@ -1,4 +1,4 @@
-"""Name-blind baseline on WinoBias and Winogender: the pro/anti table (issue 15).
+"""Name-blind baseline on WinoBias and Winogender: the pro/anti table.
 
 ``python -m pipeline.benchmarks.benchmark_baseline [--benchmark FILE] [--out DIR] [--resamples B]``
 

@@ -9,7 +9,7 @@ CoNLL file of ``../shared/reference/litbank-coref/`` is read with the project's 
 as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in both modes
 (a-CDA with the whole name list, n-CDA with the name map), twice:
 
-* **before**: the rule before issue 23, every NNP/NNPS token in the list is a name;
+* **before**: the earlier rule, every NNP/NNPS token in the list is a name;
 * **entities**: the PERSON entities of the project's pipeline (NER + the person layer) as they
   are (:class:`pipeline.stages.cda.PersonFinder` with ``cast=False``);
 * **after**: what ``cda --persons auto`` does -- LitBank has no named-entity column, so the

@@ -10,7 +10,7 @@ Prints medians over several runs, side by side:
 - cluster outputs: aligning an oracle cluster file (regex tokens, lower-cased) with the 300
   texts of the published development quadruples and applying the coreference rule.
 
-The target of issue 5: core < 2 s for four systems and 10,000 resamples. Skips with a message
+The target: core < 2 s for four systems and 10,000 resamples. Skips with a message
 when ../shared is absent.
 """
 

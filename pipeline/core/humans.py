@@ -1,4 +1,4 @@
-"""Analysis of human experiment results: QA accuracy per alpha and Maze response times (issue 15).
+"""Analysis of human experiment results: QA accuracy per alpha and Maze response times.
 
 The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky).
 

@@ -1,4 +1,4 @@
-"""Human experiment results: the QA answers CSV and the Maze trials CSV (issue 15).
+"""Human experiment results: the QA answers CSV and the Maze trials CSV.
 
 Both layouts are those of the released results of "Comparing Humans and Models on a Similar
 Scale" (Lior & Stanovsky); the project's experiment app (``pipeline/web/experiment``) writes

@@ -1,4 +1,4 @@
-"""The malformed-input probe set of issue 24 (a helper module, not a test module).
+"""The malformed-input probe set (a helper module, not a test module).
 
 Each case builds its inputs in a directory and names the command line to run; the expected
 outcome is one of:

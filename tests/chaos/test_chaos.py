@@ -1,4 +1,4 @@
-"""The probes of issue 24, as tests (marker ``chaos``; ``make chaos`` runs them alone):
+"""The robustness probes, as tests (marker ``chaos``; ``make chaos`` runs them alone):
 malformed inputs (:mod:`tests.chaos.malformed`), kill -9 in the middle of a publish, two runs
 into one output directory, staging directories of live and dead runs, the parent of a worker
 pool killed, progress inside a book, and the web apps under a foreign Host header, a 30 MB

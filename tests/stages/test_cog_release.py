@@ -1,4 +1,4 @@
-"""Humans vs models on files hand-made in the layouts the study released (issue 29): QA results
+"""Humans vs models on files hand-made in the layouts the study released: QA results
 (Wino and BUG), the enrollment file, the sentence lists, model cluster lines (AllenNLP predictor
 output and {sentence, tokens, clusters}); the paper's Table 2 printed by `humans qa`.
 

@@ -1,4 +1,4 @@
-"""SoWinoBias (issue 9): vocabulary, construction, pairing, sampling, baseline and evaluation."""
+"""SoWinoBias: vocabulary, construction, pairing, sampling, baseline and evaluation."""
 
 from __future__ import annotations
 

@@ -29,7 +29,7 @@ import sys
 import zlib
 from pathlib import Path
 
-from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
+from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
 from pipeline.formats import mturk_csv as layout
 
 

@@ -27,7 +27,7 @@ SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
 
 
 def _items_from_shared() -> list[dict]:
-    from pipeline.core.stereotypes import categorize
+    from pipeline.core.benchmark_stereotypes import categorize
     from pipeline.lang.benchmarks import load_winobias, load_winogender
 
     items = load_winobias(SHARED / "reference" / "winobias")

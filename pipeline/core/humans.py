@@ -10,7 +10,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   its answer matches the filler answer (:func:`filler_correct`: free text, "The patient" =
   "patient"), whatever ``is_correct`` recorded (the differences are counted);
 * every other answer is pro, anti or neutral by its category
-  (:func:`pipeline.core.stereotypes.parse_question_category`); a question on the other entity
+  (:func:`pipeline.core.benchmark_stereotypes.parse_question_category`); a question on the other entity
   (the released ``...other`` categories) counts in none of them unless ``questions="all"``
   (its accuracy is ``other``);
 * on WinoBias/Winogender pro and anti questions (``STEREOTYPE...TYPE`` categories), an answer
@@ -36,7 +36,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   right within that time budget. :func:`meeting_quantile` gives the smallest q at which it
   reaches a model's accuracy (None when it never does on 0.50..1.00).
 
-Pure: may import the standard library, numpy, :mod:`pipeline.core.stereotypes`,
+Pure: may import the standard library, numpy, :mod:`pipeline.core.benchmark_stereotypes`,
 :mod:`pipeline.errors`.
 """
 
@@ -48,7 +48,7 @@ from typing import Iterable
 
 import numpy as np
 
-from pipeline.core.stereotypes import ANTI, PRO, parse_question_category
+from pipeline.core.benchmark_stereotypes import ANTI, PRO, parse_question_category
 from pipeline.errors import InputError
 
 QUANTILES = np.round(np.arange(50, 101) / 100.0, 2)       # 0.50 ... 1.00, 51 points

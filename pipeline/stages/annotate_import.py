@@ -18,7 +18,7 @@ three ``Answer.qI_*`` columns of every question. Other columns are ignored.
 SQLite (``annotate-serve``): table ``answers(annotator, instance_id, spans, no_names,
 contradiction, ...)``, see :mod:`pipeline.web.annotate.store`.
 
-Aggregation, filters and balancing are the pure core :mod:`pipeline.core.votes`; the SQLite
+Aggregation, filters and balancing are the pure core :mod:`pipeline.core.annotation_votes`; the SQLite
 file is checked by :func:`pipeline.web.annotate.store.read_answers` (same quadruples hash,
 every stored highlight still reads the same text); the dataset card is
 :mod:`pipeline.report.dataset_card`.
@@ -183,8 +183,8 @@ def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
     import html
     import io
 
-    from pipeline.core.questions import parse_spans
-    from pipeline.core.votes import Answer
+    from pipeline.core.annotation_questions import parse_spans
+    from pipeline.core.annotation_votes import Answer
     from pipeline.formats import mturk_csv as layout
     from pipeline.formats.files import read_text_any
 
@@ -235,8 +235,8 @@ def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
 
 def read_sqlite(path, quadruples, texts: dict[str, str]) -> list:
     """Answers of the annotate-serve database, checked against the quadruples file."""
-    from pipeline.core.questions import parse_spans
-    from pipeline.core.votes import Answer
+    from pipeline.core.annotation_questions import parse_spans
+    from pipeline.core.annotation_votes import Answer
     from pipeline.formats.files import sha256_file
     from pipeline.web.annotate.store import read_answers
 
@@ -273,7 +273,7 @@ def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
 
 def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: dict | None = None) -> None:
     """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
-    from pipeline.core.votes import gap_rows
+    from pipeline.core.annotation_votes import gap_rows
     from pipeline.formats import schemas
     from pipeline.formats.files import dumps_json, staged_outputs
     from pipeline.formats.gap_tsv import write_gap_tsv
@@ -300,8 +300,8 @@ def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: 
 
 
 def run(args) -> int:
-    from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row
-    from pipeline.core.votes import aggregate, real_people_set
+    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row
+    from pipeline.core.annotation_votes import aggregate, real_people_set
     from pipeline.formats.files import sha256_file
     from pipeline.formats.resources import read_commented, resource
     from pipeline.vocab import pct

@@ -170,7 +170,7 @@ def _mturk_csv(inputs: Inputs, rows_per_worker: bool = True) -> str:
     import csv
     import html
 
-    from pipeline.core.questions import question_from_row
+    from pipeline.core.annotation_questions import question_from_row
     from pipeline.formats.tables import read_table
 
     rows = read_table(inputs.quadruples).to_pylist()

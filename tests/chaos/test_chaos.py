@@ -66,7 +66,7 @@ def test_malformed_input(case, inputs, tmp_path):
 def test_mturk_filler_never_substitutes_inside_data():
     from pipeline.web.annotate.mturk import batch_rows, fill_template, render_template
     from tests.annotate_helpers import make_quadruple
-    from pipeline.core.questions import question_from_row
+    from pipeline.core.annotation_questions import question_from_row
 
     rows = make_quadruple("1")
     rows[0]["text"] = rows[0]["text"].replace("left.", "left. ${q2_text}")

@@ -6,7 +6,7 @@ checks as the local web app), so MTurk and the web app ask the same question.
 
 The batch columns are :mod:`pipeline.formats.mturk_csv`.
 
-May import: the standard library, :mod:`pipeline.core.questions`, :mod:`pipeline.formats`,
+May import: the standard library, :mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`,
 :mod:`pipeline.web.annotate`.
 """
 
@@ -16,7 +16,7 @@ import html
 import json
 import re
 
-from pipeline.core.questions import Question
+from pipeline.core.annotation_questions import Question
 from pipeline.formats.mturk_csv import INPUT_FIELDS, batch_column, batch_header
 from pipeline.web.annotate import STATIC, TEMPLATES
 

@@ -10,8 +10,8 @@ Flow (one plan = one experiment, from ``experiment-plan``):
   a new key takes the next free participant slot of the plan (P001, P002, ...);
 * QA: the calibration sentences with their question and no time limit (feedback; a wrong
   answer is tried again; the time to the correct answer counts); the reading pace
-  (:func:`pipeline.core.pace.reading_pace`) is stored when the last one is answered; then the
-  trials: the sentence for alpha x pace x length ms (:func:`pipeline.core.pace.display_ms`;
+  (:func:`pipeline.core.experiment_pace.reading_pace`) is stored when the last one is answered; then the
+  trials: the sentence for alpha x pace x length ms (:func:`pipeline.core.experiment_pace.display_ms`;
   the page measures the real display time with ``performance.now()`` and stores it), then the
   question (male / female / neutral / unknown) without a time limit, then feedback;
 * Maze: per sentence, the first word alone, then for each next word the true word and its

@@ -3,7 +3,7 @@ measured display time, and the answer (calibration answers tried again until cor
 reading pace stored when the last calibration sentence is answered).
 
 May import: Flask (imported only by :func:`pipeline.web.experiment.app.create_app`), the
-standard library, :mod:`pipeline.core.pace`, :mod:`pipeline.formats`,
+standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.formats`,
 :mod:`pipeline.web.experiment`.
 """
 
@@ -13,7 +13,7 @@ import sqlite3
 
 from flask import Blueprint, jsonify
 
-from pipeline.core.pace import PaceError, display_ms, reading_pace
+from pipeline.core.experiment_pace import PaceError, display_ms, reading_pace
 from pipeline.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
 from pipeline.web.experiment.common import (ANSWERS, Refused, body_json, check_key, current,

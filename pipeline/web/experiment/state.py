@@ -1,7 +1,7 @@
 """A participant's place in the experiment, read from the database and the plan: the next QA
 trial or Maze word, the completion code at the end.
 
-May import: the standard library, :mod:`pipeline.core.pace`, :mod:`pipeline.formats`,
+May import: the standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.formats`,
 :mod:`pipeline.web.experiment`.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import secrets
 
-from pipeline.core.pace import display_ms
+from pipeline.core.experiment_pace import display_ms
 from pipeline.formats import experiment_db as db
 from pipeline.web.experiment.common import ANSWERS, Experiment, Refused, now
 

@@ -1,6 +1,6 @@
 """Name-blind baseline on WinoBias and Winogender: the pro/anti table.
 
-``python -m pipeline.benchmarks.benchmark_baseline [--benchmark FILE] [--out DIR] [--resamples B]``
+``python -m pipeline.perf.benchmark_baseline [--benchmark FILE] [--out DIR] [--resamples B]``
 
 The baseline links every pronoun with the nearest occupation mention that ends before it
 (:func:`pipeline.core.benchmark_scoring.nearest_before_clusters`), without looking at any

@@ -2,7 +2,7 @@
 how many published originals qualify for ``generate --gap-tsv``, the precision measured on
 LitBank's gold coreference, and the cost of the person layer; each before/after the layer.
 
-    python -m pipeline.benchmarks.fidelity [--shared DIR] [--skip-extract] [--examples-books ID ...]
+    python -m pipeline.perf.fidelity [--shared DIR] [--skip-extract] [--examples-books ID ...]
 
 Figures (printed as Markdown with the date and the machine's size):
 

@@ -1,6 +1,6 @@
 """Benchmark of the evaluate stage on the published Counter-GAP predictions.
 
-``python -m pipeline.benchmarks.evaluate [--runs N] [--resamples B]``
+``python -m pipeline.perf.evaluate [--runs N] [--resamples B]``
 
 Prints medians over several runs, side by side:
 - core: every metric of the four systems with B bootstrap resamples (inputs already parsed);

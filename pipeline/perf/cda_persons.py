@@ -1,8 +1,8 @@
 """CDA replaces persons only: how many of its capitalised name replacements fall outside gold
 persons, on LitBank's openings (a benchmark, not a test).
 
-    python -m pipeline.benchmarks.cda_persons [--model NAME] [--limit N] [--examples N] [--errors FILE]
-    make bench-cda
+    python -m pipeline.perf.cda_persons [--model NAME] [--limit N] [--examples N] [--errors FILE]
+    make perf-cda
 
 For every opening of ``../shared/reference/litbank-entities/`` (50 books with gold entities), the
 CoNLL file of ``../shared/reference/litbank-coref/`` is read with the project's reader, tagged

@@ -1,5 +1,5 @@
 """CDA replaces persons only: how many of its capitalised name replacements fall outside gold
-persons, on LitBank's openings (a benchmark, not a test).
+persons, on LitBank's openings (a perf script, not a test).
 
     python -m pipeline.perf.cda_persons [--model NAME] [--limit N] [--examples N] [--errors FILE]
     make perf-cda

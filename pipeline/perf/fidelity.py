@@ -1,4 +1,4 @@
-"""Fidelity benchmark: how much of the published Counter-GAP our extraction finds,
+"""Fidelity of extract: how much of the published Counter-GAP our extraction finds,
 how many published originals qualify for ``generate --gap-tsv``, the precision measured on
 LitBank's gold coreference, and the cost of the person layer; each before/after the layer.
 

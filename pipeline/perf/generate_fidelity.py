@@ -1,4 +1,4 @@
-"""Fidelity of generate against the published Counter-GAP quadruples (a benchmark, not a test).
+"""Fidelity of generate against the published Counter-GAP quadruples (a perf script, not a test).
 
     python -m pipeline.perf.generate_fidelity [--dev FILE] [--gendered-words FILE ...]
                                                     [--name-forms person|shape] [--model NAME] [--show N]

@@ -1,4 +1,4 @@
-"""Benchmark of the n-CDA name map (``make perf-namemap``).
+"""Time and memory of the n-CDA name map (``make perf-namemap``).
 
     python -m pipeline.perf.namemap [--runs 3] [--subset 4000] [--full-lsa]
 

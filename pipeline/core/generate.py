@@ -586,7 +586,7 @@ def complete_mentions(inst: dict) -> tuple[dict, int]:
 def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
     """A GAP TSV row (validated, typed) and its spaCy Doc -> (instance, None, added) or
     (None, rejection reason, 0). ``added``: mentions found by :func:`complete_mentions`."""
-    from pipeline.core.questions import trim_span
+    from pipeline.core.annotation_questions import trim_span
     from pipeline.core.cast import doc_mentions
     from pipeline.lang.names import group_persons
 

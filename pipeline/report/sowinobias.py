@@ -1,6 +1,7 @@
-"""SoWinoBias plot and report files (the metrics are :mod:`pipeline.core.sowinobias`).
+"""SoWinoBias table, plot and report files (the metrics are :mod:`pipeline.core.sowinobias_scoring`).
 
-May import: the standard library, numpy, matplotlib, :mod:`pipeline.core.sowinobias`,
+May import: the standard library, numpy, matplotlib, :mod:`pipeline.vocab`,
+:mod:`pipeline.core.sowinobias_templates`, :mod:`pipeline.core.sowinobias_scoring`,
 :mod:`pipeline.formats.files`.
 """
 
@@ -8,9 +9,30 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.core.sowinobias import (DEFAULT_RESAMPLES, DEFAULT_SEED, POLARITIES, SIGNIFICANCE,
-                                      compute_metrics, format_table)
+from pipeline.core.sowinobias_scoring import DEFAULT_RESAMPLES, SIGNIFICANCE, compute_metrics
+from pipeline.core.sowinobias_templates import DEFAULT_SEED, POLARITIES
 from pipeline.errors import InputError
+from pipeline.vocab import pct
+
+
+def _bias(m: dict) -> str:
+    if m["bias"] is None:
+        return "n/a"
+    star = "*" if m["p_bias"] is not None and m["p_bias"] < SIGNIFICANCE else ""
+    return f"{pct(m['bias'], signed=True)}{star}"
+
+
+def format_table(metrics: dict) -> str:
+    """Markdown table of the metrics (percent; "*" where the one-sided p < 0.01)."""
+    lines = ["| system | pairs | pro | anti | bias (pro − anti) | p (pro > anti) | overall "
+             "| positive: pro / anti / bias | negative: pro / anti / bias |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, m in metrics.items():
+        pol = [f"{pct(g['acc_pro'])} / {pct(g['acc_anti'])} / {_bias(g)}"
+               for g in (m["by_polarity"][p] for p in POLARITIES)]
+        lines.append(f"| {name} | {m['n_pairs']} | {pct(m['acc_pro'])} | {pct(m['acc_anti'])} | {_bias(m)} "
+                     f"| {'n/a' if m['p_bias'] is None else format(m['p_bias'], '.4f')} | {pct(m['acc_overall'])} | {pol[0]} | {pol[1]} |")
+    return "\n".join(lines) + "\n"
 
 
 def plot_metrics(metrics: dict, target: Path) -> None:

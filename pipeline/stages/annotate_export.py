@@ -20,7 +20,7 @@ Outputs in ``--out``:
   (submitting shows the collected answers instead of sending them).
 * ``export.json`` -- the parameters and counts.
 
-Task planning is pure (:func:`pipeline.core.questions.plan_tasks`): quadruples are shuffled
+Task planning is pure (:func:`pipeline.core.annotation_questions.plan_tasks`): quadruples are shuffled
 (seeded), each quadruple's variants too, and laid out round-robin, so two variants of one
 quadruple never share a task; each task gets ``--checks`` known-answer questions from
 ``resources/annotation_checks.txt`` (or ``--check-items FILE``); the last task is topped up
@@ -28,7 +28,7 @@ with further check questions, so every row has ``--per-task`` questions. The MTu
 are made by :mod:`pipeline.web.annotate.mturk`. The four files are written all-or-nothing
 (:func:`pipeline.formats.files.staged_outputs`).
 
-May import: the standard library; inside functions: :mod:`pipeline.core.questions`,
+May import: the standard library; inside functions: :mod:`pipeline.core.annotation_questions`,
 :mod:`pipeline.formats`, :mod:`pipeline.web.annotate.mturk`, :mod:`pipeline.web.annotate.rows`,
 :mod:`pipeline.errors`.
 """
@@ -66,7 +66,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
            seed=0, model=None) -> dict:
     import csv
 
-    from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, plan_tasks
+    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, plan_tasks
     from pipeline.errors import InputError
     from pipeline.formats.files import dumps_json, sha256_file, staged_outputs
     from pipeline.formats.resources import read_commented, resource

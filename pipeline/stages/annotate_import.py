@@ -6,7 +6,8 @@
 Answers come from an MTurk results CSV or from the web app's SQLite file (detected by the
 file's first bytes).
 
-MTurk results CSV (what MTurk's "Download CSV" returns for a batch made by annotate-export):
+MTurk results CSV (what MTurk's "Download CSV" returns for a batch made by annotate-export;
+the layout is defined once in :mod:`pipeline.formats.mturk_csv`):
 ``HITId``, ``AssignmentId``, ``WorkerId``, ``AssignmentStatus`` (optional; ``Rejected`` rows
 are skipped), ``Input.qI_id`` / ``Input.qI_text`` / ``Input.qI_spans`` (the batch values,
 HTML-escaped as exported) and ``Answer.qI_spans`` (JSON ``[[start, end, text], ...]``),
@@ -17,7 +18,7 @@ three ``Answer.qI_*`` columns of every question. Other columns are ignored.
 SQLite (``annotate-serve``): table ``answers(annotator, instance_id, spans, no_names,
 contradiction, ...)``, see :mod:`pipeline.web.annotate.store`.
 
-Aggregation, filters and balancing are the pure core :mod:`pipeline.core.votes`; the SQLite
+Aggregation, filters and balancing are the pure core :mod:`pipeline.core.annotation_votes`; the SQLite
 file is checked by :func:`pipeline.web.annotate.store.read_answers` (same quadruples hash,
 every stored highlight still reads the same text); the dataset card is
 :mod:`pipeline.report.dataset_card`.
@@ -181,10 +182,10 @@ def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
     import csv
     import html
     import io
-    import re
 
-    from pipeline.core.questions import parse_spans
-    from pipeline.core.votes import Answer
+    from pipeline.core.annotation_questions import parse_spans
+    from pipeline.core.annotation_votes import Answer
+    from pipeline.formats import mturk_csv as layout
     from pipeline.formats.files import read_text_any
 
     path = Path(path)
@@ -192,49 +193,50 @@ def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
     with io.StringIO(text, newline="") as fh:
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
-        qnums = sorted({int(m.group(1)) for h in header
-                        if (m := re.fullmatch(r"Input\.q(\d+)_id", h))})
-        required = ["WorkerId", "AssignmentId"]
+        qnums = layout.results_question_numbers(header)
+        required = list(layout.REQUIRED_ASSIGNMENT_COLUMNS)
         if not qnums:
-            required.append("Input.q1_id")
-        required += [f"Answer.q{i}_{f}" for i in qnums for f in ("spans", "none", "contradiction")]
+            required.append(layout.input_column(1, "id"))
+        required += layout.answer_columns(qnums)
         missing = [c for c in required if c not in header]
         if missing:
             raise InputError(f"missing column(s) {', '.join(missing)}", path)
         answers, rejected = [], 0
         for rowno, rec in enumerate(reader, start=2):
-            if (rec.get("AssignmentStatus") or "").strip().lower() == "rejected":
+            if (rec.get("AssignmentStatus") or "").strip().lower() == layout.REJECTED:
                 rejected += 1
                 continue
             worker = (rec["WorkerId"] or "").strip()
             if not worker:
                 raise InputError("empty WorkerId", path, rowno)
             for i in qnums:
-                qid = html.unescape((rec[f"Input.q{i}_id"] or "").strip())
+                id_col, text_col = layout.input_column(i, "id"), layout.input_column(i, "text")
+                spans_col, none_col = layout.answer_column(i, "spans"), layout.answer_column(i, "none")
+                qid = html.unescape((rec[id_col] or "").strip())
                 if not qid:
                     continue                       # an unused slot of a short task
                 if qid not in known:
-                    raise InputError(f"answer to unknown instance {qid!r} (Input.q{i}_id)", path, rowno)
-                text = rec.get(f"Input.q{i}_text")
+                    raise InputError(f"answer to unknown instance {qid!r} ({id_col})", path, rowno)
+                text = rec.get(text_col)
                 if text is not None and html.unescape(text) != known[qid].text:
-                    raise InputError(f"Input.q{i}_text differs from the text of {qid!r}: "
+                    raise InputError(f"{text_col} differs from the text of {qid!r}: "
                                      "results of another quadruples file?", path, rowno)
                 try:
-                    spans = parse_spans(rec[f"Answer.q{i}_spans"])
+                    spans = parse_spans(rec[spans_col])
                 except (ValueError, KeyError, TypeError) as exc:
-                    raise InputError(f"Answer.q{i}_spans is not a JSON list of spans ({exc})",
+                    raise InputError(f"{spans_col} is not a JSON list of spans ({exc})",
                                      path, rowno) from None
-                none = parse_flag(rec[f"Answer.q{i}_none"], path, rowno, f"Answer.q{i}_none")
+                none = parse_flag(rec[none_col], path, rowno, none_col)
                 answers.append(Answer(worker, qid, spans, none,
-                                      (rec[f"Answer.q{i}_contradiction"] or "").strip(),
+                                      (rec[layout.answer_column(i, "contradiction")] or "").strip(),
                                       f"row {rowno}"))
     return answers, rejected, encoding
 
 
 def read_sqlite(path, quadruples, texts: dict[str, str]) -> list:
     """Answers of the annotate-serve database, checked against the quadruples file."""
-    from pipeline.core.questions import parse_spans
-    from pipeline.core.votes import Answer
+    from pipeline.core.annotation_questions import parse_spans
+    from pipeline.core.annotation_votes import Answer
     from pipeline.formats.files import sha256_file
     from pipeline.web.annotate.store import read_answers
 
@@ -271,7 +273,7 @@ def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
 
 def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: dict | None = None) -> None:
     """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
-    from pipeline.core.votes import gap_rows
+    from pipeline.core.annotation_votes import gap_rows
     from pipeline.formats import schemas
     from pipeline.formats.files import dumps_json, staged_outputs
     from pipeline.formats.gap_tsv import write_gap_tsv
@@ -298,8 +300,8 @@ def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: 
 
 
 def run(args) -> int:
-    from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row
-    from pipeline.core.votes import aggregate, real_people_set
+    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row
+    from pipeline.core.annotation_votes import aggregate, real_people_set
     from pipeline.formats.files import sha256_file
     from pipeline.formats.resources import read_commented, resource
     from pipeline.vocab import pct

@@ -1,7 +1,7 @@
 """``python -m pipeline benchmark``: WinoBias / Winogender / BUG / SoWinoBias into one benchmark.
 
 Reads each ``--source NAME --path PATH`` pair with :mod:`pipeline.formats.benchmarks`, fills
-the stereotype categories (:mod:`pipeline.core.stereotypes`), tags the sentences with spaCy to
+the stereotype categories (:mod:`pipeline.core.benchmark_stereotypes`), tags the sentences with spaCy to
 decide Maze eligibility (the pronoun after every verb; BUG: the pronoun after its antecedent)
 and writes ``OUT/benchmark.parquet`` and ``OUT/benchmark.tsv`` together.
 
@@ -41,7 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.stereotypes import apply_category_rule, compare_categories, count_categories, \
+    from pipeline.core.benchmark_stereotypes import apply_category_rule, compare_categories, count_categories, \
         maze_eligible_by_order, maze_eligible_by_verbs
     from pipeline.errors import InputError
     from pipeline.formats.benchmarks import write_benchmark

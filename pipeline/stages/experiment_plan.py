@@ -78,7 +78,7 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from pipeline.core import experiment_plan as plan_core
-    from pipeline.core import maze as maze_core
+    from pipeline.core import experiment_maze as maze_core
     from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs
     from pipeline.formats.schemas import EXPERIMENT_PLAN

@@ -264,7 +264,7 @@ def test_missing_input(tmp_path):
 
 @pytest.fixture(scope="module")
 def big_file(tmp_path_factory):
-    from pipeline.benchmarks.make_conll import generate
+    from pipeline.perf.make_conll import generate
 
     src = tmp_path_factory.mktemp("big") / "big_gold_conll"
     n_docs, n_tokens = generate(src, 200_000, seed=3)
@@ -303,7 +303,7 @@ def _peak_traced(path) -> int:
 
 
 def test_augment_memory_does_not_grow_with_the_file(tmp_path):
-    from pipeline.benchmarks.make_conll import generate
+    from pipeline.perf.make_conll import generate
 
     small, large = tmp_path / "small_gold_conll", tmp_path / "large_gold_conll"
     generate(small, 8_000, seed=5, doc_tokens=400)

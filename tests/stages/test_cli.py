@@ -65,7 +65,7 @@ def test_no_module_imports_a_command_module():
                 names = [a.name for a in node.names]
             if any(n.startswith("pipeline.stages.") for n in names) or \
                     (isinstance(node, ast.ImportFrom) and node.module == "pipeline.stages"):
-                if not rel.startswith("benchmarks/"):
+                if not rel.startswith("perf/"):
                     offenders.append(f"{rel}:{node.lineno}")
     assert offenders == []
 
@@ -102,7 +102,7 @@ def _module_imports() -> dict[str, set[str]]:
 # Lower layers may not import higher ones (docs/architecture.md): rank of each layer.
 _LAYERS = [("pipeline.vocab", 0), ("pipeline.errors", 0), ("pipeline.formats", 1), ("pipeline.lang", 2),
            ("pipeline.nlp", 3), ("pipeline.core", 4), ("pipeline.engines", 4), ("pipeline.systems", 5),
-           ("pipeline.report", 6), ("pipeline.web", 7), ("pipeline.stages", 8), ("pipeline.benchmarks", 9),
+           ("pipeline.report", 6), ("pipeline.web", 7), ("pipeline.stages", 8), ("pipeline.perf", 9),
            ("pipeline.cli", 9), ("pipeline.__main__", 10)]
 
 

@@ -1,7 +1,7 @@
 """Reference check: the published Counter-GAP table, reproduced from the published predictions.
 
 Needs ../shared/reference/counter-gap-predictions (skipped when absent). The figures below are
-the paper's table as quoted in issue 5 (percent; "*" = p < 0.01).
+the paper's table (percent; "*" = p < 0.01).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ Parquet, anything else is read as GAP TSV. ``annotate-export``, ``annotate-serve
 persons for the same file and ``--model``; the SQLite guard still ties answers to the file's
 sha256.
 
-May import: the standard library, tqdm, :mod:`pipeline.errors`, :mod:`pipeline.core.questions`,
+May import: the standard library, tqdm, :mod:`pipeline.errors`, :mod:`pipeline.core.annotation_questions`,
 :mod:`pipeline.core.gap_persons`, :mod:`pipeline.formats`, :mod:`pipeline.nlp.load` (inside
 functions).
 """
@@ -41,12 +41,12 @@ def input_kind(path) -> str:
 def annotation_rows(path, model: str | None = None, batch_size: int = 64) -> tuple[list[dict], dict]:
     """(rows, conversion info) of a quadruples Parquet file or a GAP TSV file.
 
-    The rows are QUADRUPLES records checked by :func:`pipeline.core.questions.check_rows`.
+    The rows are QUADRUPLES records checked by :func:`pipeline.core.annotation_questions.check_rows`.
     The info says ``kind``; for a GAP TSV also ``model``, ``rows``, ``quadruples``,
     ``quadruples_kept``, ``rows_kept``, ``rejected`` (row id, reason) and
     ``dropped_with_quadruple`` (converted rows left out with their quadruple), ``reasons``.
     A GAP TSV of which no row can be converted is bad input."""
-    from pipeline.core.questions import check_rows, quadruple_rows
+    from pipeline.core.annotation_questions import check_rows, quadruple_rows
 
     path = Path(path)
     if input_kind(path) == PARQUET:

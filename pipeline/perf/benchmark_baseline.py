@@ -1,6 +1,6 @@
-"""Name-blind baseline on WinoBias and Winogender: the pro/anti table (issue 15).
+"""Name-blind baseline on WinoBias and Winogender: the pro/anti table.
 
-``python -m pipeline.benchmarks.benchmark_baseline [--benchmark FILE] [--out DIR] [--resamples B]``
+``python -m pipeline.perf.benchmark_baseline [--benchmark FILE] [--out DIR] [--resamples B]``
 
 The baseline links every pronoun with the nearest occupation mention that ends before it
 (:func:`pipeline.core.benchmark_scoring.nearest_before_clusters`), without looking at any
@@ -27,7 +27,7 @@ SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
 
 
 def _items_from_shared() -> list[dict]:
-    from pipeline.core.stereotypes import categorize
+    from pipeline.core.benchmark_stereotypes import categorize
     from pipeline.lang.benchmarks import load_winobias, load_winogender
 
     items = load_winobias(SHARED / "reference" / "winobias")

@@ -1,7 +1,7 @@
 """Generate a synthetic CoNLL-2012 ``*_gold_conll`` file of a given size (for tests and the
 CDA runs; never committed).
 
-    python -m pipeline.benchmarks.make_conll --tokens 200000 --out outputs/cda/synthetic_gold_conll
+    python -m pipeline.perf.make_conll --tokens 200000 --out outputs/cda/synthetic_gold_conll
 
 Documents of a few hundred tokens, sentences built from a small grammar with personal names
 (NNP), gendered pronouns (PRP, PRP$ -- including both kinds of "her"), gendered nouns,

@@ -1,4 +1,4 @@
-"""Embedding diagnostics on real vectors: ``python -m pipeline.benchmarks.embeddings``.
+"""Embedding diagnostics on real vectors: ``python -m pipeline.perf.embeddings``.
 
 Trains word2vec (gensim; CBOW, 100 dimensions, window 5, min count 5, 5 epochs, seed 0, one
 worker thread so the run is reproducible) on the 100 LitBank novels of
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
         return 0
     if os.environ.get("PYTHONHASHSEED") != "0":   # gensim seeds vectors with hash(): fix it
         env = dict(os.environ, PYTHONHASHSEED="0")
-        return subprocess.call([sys.executable, "-m", "pipeline.benchmarks.embeddings", *(argv or sys.argv[1:])], env=env)
+        return subprocess.call([sys.executable, "-m", "pipeline.perf.embeddings", *(argv or sys.argv[1:])], env=env)
 
     from gensim.models import Word2Vec
 

@@ -4,7 +4,7 @@
    (``ValueError``, the stage turns it into exit 2); a second answer of one annotator to one
    instance is ignored (counted; check items may recur across tasks and every answer to
    them is scored);
-2. each answer is checked (:func:`pipeline.core.questions.check_answer`); a failing answer
+2. each answer is checked (:func:`pipeline.core.annotation_questions.check_answer`); a failing answer
    is counted and not voted; check-item answers score the annotators (``min_check_accuracy``
    optionally drops every answer of an annotator below it);
 3. an instance with fewer valid answers than ``assignments`` is not voted; otherwise the
@@ -14,9 +14,13 @@
 4. funnel over quadruples: originals -> annotated (all four instances voted) -> consistent
    (all four have a majority, and it is the same label) -> no flags (no annotator wrote a
    commonsense contradiction for any of the four) -> [optional: no real-world people's names]
-   -> balanced (seeded downsampling of the larger of the masculine/feminine originals).
+   -> balanced (seeded downsampling of the larger of the masculine/feminine originals);
+5. the final dataset: the rows of the balanced quadruples with the majority label.
 
-May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.core.questions`.
+Each step is one function (:func:`unique_answers`, :func:`check_answers`, :func:`vote`,
+:func:`funnel`, :func:`final_dataset`); :func:`aggregate` runs them and gathers the statistics.
+
+May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.core.annotation_questions`.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from pipeline.core.questions import (AnswerError, Question, check_answer, check_correct,
+from pipeline.core.annotation_questions import (AnswerError, Question, check_answer, check_correct,
                                      coref_of, label_of, question_from_row)
 from pipeline.vocab import FEMININE, MASCULINE, VARIANT_ORDER
 
@@ -87,14 +91,11 @@ def _qkey(qid: str):
     return (0, int(qid), "") if str(qid).isdigit() else (1, 0, str(qid))
 
 
-def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
-              checks: list[Question] = (), seed: int = 0, real_people: set[str] | None = None,
-              min_check_accuracy: float | None = None) -> Result:
-    if assignments < 1:
-        raise ValueError("assignments must be at least 1")
-    questions = {r["id"]: question_from_row(r) for r in rows}
-    check_by_id = {q.id: q for q in checks}
-    # 1. duplicates
+# 1. duplicates
+def unique_answers(answers: list[Answer], questions: dict, check_by_id: dict) -> tuple[list[Answer], int]:
+    """Step 1: (the answers kept, the number of duplicates ignored). An answer to an unknown id
+    raises ``ValueError``; a second answer of one annotator to one instance is ignored, a check
+    item may recur across tasks (every answer to it is kept)."""
     seen, unique, duplicates = set(), [], 0
     for a in answers:
         if a.item not in questions and a.item not in check_by_id:
@@ -105,7 +106,24 @@ def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
             continue
         seen.add(key)
         unique.append(a)
-    # 2. answer checks; check-item scores
+    return unique, duplicates
+
+
+# 2. answer checks; check-item scores
+@dataclass
+class Checked:
+    valid: list[tuple[Answer, str]]            # (instance answer, its label A / B / neither)
+    invalid: collections.Counter               # failure kind -> count
+    invalid_examples: list[str]                # the first 10 failures, for the report
+    check_scores: dict                         # annotator -> [correct, total] on check items
+    excluded: set                              # annotators below min_check_accuracy
+
+
+def check_answers(unique: list[Answer], questions: dict, check_by_id: dict,
+                  min_check_accuracy: float | None = None) -> Checked:
+    """Step 2: each answer checked; a failing one counted and not voted; check-item answers
+    score their annotator; with ``min_check_accuracy`` every answer of an annotator below it
+    is dropped."""
     invalid = collections.Counter()
     invalid_examples = []
     valid: list[tuple[Answer, str]] = []
@@ -129,7 +147,15 @@ def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
     if min_check_accuracy is not None:
         excluded = {w for w, (c, t) in check_scores.items() if t and c / t < min_check_accuracy}
         valid = [(a, lab) for a, lab in valid if a.annotator not in excluded]
-    # 3. votes per instance
+    return Checked(valid, invalid, invalid_examples, check_scores, excluded)
+
+
+# 3. votes per instance
+def vote(rows: list[dict], valid: list[tuple[Answer, str]], assignments: int) -> tuple[list[dict], dict]:
+    """Step 3: one vote record per row, and id -> its record. Fewer valid answers than
+    ``assignments``: ``too-few-answers``; a tie for the most frequent label: ``no-majority``;
+    else ``voted`` with that label. Agreement: the share (%) of answers agreeing with the most
+    frequent label."""
     per_instance = collections.defaultdict(list)
     for a, lab in valid:
         per_instance[a.item].append((a, lab))
@@ -155,7 +181,35 @@ def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
                 rec["majority"] = top[0][0]
         votes.append(rec)
         vote_of[row["id"]] = rec
-    # 4. funnel over quadruples
+    return votes, vote_of
+
+
+# 4. funnel over quadruples
+@dataclass
+class Funnel:
+    by_quad: dict[str, list[dict]]             # quadruple id -> its rows
+    originals: list[str]
+    annotated: list[str]
+    consistent: list[str]
+    unflagged: list[str]
+    real_hits: dict[str, list[str]]            # quadruple id -> real people's names in it
+    no_real: list[str]
+    groups: dict[str, list[str]]               # original gender -> quadruples before balancing
+    n_keep: int                                # quadruples kept per gender
+    balanced: list[str]
+
+    def counts(self, real_people_checked: bool) -> dict[str, int | None]:
+        return {"originals": len(self.originals), "annotated": len(self.annotated),
+                "consistent": len(self.consistent), "no_flags": len(self.unflagged),
+                "no_real_people": len(self.no_real) if real_people_checked else None,
+                "balanced": len(self.balanced)}
+
+
+def funnel(rows: list[dict], votes: list[dict], vote_of: dict, real_people: set[str] | None,
+           seed: int) -> Funnel:
+    """Step 4: originals -> annotated -> consistent -> no flags -> [no real people] ->
+    balanced (seeded downsampling of the larger gender); sets each vote's
+    ``quadruple_status`` (the stage where its quadruple left, or ``kept``)."""
     by_quad = collections.defaultdict(list)
     for row in rows:
         by_quad[str(row["quadruple_id"])].append(row)
@@ -192,39 +246,58 @@ def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
                    for k in originals}
     for rec in votes:
         rec["quadruple_status"] = quad_status[rec["quadruple_id"]]
-    funnel = {"originals": len(originals), "annotated": len(annotated),
-              "consistent": len(consistent), "no_flags": len(unflagged),
-              "no_real_people": len(no_real) if real_people is not None else None,
-              "balanced": len(balanced)}
-    # 5. the final dataset
+    return Funnel(by_quad, originals, annotated, consistent, unflagged, real_hits, no_real, groups,
+                  n_keep, balanced)
+
+
+# 5. the final dataset
+def final_dataset(balanced: list[str], by_quad: dict[str, list[dict]], vote_of: dict) -> list[dict]:
+    """Step 5: the rows of the kept quadruples (quadruple order, then variant order) with the
+    majority label as ``a_coref`` / ``b_coref``."""
     dataset = []
     for k in sorted(balanced, key=_qkey):
         for row in sorted(by_quad[k], key=lambda r: VARIANT_ORDER.get(r["variant"], 9)):
             out = dict(row)
             out["a_coref"], out["b_coref"] = coref_of(vote_of[row["id"]]["majority"])
             dataset.append(out)
+    return dataset
+
+
+def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
+              checks: list[Question] = (), seed: int = 0, real_people: set[str] | None = None,
+              min_check_accuracy: float | None = None) -> Result:
+    """The five steps (module docstring) and their statistics."""
+    if assignments < 1:
+        raise ValueError("assignments must be at least 1")
+    questions = {r["id"]: question_from_row(r) for r in rows}
+    check_by_id = {q.id: q for q in checks}
+    unique, duplicates = unique_answers(answers, questions, check_by_id)
+    checked = check_answers(unique, questions, check_by_id, min_check_accuracy)
+    votes, vote_of = vote(rows, checked.valid, assignments)
+    f = funnel(rows, votes, vote_of, real_people, seed)
+    dataset = final_dataset(f.balanced, f.by_quad, vote_of)
     voted = [v for v in votes if v["agreement"] is not None]
     final_ids = [r["id"] for r in dataset]             # a list: sums in a fixed order
     stats = {
         "answers": len(answers), "duplicates": duplicates,
-        "invalid": dict(invalid), "invalid_examples": invalid_examples,
-        "valid_instance_answers": len(valid),
+        "invalid": dict(checked.invalid), "invalid_examples": checked.invalid_examples,
+        "valid_instance_answers": len(checked.valid),
         "annotators": sorted({a.annotator for a in unique}),
-        "check_scores": {w: {"correct": c, "total": t} for w, (c, t) in sorted(check_scores.items())},
-        "excluded_annotators": sorted(excluded),
+        "check_scores": {w: {"correct": c, "total": t} for w, (c, t) in sorted(checked.check_scores.items())},
+        "excluded_annotators": sorted(checked.excluded),
         "too_few_answers": [v["id"] for v in votes if v["status"] == "too-few-answers"],
         "no_majority": [v["id"] for v in votes if v["status"] == "no-majority"],
         "flagged_instances": [v["id"] for v in votes if v["flagged"]],
-        "real_people": real_hits,
+        "real_people": f.real_hits,
         "agreement_all": (math.fsum(v["agreement"] for v in voted) / len(voted)) if voted else None,
         "voted_instances": len(voted),
         "agreement_final": (math.fsum(vote_of[i]["agreement"] for i in final_ids) / len(final_ids))
         if final_ids else None,
-        "balanced_per_gender": n_keep,
-        "gender_before_balancing": {g: len(v) for g, v in groups.items()},
+        "balanced_per_gender": f.n_keep,
+        "gender_before_balancing": {g: len(v) for g, v in f.groups.items()},
         "assignments": assignments, "seed": seed,
     }
-    return Result(dataset, votes, funnel, stats)
+    return Result(dataset, votes, f.counts(real_people is not None), stats)
 
 
 # ----------------------------------------------------------------- GAP rows ----------------

@@ -1,7 +1,7 @@
 """Person detection and gender against LitBank's gold entities (the development half in
 ``../shared/reference/litbank-entities``).
 
-    python -m pipeline.benchmarks.persons [--shared DIR] [--entities DIR] [--examples N]
+    python -m pipeline.perf.persons [--shared DIR] [--entities DIR] [--examples N]
 
 For every annotated opening: the full book of ``corpus/litbank`` is read as extract reads it
 (:mod:`pipeline.formats.books`), the book's evidence is gathered over the whole text
@@ -112,7 +112,7 @@ def report(total, per_book, unaligned: int, examples: int) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.benchmarks.persons", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.persons", description=__doc__.split("\n")[0])
     ap.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
     ap.add_argument("--entities", type=Path, default=None,
                     help="LitBank entities directory (default: SHARED/reference/litbank-entities)")

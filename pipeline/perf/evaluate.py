@@ -1,6 +1,6 @@
 """Benchmark of the evaluate stage on the published Counter-GAP predictions.
 
-``python -m pipeline.benchmarks.evaluate [--runs N] [--resamples B]``
+``python -m pipeline.perf.evaluate [--runs N] [--resamples B]``
 
 Prints medians over several runs, side by side:
 - core: every metric of the four systems with B bootstrap resamples (inputs already parsed);
@@ -10,7 +10,7 @@ Prints medians over several runs, side by side:
 - cluster outputs: aligning an oracle cluster file (regex tokens, lower-cased) with the 300
   texts of the published development quadruples and applying the coreference rule.
 
-The target of issue 5: core < 2 s for four systems and 10,000 resamples. Skips with a message
+The target: core < 2 s for four systems and 10,000 resamples. Skips with a message
 when ../shared is absent.
 """
 

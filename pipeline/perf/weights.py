@@ -1,4 +1,4 @@
-"""Benchmark of the LP weights on GAP test (manual name spans): ``python -m pipeline.benchmarks.weights``.
+"""The LP weights measured on GAP test (manual name spans): ``python -m pipeline.perf.weights``.
 
 Prints, per variant, the median LP time (build + solve over equivalence classes) and the
 objective; then, side by side on random subsets of GAP test, the class LP against the literal

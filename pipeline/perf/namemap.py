@@ -1,6 +1,6 @@
-"""Benchmark of the n-CDA name map (``make bench-namemap``).
+"""Time and memory of the n-CDA name map (``make perf-namemap``).
 
-    python -m pipeline.benchmarks.namemap [--runs 3] [--subset 4000] [--full-lsa]
+    python -m pipeline.perf.namemap [--runs 3] [--subset 4000] [--full-lsa]
 
 Every measurement runs in a fresh child process, so its peak memory is its own: the peak
 resident set size (``ru_maxrss``) of the child, which includes the interpreter and the
@@ -64,7 +64,7 @@ def _child(kind: str, n: int, seed: int) -> dict:
 
 
 def _run_child(kind: str, n: int, seed: int) -> dict:
-    code = ("import json, resource, sys; from pipeline.benchmarks.namemap import _child; "
+    code = ("import json, resource, sys; from pipeline.perf.namemap import _child; "
             f"r = _child({kind!r}, {n}, {seed}); "
             "r['peak_rss_mb'] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024; "
             "print(json.dumps(r))")

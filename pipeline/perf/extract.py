@@ -1,7 +1,7 @@
 """Extract benchmark (``make bench``): words/s of the strategies and of the worker counts,
 measured side by side in one run, the agreement of prune with full, and peak memory.
 
-    python -m pipeline.benchmarks.extract [--corpus DIR] [--repeats N] [--books ID ...] [--memory-book ID]
+    python -m pipeline.perf.extract [--corpus DIR] [--repeats N] [--books ID ...] [--memory-book ID]
 
 Every configuration runs ``python -m pipeline extract`` in a fresh subprocess into a fresh
 output directory (so nothing is resumed and each pays its own model loading, like a user),

@@ -1,4 +1,4 @@
-"""Stereotype categories of pro/anti-stereotype benchmark items (issue 15).
+"""Stereotype categories of pro/anti-stereotype benchmark items.
 
 The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky):
 

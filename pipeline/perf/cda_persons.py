@@ -1,15 +1,15 @@
 """CDA replaces persons only: how many of its capitalised name replacements fall outside gold
-persons, on LitBank's openings (a benchmark, not a test).
+persons, on LitBank's openings (a perf script, not a test).
 
-    python -m pipeline.benchmarks.cda_persons [--model NAME] [--limit N] [--examples N] [--errors FILE]
-    make bench-cda
+    python -m pipeline.perf.cda_persons [--model NAME] [--limit N] [--examples N] [--errors FILE]
+    make perf-cda
 
 For every opening of ``../shared/reference/litbank-entities/`` (50 books with gold entities), the
 CoNLL file of ``../shared/reference/litbank-coref/`` is read with the project's reader, tagged
 as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in both modes
 (a-CDA with the whole name list, n-CDA with the name map), twice:
 
-* **before**: the rule before issue 23, every NNP/NNPS token in the list is a name;
+* **before**: the earlier rule, every NNP/NNPS token in the list is a name;
 * **entities**: the PERSON entities of the project's pipeline (NER + the person layer) as they
   are (:class:`pipeline.stages.cda.PersonFinder` with ``cast=False``);
 * **after**: what ``cda --persons auto`` does -- LitBank has no named-entity column, so the

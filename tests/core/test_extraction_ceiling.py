@@ -1,8 +1,8 @@
-"""The gold ceiling of the extraction rules (pipeline/core/ceiling.py) on hand-made documents."""
+"""The gold ceiling of the extraction rules (pipeline/core/extraction_ceiling.py) on hand-made documents."""
 
 from __future__ import annotations
 
-from pipeline.core.ceiling import GoldDocument, ceiling, cluster_gender, document_ceiling, is_named
+from pipeline.core.extraction_ceiling import GoldDocument, ceiling, cluster_gender, document_ceiling, is_named
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
 # "Mr. Bennet told Jane and Lydia that Mr. Wickham had gone , and she wept ."

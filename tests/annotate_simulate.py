@@ -1,6 +1,7 @@
-"""Scripted MTurk workers: turn an annotate-export batch into a results CSV (demo and tests).
+"""Scripted MTurk workers: turn an annotate-export batch into a results CSV (a test helper,
+also run by hand from a checkout to rehearse the annotation round trip, docs/annotate.md).
 
-``python -m pipeline.stages.annotate_simulate --batch OUT/annotation/batch.csv --quadruples Q
+``python -m tests.annotate_simulate --batch OUT/annotation/batch.csv --quadruples Q
 --out results.csv [--workers 3] [--accuracy 0.9] [--flag-rate 0.01] [--drop-rate 0] [--seed 0]``
 
 Not annotation: a rehearsal of the round trip. Every quadruple gets a hidden label drawn from
@@ -9,13 +10,12 @@ worker gives it with probability ``--accuracy``, else one of the two other label
 answered by highlighting the A mention, B the B mention, neither by ticking the box; check
 questions are answered from their known answer with the same accuracy. ``--flag-rate`` is the
 chance that an answer carries a commonsense-contradiction comment, ``--drop-rate`` the chance
-that an assignment never comes back. The CSV has the columns MTurk returns (see
-:mod:`pipeline.stages.annotate_import`).
+that an assignment never comes back. The CSV has the columns MTurk returns
+(:mod:`pipeline.formats.mturk_csv`).
 
-Not a command of the CLI (no ``COMMAND``): run it as a module.
-
-May import: the standard library, :mod:`pipeline.core.questions`, :mod:`pipeline.formats`,
-:mod:`pipeline.errors`.
+A test helper, not a command: its answers are made up, so it stays out of the installed
+package and the CLI (a simulated results file must never be taken for annotation); the tests
+run it between annotate-export and annotate-import (tests/stages/test_annotate_simulate.py).
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ import sys
 import zlib
 from pathlib import Path
 
-from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
+from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
+from pipeline.formats import mturk_csv as layout
 
 
 def hidden_label(quadruple_id: str, seed: int) -> str:
@@ -53,11 +54,9 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
         batch = list(reader)
-    nums = sorted({int(h[1:].split("_")[0]) for h in header if h.endswith("_id")})
+    nums = layout.batch_question_numbers(header)
     pool = [f"SIMW{i:04d}" for i in range(1, max(workers * 3, workers) + 1)]
-    out_header = (["HITId", "AssignmentId", "WorkerId", "AssignmentStatus"]
-                  + [f"Input.{h}" for h in header]
-                  + [f"Answer.q{i}_{f}" for i in nums for f in ("spans", "none", "contradiction")])
+    out_header = layout.results_header(header, nums)
     results, dropped = [], 0
     for h, task in enumerate(batch, start=1):
         for w in rng.sample(pool, workers):
@@ -68,7 +67,7 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
                    "AssignmentStatus": "Submitted"}
             rec.update({f"Input.{k}": v for k, v in task.items()})
             for i in nums:
-                qid = html.unescape(task[f"q{i}_id"])
+                qid = html.unescape(task[layout.batch_column(i, "id")])
                 spans, none, flag = [], False, ""
                 if qid in checks:
                     q = checks[qid]
@@ -96,9 +95,9 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
                         spans = [[s, e, row["text"][s:e]]]
                     if rng.random() < flag_rate:
                         flag = "simulated: this does not make sense"
-                rec[f"Answer.q{i}_spans"] = json.dumps(spans) if qid else ""
-                rec[f"Answer.q{i}_none"] = ("true" if none else "false") if qid else ""
-                rec[f"Answer.q{i}_contradiction"] = flag
+                rec[layout.answer_column(i, "spans")] = json.dumps(spans) if qid else ""
+                rec[layout.answer_column(i, "none")] = ("true" if none else "false") if qid else ""
+                rec[layout.answer_column(i, "contradiction")] = flag
             results.append(rec)
     with atomic_path(out) as tmp:
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
@@ -111,7 +110,7 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
 def main(argv=None) -> int:
     from pipeline.errors import InputError
 
-    p = argparse.ArgumentParser(prog="python -m pipeline.stages.annotate_simulate", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tests.annotate_simulate", description=__doc__.split("\n")[0])
     p.add_argument("--batch", required=True, help="batch.csv of annotate-export")
     p.add_argument("--quadruples", required=True)
     p.add_argument("--out", required=True, help="results CSV to write")

@@ -7,7 +7,7 @@ import pytest
 
 from pipeline.core import benchmark_scoring as bs
 from pipeline.errors import InputError
-from tests.core.test_benchmarks_scoring import Doc, item
+from tests.core.test_benchmark_scoring import Doc, item
 
 BUG_TEXT = "The 50-year-old baker yelled; he was \u201cangry\u201d."
 SPACY = ["The", "50-year", "-", "old", "baker", "yelled", ";", "he", "was", '"', "angry", '"', "."]

@@ -1,6 +1,6 @@
-"""Fidelity of generate against the published Counter-GAP quadruples (a benchmark, not a test).
+"""Fidelity of generate against the published Counter-GAP quadruples (a perf script, not a test).
 
-    python -m pipeline.benchmarks.generate_fidelity [--dev FILE] [--gendered-words FILE ...]
+    python -m pipeline.perf.generate_fidelity [--dev FILE] [--gendered-words FILE ...]
                                                     [--name-forms person|shape] [--model NAME] [--show N]
 
 Reads the published quadruples of ``../shared/reference/counter-gap-dev/C-GAP-withdot.dev.tsv``

@@ -1,8 +1,8 @@
-"""Fidelity benchmark (issue 14): how much of the published Counter-GAP our extraction finds,
+"""Fidelity of extract: how much of the published Counter-GAP our extraction finds,
 how many published originals qualify for ``generate --gap-tsv``, the precision measured on
 LitBank's gold coreference, and the cost of the person layer; each before/after the layer.
 
-    python -m pipeline.benchmarks.fidelity [--shared DIR] [--skip-extract] [--examples-books ID ...]
+    python -m pipeline.perf.fidelity [--shared DIR] [--skip-extract] [--examples-books ID ...]
 
 Figures (printed as Markdown with the date and the machine's size):
 
@@ -20,7 +20,7 @@ Figures (printed as Markdown with the date and the machine's size):
 3. **LitBank precision**: extract over the first ~2,500 words of each LitBank book (truncated
    copies in a temporary directory; the annotated openings are ~2,000 words), then
    :mod:`pipeline.core.label` against ``reference/litbank-coref``: label distribution,
-   precision and its 95 % Wilson interval; and the ceiling (:mod:`pipeline.core.ceiling`): how
+   precision and its 95 % Wilson interval; and the ceiling (:mod:`pipeline.core.extraction_ceiling`): how
    many instances the same rules give on LitBank's gold persons, i.e. the most labelled
    instances any person detection could reach there.
 4. **Throughput** of the person layer: the same paragraphs of a few Gutenberg books through
@@ -225,7 +225,7 @@ def litbank_labels(instances: list[dict], coref_dir: Path) -> tuple[dict, list[d
 
 
 def gold_documents(coref_dir: Path) -> list:
-    from pipeline.core.ceiling import GoldDocument
+    from pipeline.core.extraction_ceiling import GoldDocument
     from pipeline.formats.conll import document_clusters, read_documents
 
     return [GoldDocument(d.doc_id, list(d.words), list(d.sentence_starts), document_clusters(d))
@@ -381,7 +381,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"({pct(s['precision'], digits=1)} %) | "
                       f"{'–' if not iv else f'{pct(iv[0], digits=1)}–{pct(iv[1], digits=1)} %'} |", flush=True)
             print()
-            from pipeline.core.ceiling import ceiling
+            from pipeline.core.extraction_ceiling import ceiling
 
             gold = gold_documents(coref)
             tight = ceiling(gold, initial_pronouns(nlp, gold))

@@ -1,7 +1,7 @@
 """Scale benchmark (``make bench-scale``): the corpus dumps end to end, and what a big corpus
 would cost.
 
-    python -m pipeline.benchmarks.scale [--books N | --ids ID ...] [--machines 1 4 16 64]
+    python -m pipeline.perf.scale [--books N | --ids ID ...] [--machines 1 4 16 64]
                                         [--cores-per-machine C] [--price-per-core-hour USD] [--json FILE]
 
 In a temporary folder (deleted at the end; never committed) it builds, from the books of

@@ -1,4 +1,4 @@
-"""Questions, answer checks, labels, check items and task planning (pipeline.core.questions)."""
+"""Questions, answer checks, labels, check items and task planning (pipeline.core.annotation_questions)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.questions import (AnswerError, check_answer, check_correct,
+from pipeline.core.annotation_questions import (AnswerError, check_answer, check_correct,
                                      label_of, parse_check_line, parse_spans, plan_tasks,
                                      question_from_row, trim_span)
 from pipeline.errors import InputError

@@ -16,8 +16,8 @@ A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding i
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
 a second run into the same directory is refused while the first is alive.
 
-May import: :mod:`pipeline.stages` (by name), :mod:`pipeline.errors`, :mod:`pipeline.formats.files`,
-:mod:`pipeline.formats.run_record`.
+May import: :mod:`pipeline.stages` (by name), :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
+``run_record``).
 """
 
 from __future__ import annotations

@@ -92,10 +92,21 @@ def no_progress(p) -> argparse.Action:
     return p.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def name_file(p, flag: str, help: str, *, metavar: str = "NAME=FILE", required: bool = False) -> argparse.Action:
-    """A repeatable ``NAME=FILE`` pair (``--system a=out.tsv``); the values stay strings
-    (``NAME=FILE``), split by the command, which names the option in its errors."""
+def split_name_file(text: str, option: str) -> tuple[str, str]:
+    """``NAME=FILE`` -> (NAME, FILE); anything else is a usage error naming ``option``."""
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"{option} expects NAME=FILE, got {text!r}")
+    return name, path
+
+
+def name_file(p, flag: str, help: str, *, metavar: str = "NAME=FILE", required: bool = False,
+              split: bool = False) -> argparse.Action:
+    """A repeatable ``NAME=FILE`` pair (``--system a=out.tsv``): the values are the strings
+    given, or with ``split`` (NAME, FILE) tuples (:func:`split_name_file`)."""
     kwargs = {"required": True} if required else {"default": []}
+    if split:
+        kwargs["type"] = lambda text: split_name_file(text, flag)
     return p.add_argument(flag, action="append", metavar=metavar, help=f"{help}; repeatable", **kwargs)
 
 

@@ -51,25 +51,16 @@ MIN_COVERAGE = 0.8     # a cluster document must spell at least this share of th
 
 # ------------------------------------------------------------------------------ CLI
 
-def _name_file(text: str, option: str) -> tuple[str, str]:
-    name, sep, path = text.partition("=")
-    if not sep or not name or not path:
-        raise argparse.ArgumentTypeError(f"{option} expects NAME=FILE, got {text!r}")
-    return name, path
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
     p.add_argument("--dataset", required=True, type=Path,
                    help="gold dataset: quadruples Parquet, GAP TSV (ours, GAP's, Counter-GAP's), or TSV "
                         "with ID, Pronoun, A-coref, B-coref")
-    p.add_argument("--system", action="append", default=[], metavar="NAME=FILE",
-                   type=lambda s: _name_file(s, "--system"),
-                   help="a system output, format detected by content: GAP TSV predictions (ID, A-coref, "
-                        "B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
-                        "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as "
-                        "`predict` does, into OUT/predictions); repeatable (on a pro/anti benchmark, a NAME "
-                        "given again adds that system's output on another dataset)")
+    opt.name_file(p, "--system", "a system output, format detected by content: GAP TSV predictions (ID, "
+                  "A-coref, B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
+                  "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as `predict` does, "
+                  "into OUT/predictions); on a pro/anti benchmark, a NAME given again adds that system's "
+                  "output on another dataset", split=True)
     opt.out_dir(p, "required with --system", required=False)
     opt.resamples(p)
     opt.seed(p, "the bootstrap")
@@ -81,9 +72,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore-extra", action="store_true",
                    help="ignore system rows whose ID is not in the dataset (score a subset, e.g. Counter-GAP's "
                         "development quadruples, with predictions for the whole set); say how many")
-    p.add_argument("--weights", action="append", default=[], metavar="NAME=W.json",
-                   type=lambda s: _name_file(s, "--weights"),
-                   help="test-set weights (JSON: ID -> weight) for weighted scores; repeatable")
+    opt.name_file(p, "--weights", "test-set weights (JSON: ID -> weight) for weighted scores",
+                  metavar="NAME=W.json", split=True)
     p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
                    help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
     p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",

@@ -45,10 +45,14 @@ def commands() -> dict[str, object]:
     return found
 
 
+_CONSTANT = re.compile(r"""^(COMMAND|HELP) = ("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[ \t]*(?:#.*)?$""", re.M)
+
+
 def command_index() -> dict[str, tuple[str, str]]:
     """COMMAND name -> (module name, HELP), read from the modules' source without importing
-    them (``--help`` stays cheap whatever a command imports); a module whose ``COMMAND`` or
-    ``HELP`` is not a plain string is imported instead."""
+    them (``--help`` stays cheap whatever a command imports): the top-level lines
+    ``COMMAND = "..."`` and ``HELP = "..."``. A module where either is not a one-line string
+    literal is imported instead."""
     import ast
 
     found = {}
@@ -57,14 +61,9 @@ def command_index() -> dict[str, tuple[str, str]]:
         values = {}
         try:
             with open(path, encoding="utf-8") as fh:
-                tree = ast.parse(fh.read(), path)
-            for node in tree.body:
-                if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant) and \
-                        isinstance(node.value.value, str):
-                    for target in node.targets:
-                        if isinstance(target, ast.Name) and target.id in ("COMMAND", "HELP"):
-                            values[target.id] = node.value.value
-        except (OSError, SyntaxError):
+                for key, literal in _CONSTANT.findall(fh.read()):
+                    values.setdefault(key, ast.literal_eval(literal))
+        except (OSError, SyntaxError, ValueError):
             values = {}
         if "COMMAND" not in values or "HELP" not in values:
             module = importlib.import_module(f"pipeline.stages.{info.name}")

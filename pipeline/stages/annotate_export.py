@@ -45,6 +45,7 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--quadruples", required=True,
                         help="quadruples.parquet from generate, or a GAP TSV file (GAP, Counter-GAP's "
                              "releases): persons found with --model")

@@ -59,6 +59,7 @@ LICENSE = "unknown"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--results", required=True,
                         help="MTurk results CSV or the annotate-serve SQLite file")
     parser.add_argument("--quadruples", required=True,

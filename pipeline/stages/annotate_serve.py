@@ -21,6 +21,7 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--quadruples", required=True,
                         help="quadruples.parquet to annotate, or a GAP TSV file (persons found with --model)")
     parser.add_argument("--db", required=True,

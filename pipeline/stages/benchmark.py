@@ -21,6 +21,7 @@ ORDER_SOURCES = ("bug", "cog-bug")       # Maze eligibility by the order of ante
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--source", action="append", required=True, choices=SOURCES,
                         help="benchmark kind; repeat with --path to combine several")
     parser.add_argument("--path", action="append", required=True,

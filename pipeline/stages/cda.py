@@ -289,6 +289,7 @@ def load_or_build_map(path: Path | None, cache_dir: Path, alpha: float | None = 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--conll", type=Path, required=True,
                         help="CoNLL-2012 file (OntoNotes *_gold_conll, WinoBias *.v4_auto_conll, LitBank *.conll)")
     parser.add_argument("--mode", choices=MODES, required=True,

@@ -17,6 +17,7 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 def add_arguments(parser) -> None:
     from pipeline import options as opt
+
     opt.name_file(parser, "--vectors", "an embedding: word2vec text or binary, GloVe text, or spacy:PIPELINE",
                   required=True)
     parser.add_argument("--reference", help="embedding whose most biased words are used (default: the first)")

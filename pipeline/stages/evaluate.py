@@ -53,6 +53,7 @@ MIN_COVERAGE = 0.8     # a cluster document must spell at least this share of th
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     p.add_argument("--dataset", required=True, type=Path,
                    help="gold dataset: quadruples Parquet, GAP TSV (ours, GAP's, Counter-GAP's), or TSV "
                         "with ID, Pronoun, A-coref, B-coref")

@@ -20,6 +20,7 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--benchmark", required=True, help="benchmark.parquet (command benchmark)")
     parser.add_argument("--experiment", required=True, choices=("qa", "maze"))
     parser.add_argument("--participants", type=int, required=True, help="participant slots")

@@ -17,6 +17,7 @@ import argparse
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     parser.add_argument("--plan", required=True, help="plan.parquet (command experiment-plan)")
     parser.add_argument("--db", required=True, help="SQLite file for the answers (created if new)")
     opt.port(parser, 8766)

@@ -28,6 +28,7 @@ INSTANCES_FILE = "instances.parquet"
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--instances", metavar="PATH",
                      help="the extract output directory, or its instances.parquet")

@@ -26,6 +26,7 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     qa = sub.add_parser("qa", help="QA results: pro/anti accuracy and Delta_QA per alpha",
                         description="QA results: pro/anti accuracy and Delta_QA per alpha")

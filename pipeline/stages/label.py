@@ -27,6 +27,7 @@ INPUT_NAMES = ("instances.parquet", "quadruples.parquet")
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     p.add_argument("--instances", required=True, metavar="OUT_OR_FILE",
                    help="instances.parquet (extract) or quadruples.parquet (generate), or the directory "
                         "holding one")

@@ -23,6 +23,7 @@ from pipeline.formats.name_map import DEFAULT_MAP_DIR as DEFAULT_OUT
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     opt.out_dir(parser, "name_map.parquet and name_map.tsv", required=False, default=DEFAULT_OUT)
     parser.add_argument("--alpha", type=float, default=None,
                         help="alpha in w = ||vi - vj|| * (alpha - cos(vi, vj)) (default 12/11)")

@@ -39,6 +39,7 @@ def load_vocabulary(directory: str | Path = RESOURCES):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
+
     opt.out_dir(parser)
     parser.add_argument("--sample", type=int, default=None, metavar="N",
                         help=f"keep a seeded sample of N pairs, i.e. N sentences per set (the published "

@@ -9,7 +9,7 @@ Parquet ``names`` column, or None). :func:`pipeline.core.analysis.examples_from_
 turns them into examples.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`,
-:mod:`pipeline.formats.gap_tsv`, :mod:`pipeline.formats.tables`.
+:mod:`pipeline.formats.gap_tsv`, :mod:`pipeline.formats.tables`, :mod:`pipeline.options`.
 """
 
 from __future__ import annotations
@@ -123,17 +123,19 @@ def read_name_spans(path: str | Path, texts: Mapping[str, str]) -> dict[str, lis
 def add_dataset_arguments(parser, originals_flag: bool = True, names_default: str = "auto") -> None:
     """The options of :func:`read_dataset` / :func:`read_name_spans` and of the name source,
     shared by ``analyze``, ``weights`` and ``baseline``."""
+    from pipeline import options as opt
+
     parser.add_argument("--dataset", required=True, help="GAP TSV, quadruples Parquet or instances Parquet")
     parser.add_argument("--name-spans", metavar="JSON",
                         help='personal-name spans {"ID": [[start, end, text], ...]} (else: names column or NER)')
     parser.add_argument("--names-from", choices=["auto", "column", "ner"], default=names_default,
                         help="without --name-spans: the dataset's names column, spaCy NER, or auto "
                              f"(column if present, else NER); default: {names_default}")
-    parser.add_argument("--model", help="spaCy pipeline (default: see pipeline.nlp.load)")
+    opt.model(parser, "for the names found by NER")
     if originals_flag:
         parser.add_argument("--all-variants", action="store_true",
                             help="quadruples: use all four variants, not only the originals")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    opt.no_progress(parser)
 
 
 def read_dataset_args(args, originals_only: bool) -> tuple[list[dict], str, dict | None]:

@@ -24,10 +24,11 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
     from pipeline.formats.datasets import add_dataset_arguments
 
     add_dataset_arguments(parser)
-    parser.add_argument("--out", required=True, help="output directory (summary.md, summary.json, *.png)")
+    opt.out_dir(parser, "summary.md, summary.json, *.png")
 
 
 def run(args) -> int:

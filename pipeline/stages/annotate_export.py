@@ -44,10 +44,12 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--quadruples", required=True,
                         help="quadruples.parquet from generate, or a GAP TSV file (GAP, Counter-GAP's "
                              "releases): persons found with --model")
-    parser.add_argument("--out", required=True, help="output directory")
+    opt.out_dir(parser)
     parser.add_argument("--per-task", type=int, default=10,
                         help="questions per task (HIT), check questions included (default 10)")
     parser.add_argument("--checks", type=int, default=1,
@@ -56,10 +58,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="file of check items (default: resources/annotation_checks.txt)")
     parser.add_argument("--assignments", type=int, default=3,
                         help="workers per task, recorded in export.json for publishing (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="shuffling seed (default 0)")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for a GAP TSV input (default: $SPACY_MODEL or the installed "
-                             "en_core_web_sm); ignored for Parquet")
+    opt.seed(parser, "the shuffling")
+    opt.model(parser, "for a GAP TSV input (ignored for Parquet)")
 
 
 def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignments=3,

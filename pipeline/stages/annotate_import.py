@@ -47,6 +47,7 @@ from __future__ import annotations
 COMMAND = "annotate-import"
 HELP = "import votes, filter, balance, publish"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
+RUN_UNHASHED = ("salt_file", "annotator_ids")     # private: named in run.json, never hashed into it
 
 import argparse
 from pathlib import Path
@@ -58,14 +59,16 @@ LICENSE = "unknown"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--results", required=True,
                         help="MTurk results CSV or the annotate-serve SQLite file")
     parser.add_argument("--quadruples", required=True,
                         help="the quadruples.parquet annotated, or the GAP TSV file annotated")
-    parser.add_argument("--out", required=True, help="output directory for the final dataset")
+    opt.out_dir(parser, "the final dataset")
     parser.add_argument("--assignments", type=int, default=3,
                         help="answers needed per instance (default 3); fewer: left out")
-    parser.add_argument("--seed", type=int, default=0, help="balancing seed (default 0)")
+    opt.seed(parser, "the balancing")
     parser.add_argument("--drop-real-people", action="store_true",
                         help="drop quadruples whose names match --real-people")
     parser.add_argument("--real-people", default=None,
@@ -78,9 +81,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--license", default=LICENSE,
                         help="license of the published dataset, a Hugging Face license id such as "
                              f"cc-by-4.0 (default {LICENSE!r}: choose one before publishing)")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for a GAP TSV --quadruples: the one used at export/serve "
-                             "(default: $SPACY_MODEL or the installed en_core_web_sm)")
+    opt.model(parser, "for a GAP TSV --quadruples: the one used at export/serve")
     parser.add_argument("--salt-file", default=None,
                         help="private salt of the annotator pseudonyms for an MTurk CSV (default: "
                              "RESULTS.salt beside it, created when missing; SQLite keeps its own)")

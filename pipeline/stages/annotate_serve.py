@@ -20,18 +20,17 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--quadruples", required=True,
                         help="quadruples.parquet to annotate, or a GAP TSV file (persons found with --model)")
     parser.add_argument("--db", required=True,
                         help="SQLite file for the answers (created if new; tied to --quadruples)")
-    parser.add_argument("--port", type=int, default=8765,
-                        help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    opt.port(parser, 8765)
     parser.add_argument("--assignments", type=int, default=3,
                         help="at most this many annotators per instance (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="question order seed (default 0)")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for a GAP TSV input (default: $SPACY_MODEL or the installed "
-                             "en_core_web_sm); use the same one for annotate-import")
+    opt.seed(parser, "the question order")
+    opt.model(parser, "for a GAP TSV input (use the same one for annotate-import)")
 
 
 def run(args) -> int:

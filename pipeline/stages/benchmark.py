@@ -20,6 +20,8 @@ ORDER_SOURCES = ("bug", "cog-bug")       # Maze eligibility by the order of ante
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--source", action="append", required=True, choices=SOURCES,
                         help="benchmark kind; repeat with --path to combine several")
     parser.add_argument("--path", action="append", required=True,
@@ -33,10 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", default=None, metavar="LIST",
                         help="the study's Wino sentence list (cog-wino layout): compare its type "
                              "with our category sentence by sentence (OUT/category_comparison.tsv)")
-    parser.add_argument("--out", required=True, help="output directory")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for the verb tags of Maze eligibility (default: the "
-                             "project's model)")
+    opt.out_dir(parser)
+    opt.model(parser, "for the verb tags of Maze eligibility")
 
 
 def run(args: argparse.Namespace) -> int:

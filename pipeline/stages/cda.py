@@ -288,12 +288,13 @@ def load_or_build_map(path: Path | None, cache_dir: Path, alpha: float | None = 
 # ------------------------------------------------------------------------------ CLI
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--conll", type=Path, required=True,
                         help="CoNLL-2012 file (OntoNotes *_gold_conll, WinoBias *.v4_auto_conll, LitBank *.conll)")
     parser.add_argument("--mode", choices=MODES, required=True,
                         help="acda: gendered words + names -> E1, E2, ...; ncda: gendered words + name map")
-    parser.add_argument("--out", type=Path, required=True,
-                        help="output file: the originals followed by the augmented copies")
+    opt.out_path(parser, "output file: the originals followed by the augmented copies")
     parser.add_argument("--name-map", type=Path, default=None,
                         help="ncda: name_map.parquet or .tsv (default: built on first use and cached)")
     parser.add_argument("--name-map-cache", type=Path, default=DEFAULT_MAP_DIR,
@@ -310,16 +311,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="person overrides for the person detection: an edited cast.tsv of `persons` or "
                              "book_id<TAB>form<TAB>masculine|feminine|not-a-person, the book id being the "
                              "CoNLL document id (* = every document); not used where the NE column decides")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for predicted tags and person detection (default: see "
-                             "pipeline.nlp.load)")
+    opt.model(parser, "for predicted tags and person detection")
     parser.add_argument("--min-columns", type=int, default=None,
                         help="fewest columns of a token line (default 12, the CoNLL-2012 minimum)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    opt.no_progress(parser)
 
 
 def run(args) -> int:
     from pipeline.core.cda import SUFFIX, NameIndex
+    from pipeline.formats import run_record
+    from pipeline.nlp.load import resolve_model_name
     from pipeline.report.usage import peak_rss_mb
 
     t0 = time.perf_counter()
@@ -328,6 +329,7 @@ def run(args) -> int:
     if args.conll.is_dir():
         raise InputError("a directory: --conll takes one CoNLL-2012 file", args.conll)
     tagger = None if args.pos == "file" else Tagger(args.model)
+    run_record.note(mode=args.mode, model=resolve_model_name(args.model))
     if args.mode == "acda":
         names, name_map, source = NameIndex(name_list()), None, "gender-guesser name list"
     else:

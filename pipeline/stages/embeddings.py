@@ -16,17 +16,19 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--vectors", action="append", required=True, metavar="NAME=FILE",
-                        help="an embedding: word2vec text or binary, GloVe text, or spacy:PIPELINE (repeatable)")
+    from pipeline import options as opt
+
+    opt.name_file(parser, "--vectors", "an embedding: word2vec text or binary, GloVe text, or spacy:PIPELINE",
+                  required=True)
     parser.add_argument("--reference", help="embedding whose most biased words are used (default: the first)")
-    parser.add_argument("--out", required=True, help="output directory (embeddings.json, embeddings.md)")
+    opt.out_dir(parser, "embeddings.json, embeddings.md")
     parser.add_argument("--direction", choices=("pca", "he-she"), default="pca",
                         help="gender direction: first principal component of the definitional pairs (default) or she - he")
     parser.add_argument("--n-cluster", type=int, default=1500, help="most biased words for k-means (default 1500)")
     parser.add_argument("--n-svm", type=int, default=5000, help="most biased words for the SVMs (default 5000)")
     parser.add_argument("--draws", type=int, default=10_000,
                         help="WEAT partitions drawn when there are more than this many (default 10000)")
-    parser.add_argument("--seed", type=int, default=0)
+    opt.seed(parser, "the WEAT partitions, k-means and SVMs")
     parser.add_argument("--vocab-limit", type=int, default=50_000,
                         help="only the first N words of each file are candidates and neighbours (default 50000)")
     parser.add_argument("--gipe-vocab", type=int, default=10_000, help="neutral words measured by GIPE (default 10000)")

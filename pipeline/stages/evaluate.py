@@ -33,6 +33,7 @@ from __future__ import annotations
 COMMAND = "evaluate"
 HELP = "bias metrics with bootstrap significance"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
+RUN_OUTPUTS = ("out", "write_conll", "write_jsonlines")     # each gets its run record (docs/runs.md)
 
 import argparse
 import re
@@ -40,14 +41,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-import pandas as pd
-
-from pipeline.core.gold import Gold, is_sowinobias, normalise_dataset, row_spans  # noqa: F401 (re-exported)
 from pipeline.errors import InputError
 from pipeline.formats.datasets import read_dataset_frame  # noqa: F401 (re-exported)
 from pipeline.formats.files import jsonable
-from pipeline.formats.system_outputs import rows_list as _rows_list
 
 MAX_LISTED = 5
 MIN_COVERAGE = 0.8     # a cluster document must spell at least this share of the row's text
@@ -55,28 +51,20 @@ MIN_COVERAGE = 0.8     # a cluster document must spell at least this share of th
 
 # ------------------------------------------------------------------------------ CLI
 
-def _name_file(text: str, option: str) -> tuple[str, str]:
-    name, sep, path = text.partition("=")
-    if not sep or not name or not path:
-        raise argparse.ArgumentTypeError(f"{option} expects NAME=FILE, got {text!r}")
-    return name, path
-
-
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     p.add_argument("--dataset", required=True, type=Path,
                    help="gold dataset: quadruples Parquet, GAP TSV (ours, GAP's, Counter-GAP's), or TSV "
                         "with ID, Pronoun, A-coref, B-coref")
-    p.add_argument("--system", action="append", default=[], metavar="NAME=FILE",
-                   type=lambda s: _name_file(s, "--system"),
-                   help="a system output, format detected by content: GAP TSV predictions (ID, A-coref, "
-                        "B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
-                        "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as "
-                        "`predict` does, into OUT/predictions); repeatable (on a pro/anti benchmark, a NAME "
-                        "given again adds that system's output on another dataset)")
-    p.add_argument("--out", type=Path, help="output directory (required with --system)")
-    p.add_argument("--resamples", type=int, default=10_000,
-                   help="bootstrap resamples (default 10000; 0 disables the tests)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    opt.name_file(p, "--system", "a system output, format detected by content: GAP TSV predictions (ID, "
+                  "A-coref, B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
+                  "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as `predict` does, "
+                  "into OUT/predictions); on a pro/anti benchmark, a NAME given again adds that system's "
+                  "output on another dataset", split=True)
+    opt.out_dir(p, "required with --system", required=False)
+    opt.resamples(p)
+    opt.seed(p, "the bootstrap")
     p.add_argument("--allow-missing", action="store_true",
                    help="count dataset IDs missing from a system output as wrong (and say how many)")
     p.add_argument("--max-unmatched", type=float, default=0.01, metavar="SHARE",
@@ -85,9 +73,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore-extra", action="store_true",
                    help="ignore system rows whose ID is not in the dataset (score a subset, e.g. Counter-GAP's "
                         "development quadruples, with predictions for the whole set); say how many")
-    p.add_argument("--weights", action="append", default=[], metavar="NAME=W.json",
-                   type=lambda s: _name_file(s, "--weights"),
-                   help="test-set weights (JSON: ID -> weight) for weighted scores; repeatable")
+    opt.name_file(p, "--weights", "test-set weights (JSON: ID -> weight) for weighted scores",
+                  metavar="NAME=W.json", split=True)
     p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
                    help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
     p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",
@@ -98,12 +85,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", action="store_true",
                    help="also write report.md and report.html: metrics with intervals, plots, and the "
                         "quadruples each system gets inconsistent")
-    p.add_argument("--device", default="cpu", choices=("cpu", "cuda", "mps"),
-                   help="for --system NAME=ADAPTER:MODEL (run on the fly): cpu, cuda or mps")
-    p.add_argument("--batch-size", type=int, default=8, help="for systems run on the fly (default 8)")
+    opt.device(p)
+    opt.batch_size(p, 8, "texts per call of a system run on the fly (--system NAME=ADAPTER:MODEL)")
+
+
+def __getattr__(name: str):
+    """The gold helpers, re-exported from :mod:`pipeline.core.gold` on first use (importing it
+    loads numpy and pandas, which ``--help`` must not)."""
+    if name in ("Gold", "is_sowinobias", "normalise_dataset", "row_spans"):
+        from pipeline.core import gold
+
+        return getattr(gold, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def run(args) -> int:
+    from pipeline.core.gold import is_sowinobias, normalise_dataset
+
     t0 = time.perf_counter()
     if args.resamples < 0:
         raise InputError(f"--resamples must be >= 0, got {args.resamples}")
@@ -240,6 +238,7 @@ def _run_sowinobias(raw: pd.DataFrame, args) -> int:
 def write_dataset_conll(gold: Gold, target: Path) -> int:
     """The dataset as a CoNLL-2012 key file; returns the number of documents."""
     from pipeline.core.alignment import Unaligned, gold_clusters, simple_tokens
+    from pipeline.core.gold import row_spans
     from pipeline.formats.conll import write_conll
 
     if gold.spans is None:
@@ -316,6 +315,9 @@ def read_system(path: str | Path, gold: Gold, allow_missing: bool = False,
 
 def score(pred, gold: Gold) -> SystemOutput:
     """Expected correctness per dataset row; a row the system did not answer is wrong."""
+    import numpy as np
+    import pandas as pd
+
     from pipeline.core.metrics import expected_correct
 
     ga = gold.frame["A-coref"].to_numpy()
@@ -357,6 +359,10 @@ def match_documents(docs, ids: np.ndarray, path: Path, allow_missing: bool,
     c2f-coref reads the genre from the key). Without ids, documents are matched by order and
     must be as many as the dataset's rows.
     """
+    import numpy as np
+
+    from pipeline.formats.system_outputs import rows_list as _rows_list
+
     keys = [d.key for d in docs]
     n = len(ids)
     if all(k is None for k in keys):
@@ -399,7 +405,10 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
                               allow_extra: bool = False):
     """GAP answers of a cluster output: per matched row, align the document's tokens with the
     row's text and apply :func:`pipeline.core.alignment.is_coreferent` to A and B."""
+    import numpy as np
+
     from pipeline.core.alignment import Unaligned, align, is_coreferent
+    from pipeline.core.gold import row_spans
     from pipeline.formats.system_outputs import Predictions
 
     if gold.spans is None:
@@ -498,6 +507,8 @@ def _run_adapters(args) -> list[tuple[str, str]]:
 
 
 def gold_jsonlines_rows(gold: Gold) -> list[dict]:
+    from pipeline.core.gold import row_spans
+
     return [{"id": str(i), "text": sp.text, "pronoun": p, "a": a, "b": b,
              "a_coref": bool(ga), "b_coref": bool(gb)}
             for i, sp, ga, gb in zip(gold.frame["ID"], gold.spans.itertuples(index=False),

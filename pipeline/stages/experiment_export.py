@@ -35,8 +35,10 @@ CODE_COLUMNS = ["key", "slot", "started_at", "completed_at", "completion_code", 
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--db", required=True, help="SQLite file of experiment-serve")
-    parser.add_argument("--out", required=True, help="output directory")
+    opt.out_dir(parser)
     parser.add_argument("--plan", default=None,
                         help="plan.parquet (default: the path stored in the database)")
 

@@ -19,11 +19,13 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--benchmark", required=True, help="benchmark.parquet (command benchmark)")
     parser.add_argument("--experiment", required=True, choices=("qa", "maze"))
     parser.add_argument("--participants", type=int, required=True, help="participant slots")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--out", required=True, help="output directory")
+    opt.seed(parser)
+    opt.out_dir(parser)
     parser.add_argument("--targets", type=int, default=20,
                         help="QA: target questions per participant, as many fillers (default 20)")
     parser.add_argument("--calibration", type=int, default=4,
@@ -32,7 +34,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Maze: sentences per participant (default 10)")
     parser.add_argument("--lexicon-size", type=int, default=20000,
                         help="Maze: distractors come from this many most frequent English words")
-    parser.add_argument("--model", default=None, help="spaCy pipeline (default: the project's)")
+    opt.model(parser, "for the verb tags of Maze distractors")
 
 
 def read_benchmark(path) -> list[dict]:

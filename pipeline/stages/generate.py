@@ -27,6 +27,8 @@ INSTANCES_FILE = "instances.parquet"
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--instances", metavar="PATH",
                      help="the extract output directory, or its instances.parquet")
@@ -35,7 +37,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     src.add_argument("--dataset", metavar="FILE",
                      help="with --no-title-period only: a quadruples/dataset Parquet or GAP TSV to rewrite "
                           "without title periods (writes <stem>-nodot.parquet/.tsv or <stem>-nodot.tsv)")
-    p.add_argument("--out", required=True, metavar="DIR", help="output directory (quadruples.parquet, quadruples.tsv)")
+    opt.out_dir(p, "quadruples.parquet, quadruples.tsv")
     p.add_argument("--gendered-words", metavar="FILE", action="append", default=[],
                    help="a gendered word list (project TSV or plain 'word<TAB>opposite' file; "
                         "'# direction: one-way' as first line: first word -> second only). Repeatable; "
@@ -50,9 +52,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "('Mr' for 'Mr.'), offsets recomputed: quadruples-nodot.parquet/.tsv")
     p.add_argument("--skip-bad-rows", action="store_true",
                    help="warn about and skip bad input rows instead of stopping (exit 2)")
-    p.add_argument("--model", default=None,
-                   help="spaCy pipeline for --gap-tsv (NER and POS tags); ignored for --instances")
-    p.add_argument("--batch-size", type=int, default=64, help="texts per nlp.pipe batch (--gap-tsv, re-check)")
+    opt.model(p, "for --gap-tsv (NER and POS tags) and the re-check")
+    opt.batch_size(p, 64, "texts per nlp.pipe batch (--gap-tsv, re-check)")
     p.add_argument("--cast", type=Path, default=None,
                    help="person overrides (an edited cast.tsv of `persons`, or book_id<TAB>form<TAB>"
                         "masculine|feminine|not-a-person) applied by the re-check and by --gap-tsv "
@@ -221,8 +222,10 @@ def run(args) -> int:
     from tqdm import tqdm
 
     from pipeline.core import generate as core
+    from pipeline.formats import run_record
     from pipeline.formats.files import staged_outputs
     from pipeline.lang import gendered_words as gw
+    from pipeline.nlp.load import resolve_model_name
 
     if args.dataset:
         return _run_dataset(args)
@@ -230,6 +233,9 @@ def run(args) -> int:
     words = gw.load(args.gendered_words)
     out_dir = Path(args.out)
     stats: dict = {"word_lists": words.sources}
+    run_record.note(word_lists=list(words.sources), name_forms=args.name_forms)
+    if args.gap_tsv or not args.no_recheck:
+        run_record.note(model=resolve_model_name(args.model))
     if args.instances:
         path = instances_path(args.instances)
         insts, bad = _read_instances(path, args.skip_bad_rows)

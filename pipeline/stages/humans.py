@@ -25,6 +25,8 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     qa = sub.add_parser("qa", help="QA results: pro/anti accuracy and Delta_QA per alpha",
                         description="QA results: pro/anti accuracy and Delta_QA per alpha")
@@ -44,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     qa.add_argument("--models", type=Path,
                     help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences; "
                          "or metrics.json of `evaluate` on a benchmark: models' rows of Table 2")
-    qa.add_argument("--out", required=True, type=Path, help="output directory")
+    opt.out_dir(qa)
     mz = sub.add_parser("maze", help="Maze trials: response-time quantiles and Delta_MAZE",
                         description="Maze trials: response-time quantiles and Delta_MAZE")
     mz.add_argument("--results", required=True, type=Path, help="Maze trials CSV (one row per pronoun trial)")
@@ -53,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mz.add_argument("--benchmark", type=Path,
                     help="benchmark.parquet of the sentences: synthetic vs natural by item source "
                          "(default: by the sentence_id prefix, winobias-/winogender-/bug-...)")
-    mz.add_argument("--out", required=True, type=Path, help="output directory")
+    opt.out_dir(mz)
 
 
 def _run_qa(args) -> int:

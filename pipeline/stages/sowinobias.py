@@ -40,14 +40,14 @@ def load_vocabulary(directory: str | Path = RESOURCES):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, type=Path, help="output directory")
+    from pipeline import options as opt
+
+    opt.out_dir(parser)
     parser.add_argument("--sample", type=int, default=None, metavar="N",
                         help=f"keep a seeded sample of N pairs, i.e. N sentences per set (the published "
                              f"set has {PUBLISHED_SIZE}); default: all combinations (8,192 per set)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                        help=f"seed of the sample and of the bootstrap (default {DEFAULT_SEED})")
-    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
-                        help=f"bootstrap resamples (default {DEFAULT_RESAMPLES}; 0: no significance test)")
+    opt.seed(parser, "the sample and of the bootstrap", DEFAULT_SEED)
+    opt.resamples(parser, DEFAULT_RESAMPLES)
     parser.add_argument("--vocab", type=Path, default=RESOURCES,
                         help="directory with occupations.tsv and adjectives.tsv (default: resources/sowinobias)")
 

@@ -9,6 +9,8 @@ project root, so that a test can guard the whole run with a subprocess timeout:
   0..5 only, none fails); prints one JSON object ``{"results": {...}, "lost": {...}}``.
 * ``pool-write-error``: the writer raises on the first result while the other worker is busy
   for a minute; prints ``stopped: ...`` once the run has stopped.
+* ``dask-sleep MARKER``: a Dask ``LocalCluster`` of this process runs :func:`marked_sleep`
+  (the test kills this process once MARKER exists).
 * ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the stage's per-unit
   function replaced by :func:`kill_on_book` (SIGKILL of its own worker for the unit of the book
   file named VICTIM, passed to the workers in ``$KILL_BOOK``).
@@ -36,6 +38,15 @@ def slow_square(x: int, victim: int) -> int:
 
     time.sleep(0.2 if x == 0 else 60)        # every task but the first would run for a minute
     return x * x
+
+
+def marked_sleep(x: int, marker: str) -> int:
+    """Write ``marker`` (the task has started on its worker), then sleep for a minute."""
+    import time
+
+    Path(marker).write_text(str(os.getpid()))
+    time.sleep(60)
+    return x
 
 
 # the stage's real per-book function, kept when main() rebinds the stage's name (in workers
@@ -89,6 +100,17 @@ def main(argv: list[str]) -> int:
             print(f"stopped: {exc}")
             return 0
         return 1
+    if mode == "dask-sleep":
+        # a LocalCluster of this process (1 worker process + its nanny), one task that writes
+        # the marker argv[1] and sleeps: the test kills this process meanwhile
+        import distributed
+
+        from pipeline import engines
+
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            engines.run_books([(0, argv[1])], marked_sleep, lambda task, result: 0, scheduler=client)
+        return 0
     if mode == "extract":
         global _REAL
         from pipeline.cli import main as cli_main

@@ -63,7 +63,7 @@ def run(args) -> int:
     from pipeline.formats.files import staged_outputs, write_text
     from pipeline.formats.gap_tsv import write_gap_tsv, write_system_tsv
     from pipeline.formats.tables import write_records
-    from pipeline.report.sowinobias import evaluate_sowinobias
+    from pipeline.runs.eval_sowinobias import evaluate_sowinobias
 
     if args.resamples < 0:
         raise InputError(f"--resamples must be >= 0 (0: no bootstrap), got {args.resamples}")

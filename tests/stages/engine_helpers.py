@@ -9,7 +9,7 @@ project root, so that a test can guard the whole run with a subprocess timeout:
   0..5 only, none fails); prints one JSON object ``{"results": {...}, "lost": {...}}``.
 * ``pool-write-error``: the writer raises on the first result while the other worker is busy
   for a minute; prints ``stopped: ...`` once the run has stopped.
-* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the stage's per-unit
+* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the extract run's per-unit
   function replaced by :func:`kill_on_book` (SIGKILL of its own worker for the unit of the book
   file named VICTIM, passed to the workers in ``$KILL_BOOK``).
 """
@@ -38,13 +38,13 @@ def slow_square(x: int, victim: int) -> int:
     return x * x
 
 
-# the stage's real per-book function, kept when main() rebinds the stage's name (in workers
-# the stage module is fresh and unpatched)
+# the run's real per-book function, kept when main() rebinds its name in pipeline.runs.extract (in workers
+# that module is fresh and unpatched)
 _REAL = None
 
 
 def kill_on_book(unit, *args, **kwargs):
-    from pipeline.stages import extract
+    from pipeline.runs import extract
 
     if Path(unit.path).name == os.environ.get("KILL_BOOK"):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -92,7 +92,7 @@ def main(argv: list[str]) -> int:
     if mode == "extract":
         global _REAL
         from pipeline.cli import main as cli_main
-        from pipeline.stages import extract
+        from pipeline.runs import extract
 
         os.environ["KILL_BOOK"] = argv[1]        # inherited by the spawned workers
         _REAL = extract.process_unit

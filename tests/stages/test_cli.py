@@ -102,8 +102,8 @@ def _module_imports() -> dict[str, set[str]]:
 # Lower layers may not import higher ones (docs/architecture.md): rank of each layer.
 _LAYERS = [("pipeline.vocab", 0), ("pipeline.errors", 0), ("pipeline.formats", 1), ("pipeline.lang", 2),
            ("pipeline.nlp", 3), ("pipeline.core", 4), ("pipeline.engines", 4), ("pipeline.systems", 5),
-           ("pipeline.report", 6), ("pipeline.web", 7), ("pipeline.stages", 8), ("pipeline.benchmarks", 9),
-           ("pipeline.cli", 9), ("pipeline.__main__", 10)]
+           ("pipeline.report", 6), ("pipeline.runs", 7), ("pipeline.web", 8), ("pipeline.stages", 9),
+           ("pipeline.benchmarks", 10), ("pipeline.cli", 10), ("pipeline.__main__", 11)]
 
 
 def _rank(module: str) -> int | None:

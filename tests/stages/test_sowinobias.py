@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.core import sowinobias as sw
-from pipeline.report.sowinobias import evaluate_sowinobias
+from pipeline.runs.eval_sowinobias import evaluate_sowinobias
 from pipeline.stages.sowinobias import load_vocabulary
 from pipeline.errors import InputError
 from pipeline.formats.gap_tsv import read_gap_tsv

@@ -1,0 +1,19 @@
+"""Runs: the layer between the pure cores and the commands.
+
+A run is what one command does once its arguments are parsed: it loads its inputs (through
+:mod:`pipeline.formats`), calls the cores (pure functions: records in, records out), and saves
+its outputs (again through :mod:`pipeline.formats`), as a Kedro node is a pure function with
+declared inputs and outputs between datasets that load and save. The commands in
+:mod:`pipeline.stages` only parse options and call one function here (spaCy's thin ``cli``
+modules); the benchmarks and the web apps call the same functions.
+
+- :mod:`pipeline.runs.partitions`: units of a corpus written one partition each, with a
+  manifest, resume and merge (shared by extract and persons);
+- :mod:`pipeline.runs.extract`: books -> instances (the per-book pipeline);
+- :mod:`pipeline.runs.persons`: books -> the cast of every book;
+- :mod:`pipeline.runs.evaluate`: one evaluation entry point over every dataset kind.
+
+May import: :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.formats`,
+:mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`,
+:mod:`pipeline.systems`, :mod:`pipeline.report` (never a command nor a web app).
+"""

@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     from pipeline.lang.gendered_words import is_listed
     from pipeline.formats.conll import read_documents
     from pipeline.formats.name_map import DEFAULT_MAP_DIR
-    from pipeline.stages.cda import PersonFinder, Tagger, load_or_build_map, name_list, person_tokens
+    from pipeline.runs.cda import PersonFinder, Tagger, load_or_build_map, name_list, person_tokens
 
     t0 = time.perf_counter()
     name_map, _ = load_or_build_map(None, ROOT / DEFAULT_MAP_DIR)

@@ -146,7 +146,7 @@ def test_no_title_period_variant(nlp, tmp_path, capsys):
 
 
 def test_a_failing_guard_is_a_one_line_error_and_nothing_is_written(nlp, tmp_path, capsys, monkeypatch):
-    from pipeline.core import generate as core
+    from pipeline.core import quadruples as core      # quadruple() checks every row's offsets
 
     src = tmp_path / "instances.parquet"
     write_records(_two_instances(nlp), src, schemas.INSTANCES, fill_missing=True)

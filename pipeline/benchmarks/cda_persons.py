@@ -11,7 +11,7 @@ as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in 
 
 * **before**: the rule before issue 23, every NNP/NNPS token in the list is a name;
 * **entities**: the PERSON entities of the project's pipeline (NER + the person layer) as they
-  are (:class:`pipeline.stages.cda.PersonFinder` with ``cast=False``);
+  are (:class:`pipeline.runs.cda.PersonFinder` with ``cast=False``);
 * **after**: what ``cda --persons auto`` does -- LitBank has no named-entity column, so the
   project's person detection gives the person spans: those entities filtered by the cast's
   rules with the document's own evidence (:func:`pipeline.core.cast.doc_mentions`).

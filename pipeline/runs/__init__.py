@@ -11,7 +11,18 @@ modules); the benchmarks and the web apps call the same functions.
   manifest, resume and merge (shared by extract and persons);
 - :mod:`pipeline.runs.extract`: books -> instances (the per-book pipeline);
 - :mod:`pipeline.runs.persons`: books -> the cast of every book;
-- :mod:`pipeline.runs.evaluate`: one evaluation entry point over every dataset kind.
+- :mod:`pipeline.runs.generate`: instances or a GAP TSV -> quadruples;
+- :mod:`pipeline.runs.evaluate`: one evaluation entry point over every dataset kind, behind one
+  interface (:mod:`pipeline.runs.eval_quadruples`, :mod:`pipeline.runs.eval_benchmark`,
+  :mod:`pipeline.runs.eval_sowinobias`);
+- :mod:`pipeline.runs.annotation_rows` (the rows to annotate, spaCy run on a GAP TSV) and
+  :mod:`pipeline.runs.annotate_import` (answers -> votes -> the published dataset);
+- :mod:`pipeline.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.runs.benchmark`,
+  :mod:`pipeline.runs.humans`, :mod:`pipeline.runs.experiment_plan`,
+  :mod:`pipeline.runs.experiment_export`, :mod:`pipeline.runs.embeddings`: the other commands' runs.
+
+The bigger runs take a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
+``GenerateSettings``...); the smaller ones the parsed options as they are.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.formats`,
 :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`,

@@ -10,7 +10,7 @@ answered by highlighting the A mention, B the B mention, neither by ticking the 
 questions are answered from their known answer with the same accuracy. ``--flag-rate`` is the
 chance that an answer carries a commonsense-contradiction comment, ``--drop-rate`` the chance
 that an assignment never comes back. The CSV has the columns MTurk returns (see
-:mod:`pipeline.stages.annotate_import`).
+:mod:`pipeline.runs.annotate_import`).
 
 Not a command of the CLI (no ``COMMAND``): run it as a module.
 

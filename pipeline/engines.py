@@ -2,7 +2,7 @@
 processes (``workers=N``), or on a Dask distributed cluster (``scheduler=ADDRESS``).
 
 :func:`run_books` takes the per-task function and the writer as arguments (extract passes
-:func:`pipeline.stages.extract.process_unit` and its partition writer), so it knows nothing
+:func:`pipeline.runs.extract.process_unit` and its partition writer), so it knows nothing
 about books: a task is a tuple of picklable arguments, ``book_fn(*task)`` returns a picklable
 result, and ``write(task, result)`` is called in *this* process for every result, in
 completion order. The output is therefore the same whatever the engine, and workers on other

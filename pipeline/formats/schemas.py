@@ -322,3 +322,19 @@ ANSWERS = pa.schema([
     ("answered", pa.bool_()),
     ("error", pa.string()),               # why a row is unanswered (a crash, no alignment, missing)
 ])
+
+
+# ---------------------------------------------------------------- typed records ------------
+# The typed records (pipeline.formats.records) and their schemas hold the same fields in the
+# same order: checked here, at import, so that one cannot drift from the other.
+
+def _check_record_schemas() -> None:
+    from pipeline.formats.records import Instance, QuadrupleRow, SystemAnswer
+
+    for record, schema in ((Instance, INSTANCES), (QuadrupleRow, QUADRUPLES), (SystemAnswer, ANSWERS)):
+        if record.field_names() != tuple(schema.names):
+            raise ImportError(f"pipeline.formats.records.{record.__name__} and its schema differ: "
+                              f"{record.field_names()} != {tuple(schema.names)}")
+
+
+_check_record_schemas()

@@ -6,7 +6,7 @@ The baseline links every pronoun with the nearest occupation mention that ends b
 (:func:`pipeline.core.benchmark_scoring.nearest_before_clusters`), without looking at any
 word. Its clusters are written as cluster JSON lines (``doc_key`` = item id, ``document`` =
 the item's tokens) and scored by the same code as any system
-(:func:`pipeline.report.benchmark.evaluate_benchmark`), so the run also exercises the whole
+(:func:`pipeline.runs.eval_benchmark.evaluate_benchmark`), so the run also exercises the whole
 evaluation path. Without ``--benchmark`` the items are loaded from ../shared (WinoBias +
 Winogender; Maze eligibility is not needed here, so no spaCy run); skips with a message when
 ../shared is absent.
@@ -48,7 +48,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from pipeline.core.benchmark_scoring import nearest_before_clusters
     from pipeline.formats.benchmarks import read_benchmark, write_benchmark
-    from pipeline.report.benchmark import evaluate_benchmark, markdown
+    from pipeline.report.benchmark import markdown
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)

@@ -11,7 +11,7 @@ as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in 
 
 * **before**: the earlier rule, every NNP/NNPS token in the list is a name;
 * **entities**: the PERSON entities of the project's pipeline (NER + the person layer) as they
-  are (:class:`pipeline.stages.cda.PersonFinder` with ``cast=False``);
+  are (:class:`pipeline.runs.cda.PersonFinder` with ``cast=False``);
 * **after**: what ``cda --persons auto`` does -- LitBank has no named-entity column, so the
   project's person detection gives the person spans: those entities filtered by the cast's
   rules with the document's own evidence (:func:`pipeline.core.cast.doc_mentions`).
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
     from pipeline.lang.gendered_words import is_listed
     from pipeline.formats.conll import read_documents
     from pipeline.formats.name_map import DEFAULT_MAP_DIR
-    from pipeline.stages.cda import PersonFinder, Tagger, load_or_build_map, name_list, person_tokens
+    from pipeline.runs.cda import PersonFinder, Tagger, load_or_build_map, name_list, person_tokens
 
     t0 = time.perf_counter()
     name_map, _ = load_or_build_map(None, ROOT / DEFAULT_MAP_DIR)

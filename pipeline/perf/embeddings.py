@@ -59,7 +59,7 @@ def main(argv=None) -> int:
 
     from pipeline.core.embeddings import gender_direction, project_out
     from pipeline.formats.vectors import save_word2vec_text
-    from pipeline.stages.embeddings import word_lists
+    from pipeline.runs.embeddings import word_lists
 
     files = sorted(corpus.glob("*.txt"))
     args.out.mkdir(parents=True, exist_ok=True)

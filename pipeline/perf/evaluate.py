@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: {REF} is absent (the reference predictions live outside the repository)")
         return 0
 
-    from pipeline.stages import evaluate as E
+    from pipeline.runs import eval_quadruples as E
     from pipeline.cli import main as cli_main
 
     gold = E.normalise_dataset(E.read_dataset_frame(REF / "gold-labels.tsv"), REF / "gold-labels.tsv")

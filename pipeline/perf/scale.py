@@ -384,7 +384,7 @@ def memory_check(books: list[Source], gb: float, k: int) -> int:
             print(f"extract --limit-books {k} on the {name} table: {res['seconds']:.1f} s, peak RSS main "
                   f"{res['main_mb']:,.0f} MB, largest worker {res['worker_mb']:,.0f} MB", flush=True)
     print()
-    print(f"| table | text | peak MB main | peak MB largest worker |")
+    print("| table | text | peak MB main | peak MB largest worker |")
     print("|---|---|---|---|")
     for name, res in results.items():
         label = f"{written / 2**30:.2f} GiB, {rows:,} rows" if name == "big" else f"{len(texts)} rows"

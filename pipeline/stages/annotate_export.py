@@ -3,7 +3,7 @@
 ``--quadruples`` takes ``quadruples.parquet`` of ``generate`` or a GAP TSV file (GAP's files,
 Counter-GAP's csv-quoted releases such as ``C-GAP-withdot.dev.tsv``), told apart by content;
 for a GAP TSV the persons of each text are found with the spaCy pipeline ``--model``
-(:mod:`pipeline.web.annotate.rows`, :mod:`pipeline.core.gap_persons`), and rows whose A or B
+(:mod:`pipeline.runs.annotation_rows`, :mod:`pipeline.core.gap_persons`), and rows whose A or B
 cannot be found as a name are reported (count and first ids) and left out with their
 quadruple.
 
@@ -29,7 +29,7 @@ are made by :mod:`pipeline.web.annotate.mturk`. The four files are written all-o
 (:func:`pipeline.formats.files.staged_outputs`).
 
 May import: the standard library; inside functions: :mod:`pipeline.core.annotation_questions`,
-:mod:`pipeline.formats`, :mod:`pipeline.web.annotate.mturk`, :mod:`pipeline.web.annotate.rows`,
+:mod:`pipeline.formats`, :mod:`pipeline.web.annotate.mturk`, :mod:`pipeline.runs.annotation_rows`,
 :mod:`pipeline.errors`.
 """
 
@@ -71,7 +71,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
     from pipeline.formats.files import dumps_json, sha256_file, staged_outputs
     from pipeline.formats.resources import read_commented, resource
     from pipeline.web.annotate.mturk import batch_rows, preview_page, render_template
-    from pipeline.web.annotate.rows import annotation_rows
+    from pipeline.runs.annotation_rows import annotation_rows
 
     rows, conversion = annotation_rows(quadruples, model)
     if not rows:
@@ -111,7 +111,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
 
 
 def run(args) -> int:
-    from pipeline.web.annotate.rows import conversion_report
+    from pipeline.runs.annotation_rows import conversion_report
 
     s = export(args.quadruples, args.out, args.per_task, args.checks, args.check_items,
                args.assignments, args.seed, args.model)

@@ -6,9 +6,9 @@ SIGTERM and prints what is stored. The SQLite file remembers the sha256 of the q
 file it was started with; another quadruples file is refused (one-line error, exit 2), so
 answers are never stored against the offsets of a regenerated file. ``--quadruples`` may be a
 GAP TSV file (Counter-GAP's releases): its persons are found with ``--model``
-(:mod:`pipeline.web.annotate.rows`).
+(:mod:`pipeline.runs.annotation_rows`).
 
-May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`.
+May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`; also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def run(args) -> int:
 
     from pipeline.web.annotate.app import create_app
     from pipeline.web.serving import make_server
-    from pipeline.web.annotate.rows import conversion_report
-    from pipeline.web.annotate.store import answer_counts
+    from pipeline.runs.annotation_rows import conversion_report
+    from pipeline.formats.annotation_store import answer_counts
 
     app = create_app(args.quadruples, args.db, args.assignments, args.seed, args.model)
     info = app.config["COUNTER_GAP"]

@@ -4,7 +4,7 @@ baseline and that baseline's evaluation. The construction is
 the metrics :mod:`pipeline.core.sowinobias_scoring`; the table, plot and Markdown
 :mod:`pipeline.report.sowinobias` (docs/sowinobias.md).
 
-May import: :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.report`; never another command.
+May import: :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.report`; never another command; also :mod:`pipeline.runs.eval_sowinobias`.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def run(args) -> int:
     from pipeline.formats.files import staged_outputs, write_text
     from pipeline.formats.gap_tsv import write_gap_tsv, write_system_tsv
     from pipeline.formats.tables import write_records
-    from pipeline.report.sowinobias import evaluate_sowinobias, format_table
+    from pipeline.report.sowinobias import format_table
+    from pipeline.runs.eval_sowinobias import evaluate_sowinobias
 
     if args.resamples < 0:
         raise InputError(f"--resamples must be >= 0 (0: no bootstrap), got {args.resamples}")

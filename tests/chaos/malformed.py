@@ -222,7 +222,7 @@ def _null_offset_dataset(inputs, d):
 
 def _import_empty_db(inputs, d):
     from pipeline.formats.files import sha256_file
-    from pipeline.web.annotate.store import open_store
+    from pipeline.formats.annotation_store import open_store
 
     db = d / "answers.sqlite"
     open_store(db, inputs.quadruples, sha256_file(inputs.quadruples), 3)

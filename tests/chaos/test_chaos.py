@@ -229,7 +229,7 @@ def test_progress_advances_inside_a_book():
 
 def test_extract_reports_words_per_chunk(monkeypatch, tmp_path):
     from pipeline import engines
-    from pipeline.stages import extract
+    from pipeline.runs import extract
 
     book = tmp_path / "c" / "long.txt"
     book.parent.mkdir()

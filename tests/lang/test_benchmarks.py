@@ -105,7 +105,7 @@ def test_sowinobias_parquet(tmp_path):
            "a_offset": 4, "a_coref": False, "b": "nurse", "b_offset": text.index("nurse"),
            "b_coref": True, "a_stereotype": "male", "b_stereotype": "female", "verb": "liked",
            "adjective": "gentle"}
-    write_records([row], tmp_path / "s.parquet", SOWINOBIAS)
+    write_records([row], tmp_path / "s.parquet", SOWINOBIAS, fill_missing=True)
     (it,) = categorize(b.load_sowinobias(tmp_path / "s.parquet"))
     assert it["main_entity"] == "the nurse" and it["other_entity"] == "The guard"
     assert (it["category"], it["stereotype"], it["pronoun_gender"]) == ("pronoun-neutral", "pro", "neutral")

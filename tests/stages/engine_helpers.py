@@ -11,7 +11,7 @@ project root, so that a test can guard the whole run with a subprocess timeout:
   for a minute; prints ``stopped: ...`` once the run has stopped.
 * ``dask-sleep MARKER``: a Dask ``LocalCluster`` of this process runs :func:`marked_sleep`
   (the test kills this process once MARKER exists).
-* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the stage's per-unit
+* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the extract run's per-unit
   function replaced by :func:`kill_on_book` (SIGKILL of its own worker for the unit of the book
   file named VICTIM, passed to the workers in ``$KILL_BOOK``).
 """
@@ -49,13 +49,13 @@ def marked_sleep(x: int, marker: str) -> int:
     return x
 
 
-# the stage's real per-book function, kept when main() rebinds the stage's name (in workers
-# the stage module is fresh and unpatched)
+# the run's real per-book function, kept when main() rebinds its name in pipeline.runs.extract (in workers
+# that module is fresh and unpatched)
 _REAL = None
 
 
 def kill_on_book(unit, *args, **kwargs):
-    from pipeline.stages import extract
+    from pipeline.runs import extract
 
     if Path(unit.path).name == os.environ.get("KILL_BOOK"):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -114,7 +114,7 @@ def main(argv: list[str]) -> int:
     if mode == "extract":
         global _REAL
         from pipeline.cli import main as cli_main
-        from pipeline.stages import extract
+        from pipeline.runs import extract
 
         os.environ["KILL_BOOK"] = argv[1]        # inherited by the spawned workers
         _REAL = extract.process_unit

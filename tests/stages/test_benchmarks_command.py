@@ -74,7 +74,7 @@ def _write_outputs(items, path, extra=()):
 
 
 def test_evaluate_benchmark_end_to_end(bench, tmp_path):
-    from pipeline.report.benchmark import evaluate_benchmark
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     items = read_benchmark(bench)
     out_file = tmp_path / "sys.jsonl"
@@ -97,7 +97,7 @@ def test_evaluate_benchmark_end_to_end(bench, tmp_path):
 
 def test_evaluate_benchmark_unmatched_line(bench, tmp_path):
     from pipeline.errors import InputError
-    from pipeline.report.benchmark import evaluate_benchmark
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     items = read_benchmark(bench)
     out_file = tmp_path / "sys.jsonl"
@@ -137,7 +137,7 @@ def test_winobias_gold_conll_scores_100_on_shared(shared_dir, tmp_path):
     from pipeline.core.benchmark_stereotypes import categorize
     from pipeline.formats.benchmarks import write_benchmark
     from pipeline.lang.benchmarks import load_winobias
-    from pipeline.report.benchmark import evaluate_benchmark
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     wb = shared_dir / "reference" / "winobias"
     items = categorize(load_winobias(wb))

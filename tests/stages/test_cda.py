@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pipeline.core import cda
 from pipeline.formats import conll
 from pipeline.lang.gendered_words import flip
-from pipeline.stages.cda import augment_file
+from pipeline.runs.cda import augment_file
 from pipeline.cli import main
 from pipeline.errors import InputError
 
@@ -390,7 +390,7 @@ def _her_agreement(files_by_pair):
     """Agreement of her -> his/him with the male pronoun at the same position of the paired
     WinoBias sentence (pro/anti files hold the same sentences with the other gender)."""
     from pipeline.core.cda import augment_words
-    from pipeline.stages.cda import Tagger
+    from pipeline.runs.cda import Tagger
 
     tagger = Tagger()
     agree = total = 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cli import main
-from pipeline.stages.cda import PersonFinder
+from pipeline.runs.cda import PersonFinder
 
 MAP_TSV = ("name\tpartner\tclass\tweight\n"
            + "".join(f"{a}\t{b}\tmale\t0.5\n{b}\t{a}\tfemale\t0.5\n"

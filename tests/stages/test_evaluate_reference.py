@@ -69,7 +69,7 @@ def test_marks_do_not_hinge_on_the_seed(shared_dir):
     """The published marks hold for other seeds too (2,000 resamples keep this quick)."""
     import numpy as np
 
-    from pipeline.stages import evaluate as E
+    from pipeline.runs import eval_quadruples as E
 
     ref = shared_dir / "reference" / "counter-gap-predictions"
     if not ref.is_dir():

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from pipeline.core import sowinobias_baseline as baseline
 from pipeline.core import sowinobias_scoring as scoring
 from pipeline.core import sowinobias_templates as templates
-from pipeline.report.sowinobias import evaluate_sowinobias
+from pipeline.runs.eval_sowinobias import evaluate_sowinobias
 from pipeline.stages.sowinobias import load_vocabulary
 from pipeline.errors import InputError
 from pipeline.formats.gap_tsv import read_gap_tsv

@@ -20,12 +20,12 @@ get different questions instead of racing for the same one (and being refused wi
 annotator holds one lease at a time and gets the same question back on a reload; the lease
 ends with the answer, or expires.
 
-The database (schema and the quadruples-hash guard) is :mod:`pipeline.web.annotate.store`:
+The database (schema and the quadruples-hash guard) is :mod:`pipeline.formats.annotation_store`:
 a database started with another quadruples file is refused. The quadruples file may be a GAP
-TSV file (:mod:`pipeline.web.annotate.rows`); the guard hashes the file as given.
+TSV file (:mod:`pipeline.runs.annotation_rows`); the guard hashes the file as given.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`.
+:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`; also :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from pipeline.core.annotation_questions import AnswerError, check_answer, interl
 from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file
 from pipeline.web.annotate import STATIC, TEMPLATES
-from pipeline.web.annotate.rows import annotation_rows
+from pipeline.runs.annotation_rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
-from pipeline.web.annotate.store import open_store
+from pipeline.formats.annotation_store import open_store
 from pipeline.web.serving import protect
 
 MAX_NAME = 80
@@ -53,7 +53,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
     """The Flask app. All state is in the SQLite file; the questions are held in memory.
 
     ``quadruples_path``: a quadruples Parquet file or a GAP TSV file (persons found with the
-    spaCy pipeline ``model``: :func:`pipeline.web.annotate.rows.annotation_rows`)."""
+    spaCy pipeline ``model``: :func:`pipeline.runs.annotation_rows.annotation_rows`)."""
     from flask import Flask, jsonify, request
 
     if assignments < 1:

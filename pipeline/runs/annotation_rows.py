@@ -1,4 +1,4 @@
-"""The rows to annotate, from either input the annotation commands take as ``--quadruples``:
+"""The rows to annotate (a run: it reads the file and may load spaCy), from either input the annotation commands take as ``--quadruples``:
 
 * ``quadruples.parquet`` of ``generate`` (schema QUADRUPLES: the persons and their name
   mentions are in its ``names`` column), or
@@ -13,9 +13,12 @@ Parquet, anything else is read as GAP TSV. ``annotate-export``, ``annotate-serve
 persons for the same file and ``--model``; the SQLite guard still ties answers to the file's
 sha256.
 
+Used by the annotation commands and served by :mod:`pipeline.web.annotate.app` (web apps only
+serve: the reading and the spaCy run are here).
+
 May import: the standard library, tqdm, :mod:`pipeline.errors`, :mod:`pipeline.core.annotation_questions`,
 :mod:`pipeline.core.gap_persons`, :mod:`pipeline.formats`, :mod:`pipeline.nlp.load` (inside
-functions).
+functions); also :mod:`pipeline.nlp`.
 """
 
 from __future__ import annotations

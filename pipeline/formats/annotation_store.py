@@ -19,6 +19,8 @@ hash and that every stored highlight still reads the same text in the quadruples
 regenerated file. A file without a stored hash (made by hand, or by an older version) is
 accepted with a warning; its stored highlights are still checked.
 
+Read and written through here by the app and by the annotation import (formats only read and write).
+
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.sqlite_store`.
 """
 

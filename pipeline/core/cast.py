@@ -210,9 +210,10 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         return m
     if len(words) == 1:
         found = evidence.gender(words[0])
-        if found and found[1] == "book:titles" and found[0] != m.gender:
-            m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book
-            return m
+        if found and found[1] == "book:titles" and found[0] != m.gender \
+                and not evidence.pronouns_favour(words[0], m.gender):
+            m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book; not
+            return m                                # "Mrs Charles" (his wife) beside Charles's "he"
     strong = evidence.contradicts(words[0], m.gender)
     if strong:
         m.gender, m.gender_source = strong

@@ -198,6 +198,14 @@ class BookEvidence:
                 return g, "book:appositions" if ev.appositions.get(g) else "book:pronouns"
         return None
 
+    def pronouns_favour(self, form: str, gender: str) -> bool:
+        """The pronoun votes of ``form`` give ``gender`` at least as often as the other one
+        (and there are some)."""
+        ev = self.forms.get(form)
+        if ev is None or not sum(ev.pronouns.values()):
+            return False
+        return ev.pronouns[gender] * 2 >= sum(ev.pronouns.values())
+
     @staticmethod
     def _votes(votes: Counter, share: float = PRONOUN_SHARE) -> tuple[str, str] | None:
         n = sum(votes.values())

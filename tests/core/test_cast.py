@@ -228,3 +228,9 @@ def test_a_sentence_starting_with_he_or_she_votes_for_the_only_name_just_before(
                  "Mrs. Ogilvy came in. She laughed. "):
         ev = book_evidence(text * 3, "b")
         assert "Ogilvy" not in ev.forms or not sum(ev.forms["Ogilvy"].pronouns.values()), text
+
+
+def test_mrs_before_a_husbands_given_name_does_not_make_him_feminine(nlp):
+    ev = book_evidence("Mrs Charles came in. Mrs Charles sat down. " + "Charles rose, and he went out. " * 3, "b")
+    m = doc_mentions(person_doc(nlp, "Charles looked at the fire.", "Charles"), ev)[0]
+    assert m.gender == "masculine"

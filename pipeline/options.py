@@ -114,3 +114,53 @@ def input_file(p, flag: str, help: str, *, required: bool = True, metavar: str =
     """An input file (or directory) option, typed :class:`Path`."""
     kwargs = {"required": True} if required else {"default": default}
     return p.add_argument(flag, type=Path, metavar=metavar, help=help, **kwargs)
+
+
+# ------------------------------------------------------------------ option groups
+
+def add_corpus_arguments(p: argparse.ArgumentParser) -> None:
+    """The corpus options, defined once for every command that reads books."""
+    g = p.add_argument_group("corpus (docs/extract.md, 'Corpus dumps')")
+    g.add_argument("--corpus", required=True, type=Path,
+                   help="a folder of books (.txt Gutenberg or plain, .epub, .txt.gz/.bz2/.xz, .zip), searched "
+                        "recursively; one book file; a table FILE.parquet|.jsonl|.csv; or a Hugging Face dataset "
+                        "folder (save_to_disk)")
+    g.add_argument("--layout", choices=["auto", "sentences"], default="auto",
+                   help="sentences: one sentence per line (BookCorpus style): paragraphs rebuilt, a blank line "
+                        "ends a book, else pseudo-books of --book-sentences lines (default auto)")
+    g.add_argument("--book-sentences", type=int, default=10_000, metavar="N",
+                   help="--layout sentences without blank lines: lines (table rows) per pseudo-book (default 10000)")
+    g.add_argument("--text-column", default="text", help="table corpora: the column holding the text (default text)")
+    g.add_argument("--id-column", default="", help="table corpora: the book id column (default id, else book_id, "
+                                                   "else row-N)")
+    g.add_argument("--title-column", default="", help="table corpora: the title column (default title if present)")
+    g.add_argument("--keep-duplicates", action="store_true",
+                   help="read every Gutenberg copy of an ebook (NNNN.txt, NNNN-0.txt, NNNN-8.txt, zips) as a book "
+                        "of its own (default: the best copy only)")
+    g.add_argument("--language", default="", metavar="CODE",
+                   help="only books in this language (Gutenberg 'Language:' header or a language column), e.g. en; "
+                        "books of unknown language are kept")
+    g.add_argument("--min-words", type=int, default=0, metavar="N", help="only books of at least N words")
+    g.add_argument("--metadata", default="", metavar="FILE",
+                   help="CSV or Parquet with id, title, author, subjects, ... per book (e.g. Gutenberg's "
+                        "pg_catalog.csv): titles and authors, and the columns --where filters on")
+    g.add_argument("--where", action="append", default=[], metavar="COLUMN~REGEX",
+                   help="keep books whose metadata COLUMN matches REGEX (case-insensitive; also COLUMN!~REGEX, "
+                        "COLUMN=VALUE, COLUMN!=VALUE); repeatable, all must hold. Fiction: 'subjects~\\bfiction\\b'")
+    g.add_argument("--limit-books", type=int, default=None, metavar="N", help="only the first N books (in path order)")
+
+
+def add_dataset_arguments(parser, originals_flag: bool = True, names_default: str = "auto") -> None:
+    """The options of :func:`pipeline.formats.datasets.read_dataset` / ``read_name_spans`` and of the name source,
+    shared by ``analyze``, ``weights`` and ``baseline``."""
+    parser.add_argument("--dataset", required=True, help="GAP TSV, quadruples Parquet or instances Parquet")
+    parser.add_argument("--name-spans", metavar="JSON",
+                        help='personal-name spans {"ID": [[start, end, text], ...]} (else: names column or NER)')
+    parser.add_argument("--names-from", choices=["auto", "column", "ner"], default=names_default,
+                        help="without --name-spans: the dataset's names column, spaCy NER, or auto "
+                             f"(column if present, else NER); default: {names_default}")
+    model(parser, "for the names found by NER")
+    if originals_flag:
+        parser.add_argument("--all-variants", action="store_true",
+                            help="quadruples: use all four variants, not only the originals")
+    no_progress(parser)

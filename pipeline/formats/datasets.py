@@ -120,26 +120,8 @@ def read_name_spans(path: str | Path, texts: Mapping[str, str]) -> dict[str, lis
     return out
 
 
-def add_dataset_arguments(parser, originals_flag: bool = True, names_default: str = "auto") -> None:
-    """The options of :func:`read_dataset` / :func:`read_name_spans` and of the name source,
-    shared by ``analyze``, ``weights`` and ``baseline``."""
-    from pipeline import options as opt
-
-    parser.add_argument("--dataset", required=True, help="GAP TSV, quadruples Parquet or instances Parquet")
-    parser.add_argument("--name-spans", metavar="JSON",
-                        help='personal-name spans {"ID": [[start, end, text], ...]} (else: names column or NER)')
-    parser.add_argument("--names-from", choices=["auto", "column", "ner"], default=names_default,
-                        help="without --name-spans: the dataset's names column, spaCy NER, or auto "
-                             f"(column if present, else NER); default: {names_default}")
-    opt.model(parser, "for the names found by NER")
-    if originals_flag:
-        parser.add_argument("--all-variants", action="store_true",
-                            help="quadruples: use all four variants, not only the originals")
-    opt.no_progress(parser)
-
-
 def read_dataset_args(args, originals_only: bool) -> tuple[list[dict], str, dict | None]:
-    """(records, kind, name spans or None) from the options of :func:`add_dataset_arguments`."""
+    """(records, kind, name spans or None) from the options of :func:`pipeline.options.add_dataset_arguments`."""
     records, kind = read_dataset(args.dataset, originals_only=originals_only)
     spans = (read_name_spans(args.name_spans, {r["id"]: r["text"] for r in records})
              if args.name_spans else None)

@@ -8,7 +8,7 @@ Flow: arguments -> :mod:`pipeline.formats.datasets` (dataset, name spans) -> spa
 
 May import: :mod:`pipeline.formats`, :mod:`pipeline.nlp`, :mod:`pipeline.core`,
 :mod:`pipeline.report`, :mod:`pipeline.errors`, :mod:`pipeline.vocab`; never another command.
-The dataset options are :func:`pipeline.formats.datasets.add_dataset_arguments` (shared with
+The dataset options are :func:`pipeline.options.add_dataset_arguments` (shared with
 ``weights`` and ``baseline``).
 """
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
-    from pipeline.formats.datasets import add_dataset_arguments
+    from pipeline.options import add_dataset_arguments
 
     add_dataset_arguments(parser)
     opt.out_dir(parser, "summary.md, summary.json, *.png")

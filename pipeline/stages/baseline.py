@@ -17,7 +17,7 @@ KINDS = ("random", "dist1", "dist2", "dist3")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
-    from pipeline.formats.datasets import add_dataset_arguments
+    from pipeline.options import add_dataset_arguments
 
     # "detected" personal names: spaCy NER on every text (each variant of a quadruple is
     # parsed on its own) unless spans are given

@@ -19,7 +19,7 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
-    from pipeline.formats.books import add_corpus_arguments
+    from pipeline.options import add_corpus_arguments
 
     opt.out_dir(p, "resumable; see --overwrite")
     opt.model(p)

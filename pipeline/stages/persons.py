@@ -18,7 +18,7 @@ HELP = "books -> every book's persons, their genders and evidence (persons.parqu
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
-    from pipeline.formats.books import add_corpus_arguments
+    from pipeline.options import add_corpus_arguments
 
     opt.out_dir(p, "resumable; see --overwrite")
     opt.model(p)

@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
-    from pipeline.formats.datasets import add_dataset_arguments
+    from pipeline.options import add_dataset_arguments
 
     add_dataset_arguments(parser)
     parser.add_argument("--variant", choices=VARIANT_CHOICES, default="all",

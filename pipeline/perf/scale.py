@@ -368,6 +368,13 @@ def memory_check(books: list[Source], gb: float, k: int) -> int:
                 rep += 1
         size = (tmp / "big.parquet").stat().st_size
         print(f"table: {rows:,} books, {written / 2**30:.2f} GiB of text, {size / 2**30:.2f} GiB on disk", flush=True)
+        results = {}
+        for name in ("small", "big"):
+            res = run_command(["extract", "--corpus", str(tmp / f"{name}.parquet"), "--out", str(tmp / f"out-{name}"),
+                               "--workers", str(WORKERS), "--limit-books", str(k)])
+            results[name] = res
+            print(f"extract --limit-books {k} on the {name} table: {res['seconds']:.1f} s, peak RSS main "
+                  f"{res['main_mb']:,.0f} MB, largest worker {res['worker_mb']:,.0f} MB", flush=True)
         with RssSampler() as sampler:
             t0 = time.perf_counter()
             proc = subprocess.run([sys.executable, "-c", _READ_ALL, str(tmp / "big.parquet")], capture_output=True,
@@ -376,13 +383,6 @@ def memory_check(books: list[Source], gb: float, k: int) -> int:
         read_mb = max((rss for _, rss in sampler.peak.values()), default=0.0)
         print(f"read every book of it (no spaCy): {proc.stdout.strip()} books in {seconds:.1f} s, "
               f"peak RSS {read_mb:,.0f} MB", flush=True)
-        results = {}
-        for name in ("small", "big"):
-            res = run_command(["extract", "--corpus", str(tmp / f"{name}.parquet"), "--out", str(tmp / f"out-{name}"),
-                               "--workers", str(WORKERS), "--limit-books", str(k)])
-            results[name] = res
-            print(f"extract --limit-books {k} on the {name} table: {res['seconds']:.1f} s, peak RSS main "
-                  f"{res['main_mb']:,.0f} MB, largest worker {res['worker_mb']:,.0f} MB", flush=True)
     print()
     print("| table | text | peak MB main | peak MB largest worker |")
     print("|---|---|---|---|")

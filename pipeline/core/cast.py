@@ -122,6 +122,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
     prev = _prev(doc, m.token_start)
     nxt = _next(doc, m.token_end)
+    if nxt is not None and nxt.text in ESTATE_WORDS and nxt.i == m.token_end and not m.title \
+            and _no_first_name(words[0], evidence):
+        return "estate"                 # "Stagfoot Lane", "the Abbey Close": the NER took only the first word
     if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
         if prev is not None and prev.lower_ in PLACE_PREPS:
             return "saint-place"

@@ -53,6 +53,8 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("Mr. Moon spoke of it all night.", "Mr. Moon", "", True),
     ("Heaven knows what she meant.", "Heaven", "", False),
     ("Sir Walter lived at Kellynch Hall with his daughters.", "Kellynch Hall", "", False),
+    ("They walked down Stagfoot Lane to the farm.", "Stagfoot", "", False),
+    ("John Lane came in with his daughters.", "John", "", True),
     ("John Hall lived there with his daughters.", "John Hall", "", True),
     ("Doctor Armstrong came to see her.", "Doctor Armstrong", "", True),
 ])

@@ -28,18 +28,23 @@ class DocArrays:
 
     __slots__ = ("n", "texts", "idx", "space_after", "punct", "space", "sent_start", "upper")
 
-    def __init__(self, doc):
-        from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, ORTH, SENT_START, SPACY
+    def __init__(self, doc, text: str | None = None):
+        """``text``: ``doc.text`` when the caller has it (the texts of the tokens are then
+        cut from it instead of looked up one by one)."""
+        from spacy.attrs import IDX, IS_PUNCT, IS_SPACE, LENGTH, ORTH, SENT_START, SPACY
 
         self.n = len(doc)
         if not self.n:
             self.texts, self.idx, self.space_after, self.punct, self.space, self.sent_start, self.upper = (
                 [], [], [], [], [], [], [])
             return
-        cols = doc.to_array([ORTH, IDX, SPACY, IS_PUNCT, IS_SPACE, SENT_START])
-        strings = doc.vocab.strings
-        self.texts = [strings[o] for o in cols[:, 0].tolist()]
+        cols = doc.to_array([ORTH, IDX, SPACY, IS_PUNCT, IS_SPACE, SENT_START, LENGTH])
         self.idx = cols[:, 1].tolist()
+        if text is not None:
+            self.texts = [text[i:i + k] for i, k in zip(self.idx, cols[:, 6].tolist())]
+        else:
+            strings = doc.vocab.strings
+            self.texts = [strings[o] for o in cols[:, 0].tolist()]
         self.space_after = cols[:, 2].astype(bool).tolist()
         self.punct = cols[:, 3].astype(bool).tolist()
         self.space = cols[:, 4].astype(bool).tolist()

@@ -248,7 +248,7 @@ def _pass0(nlp, offset: int, text: str, evidence):
     from pipeline.lang.doc_arrays import DocArrays
 
     doc = nlp.make_doc(text)
-    arrays = DocArrays(doc)
+    arrays = DocArrays(doc, text)
     sent_of = rough_sentences(doc, arrays)
     regions = promising_regions(doc, name_marks(doc, sent_of, evidence, arrays), sent_of, arrays)
     if not regions:

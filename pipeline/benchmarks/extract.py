@@ -91,11 +91,15 @@ _PROJECT_DIR = str(Path(__file__).resolve().parents[1]) + "/"
 
 
 def _group(filename: str, funcname: str) -> str | None:
-    """Group of a cProfile entry; None for a built-in function (counted for its callers)."""
+    """Group of a cProfile entry; None for a built-in function or one of spaCy's Doc, Token and
+    Span accessors (``spacy/tokens``: building a ``Token``, ``Doc.text``): their time counts
+    for their callers (the project's loops over tokens are the project's cost)."""
     if filename.startswith(_PROJECT_DIR):
         return "spacy" if funcname in PIPE_DRIVERS else "project"
     where = f"{filename} {funcname}"
     if filename == "~" and not any(k in funcname for k in ("spacy", "thinc")):
+        return None
+    if "spacy/tokens/" in filename or "spacy/strings" in filename or "spacy/lexeme" in filename:
         return None
     for name, keys in PROFILE_GROUPS[1:]:
         if any(k in where for k in keys):
@@ -106,22 +110,37 @@ def _group(filename: str, funcname: str) -> str | None:
 def profile_groups(stats) -> dict[str, float]:
     """Own time (seconds) per group of a ``pstats.Stats``: the project's code, spaCy and
     thinc (their Cython code included where it is profiled), numpy, other libraries, Python's
-    standard library. A built-in function's time goes to the groups of its callers, in
-    proportion to what each caller spent in it."""
-    out: dict[str, float] = {}
-    for (filename, _, funcname), (_, _, tottime, _, callers) in stats.stats.items():
-        group = _group(filename, funcname)
+    standard library. The time of a built-in function or a spaCy accessor goes to the groups
+    of its callers (through accessors calling accessors), in proportion to what each caller
+    spent in it."""
+    table = stats.stats
+    memo: dict = {}
+
+    def where(func, depth: int = 0) -> dict[str, float]:
+        if func in memo:
+            return memo[func]
+        group = _group(func[0], func[2])
         if group is not None:
-            out[group] = out.get(group, 0.0) + tottime
-            continue
-        shares = [(_group(f, n) or "python", c[2]) for (f, _, n), c in callers.items()]
-        total = sum(t for _, t in shares)
-        if not total:
-            out["python"] = out.get("python", 0.0) + tottime
-            continue
-        for g, t in shares:
-            out[g] = out.get(g, 0.0) + tottime * t / total
-    return out
+            memo[func] = {group: 1.0}
+            return memo[func]
+        callers = table.get(func, (0, 0, 0.0, 0.0, {}))[4]
+        total = sum(c[2] for c in callers.values())
+        if depth > 20 or not total:
+            out = {"spacy" if "spacy" in func[0] else "python": 1.0}
+        else:
+            memo[func] = {"python": 1.0}             # a cycle of accessors: cut it here
+            out = {}
+            for caller, c in callers.items():
+                for g, share in where(caller, depth + 1).items():
+                    out[g] = out.get(g, 0.0) + share * c[2] / total
+        memo[func] = out
+        return out
+
+    groups: dict[str, float] = {}
+    for func, (_, _, tottime, _, _) in table.items():
+        for g, share in where(func).items():
+            groups[g] = groups.get(g, 0.0) + tottime * share
+    return groups
 
 
 def _book_input(path: Path):

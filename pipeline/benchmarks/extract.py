@@ -86,7 +86,7 @@ PROFILE_GROUPS = (("project", ()),           # files of this package (see _PROJE
 PROJECT_COMPONENTS = ("paragraph_breaks", "person_layer")
 # Project functions that consume a component's ``pipe`` generator: the compiled generators of
 # the parser and NER are not seen by cProfile, so their time shows as these functions' own.
-PIPE_DRIVERS = ("parsed_docs", "_process_pending", "_run_component")
+PIPE_DRIVERS = ("parsed_docs", "_run_component")
 _PROJECT_DIR = str(Path(__file__).resolve().parents[1]) + "/"
 
 
@@ -204,7 +204,7 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
 
         parts = timed("region copies", copies)
     docs = [d for ps in parts for _, d, _ in ps]
-    batch = 16 if strategy == "full" else prune.REGION_BATCH
+    batch = 16
     components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
     for name, proc in nlp.pipeline:
         if name in components:

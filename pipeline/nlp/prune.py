@@ -213,34 +213,22 @@ def region_doc(doc, start: int, end: int, arrays, array_head, array):
     return sub
 
 
-# Regions are gathered over several chunks until a batch of the model is full (a chunk holds a
-# few regions: one nlp.pipe batch per chunk would run the networks on a handful of Docs).
-REGION_BATCH = 64
-
-
-def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None,
-                region_batch: int = REGION_BATCH):
+def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None):
     """For each chunk of a book yield ``(chunk offset, Doc of the whole chunk, parts)``;
     ``parts`` lists (book offset, processed Doc, promising pronoun offsets in that Doc or None
     for "every pronoun"). Full: one part, the whole (processed) chunk. Prune: the whole chunk
-    is only tokenized, and there is one processed part per region; the regions of consecutive
-    chunks go through the model together, ``region_batch`` Docs at a time (chunks are still
-    yielded in order)."""
+    is only tokenized, and there is one processed part per region. (Gathering the regions of
+    several chunks into larger batches for the model was measured: no faster on CPU.)"""
     components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
     if strategy == "full":
         docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), components, batch_size)
         for (offset, _), doc in zip(chunks, docs):
             yield offset, doc, [(offset, doc, None)]
         return
-    pending: list[tuple[int, object, list]] = []        # (offset, whole Doc, [(book offset, sub Doc, pronouns)])
-    n_pending = 0
-    for k, (offset, text) in enumerate(chunks):
+    for offset, text in chunks:
         doc, parts = _pass0(nlp, offset, text, evidence)
-        pending.append((offset, doc, parts))
-        n_pending += len(parts)
-        if n_pending >= region_batch or k == len(chunks) - 1:
-            yield from _process_pending(nlp, pending, components, max(batch_size, region_batch))
-            pending, n_pending = [], 0
+        processed = list(run_components(nlp, iter([sub for _, sub, _ in parts]), components, batch_size))
+        yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
 
 
 def _pass0(nlp, offset: int, text: str, evidence):
@@ -259,10 +247,3 @@ def _pass0(nlp, offset: int, text: str, evidence):
     parts = [(offset + idx[s], region_doc(doc, s, e, arrays, head, array), {idx[i] - idx[s] for i in toks})
              for s, e, toks in regions]
     return doc, parts
-
-
-def _process_pending(nlp, pending, components, batch_size):
-    subdocs = [sub for _, _, parts in pending for _, sub, _ in parts]
-    processed = iter(list(run_components(nlp, iter(subdocs), components, batch_size)))
-    for offset, doc, parts in pending:
-        yield offset, doc, [(book_offset, next(processed), toks) for book_offset, _, toks in parts]

@@ -92,12 +92,13 @@ def test_pass0_on_arrays_as_token_by_token(nlp):
         assert all(s <= i < e and target_pronoun_gender(doc[i].text) for i in toks)
 
 
-def test_parsed_docs_batches_regions_over_chunks_in_order(nlp):
-    chunks = [(k * 1000, TEXT) for k in range(5)]
-    one = list(prune.parsed_docs(nlp, chunks, "prune", region_batch=1))
-    many = list(prune.parsed_docs(nlp, chunks, "prune", region_batch=64))
-    assert [o for o, _, _ in one] == [o for o, _, _ in many] == [k * 1000 for k in range(5)]
-    for (_, _, a), (_, _, b) in zip(one, many):
-        assert [(o, d.text, t) for o, d, t in a] == [(o, d.text, t) for o, d, t in b]
-        assert [[(e.start, e.end, e.label_) for e in d.ents] for _, d, _ in a] == \
-            [[(e.start, e.end, e.label_) for e in d.ents] for _, d, _ in b]
+def test_parsed_docs_prune_regions_are_the_full_parse_of_their_text(nlp):
+    chunks = [(k * 1000, TEXT) for k in range(2)]
+    out = list(prune.parsed_docs(nlp, chunks, "prune"))
+    assert [o for o, _, _ in out] == [0, 1000]
+    for offset, whole, parts in out:
+        assert whole.text == TEXT and parts
+        for book_offset, sub, toks in parts:
+            start = book_offset - offset
+            assert TEXT[start:start + len(sub.text)] == sub.text
+            assert sub.has_annotation("DEP") and toks <= {t.idx for t in sub if target_pronoun_gender(t.text)}

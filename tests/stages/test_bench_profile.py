@@ -33,7 +33,7 @@ def test_profile_groups_send_builtins_to_their_callers():
 
     class Stats:
         stats = {(project, 1, "name_marks"): (1, 1, 2.0, 3.0, {}),
-                 (project, 2, "_process_pending"): (1, 1, 5.0, 5.0, {}),
+                 (project, 2, "parsed_docs"): (1, 1, 5.0, 5.0, {}),
                  (spacy_file, 3, "pipe"): (1, 1, 1.0, 1.0, {}),
                  ("~", 0, "<method 'lower' of 'str' objects>"): (4, 4, 1.0, 1.0, {
                      (project, 1, "name_marks"): (3, 3, 0.75, 0.75), (spacy_file, 3, "pipe"): (1, 1, 0.25, 0.25)}),

@@ -265,8 +265,8 @@ def print_profile(path: Path, strategy: str = "prune", model: str | None = None)
         print(f"| {name} ({who}) | {sec:.2f} | {sec / prof['total']:.1%} |")
     print()
     print(f"project's own phases: {prof['project_share']:.1%} of the time (target <= 25 %)")
-    print("cProfile, own time by code (built-ins counted for their callers; cProfile slows Python code "
-          "more than compiled code): " + ", ".join(f"{k} {v:.1%}" for k, v in
+    print("cProfile, own time by code (built-ins and spaCy's Doc/Token accessors counted for their callers; "
+          "cProfile slows every profiled call, so these shares only say where to look): " + ", ".join(f"{k} {v:.1%}" for k, v in
                                                   sorted(prof["group_shares"].items(), key=lambda kv: -kv[1])))
     return prof
 

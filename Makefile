@@ -12,8 +12,10 @@ MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
 
 .PHONY: help setup browser extract generate label namemap cda evaluate baseline analyze weights sowinobias \
         benchmark humans-qa humans-maze experiment-plan experiment-serve experiment-export embeddings \
-        bench-embeddings bench-fidelity bench-generate bench-baseline predict \
-        annotate-export annotate-serve annotate-import bench bench-namemap bench-weights bench-evaluate bench-scale test chaos clean
+        perf-embeddings perf-fidelity perf-generate perf-baseline predict \
+        annotate-export annotate-serve annotate-import perf perf-extract perf-namemap perf-weights perf-evaluate perf-scale \
+        bench bench-namemap bench-weights bench-evaluate bench-scale bench-embeddings bench-fidelity bench-generate \
+        bench-baseline bench-cda bench-persons test chaos clean
 
 help:
 	@echo "make extract [CORPUS=dir OUT=dir MODEL=name WORKERS=n]   books -> original instances"
@@ -21,7 +23,7 @@ help:
 	@echo "make test                                                run the test suite"
 	@echo "make chaos                                               the probes: kill -9, concurrent runs, dead workers, web, bad input"
 	@echo "other targets: label namemap cda evaluate analyze weights sowinobias annotate-* benchmark"
-	@echo "               humans-qa humans-maze experiment-* embeddings bench bench-*  (see docs/)"
+	@echo "               humans-qa humans-maze experiment-* embeddings perf perf-*  (see docs/)"
 
 setup: $(STAMP)
 $(STAMP): pyproject.toml resources/constraints.txt
@@ -101,24 +103,25 @@ annotate-import: $(STAMP)
 	$(PY) -m pipeline annotate-import --results $(RESULTS) --quadruples $(QUADRUPLES) --out $(OUT)/final \
 		--assignments $(ASSIGNMENTS) --seed $(ANNOTATE_SEED) $(ANNOTATE_OPTS) $(MODEL_ARG)
 
-# Benchmarks are scripts, not tests: they print medians and ratios measured side by side.
-bench: $(STAMP)
-	$(PY) -m pipeline.benchmarks.extract
+# Timing and fidelity scripts (pipeline/perf/), not tests: they print medians and ratios measured
+# side by side. The old names (make bench, bench-*) are aliases, at the end of this file.
+perf-extract: $(STAMP)
+	$(PY) -m pipeline.perf.extract
 
-bench-namemap: $(STAMP)
-	$(PY) -m pipeline.benchmarks.namemap
+perf-namemap: $(STAMP)
+	$(PY) -m pipeline.perf.namemap
 
-bench-weights: $(STAMP)
-	$(PY) -m pipeline.benchmarks.weights
+perf-weights: $(STAMP)
+	$(PY) -m pipeline.perf.weights
 
-bench-evaluate: $(STAMP)
-	$(PY) -m pipeline.benchmarks.evaluate
+perf-evaluate: $(STAMP)
+	$(PY) -m pipeline.perf.evaluate
 
 # corpus dumps end to end (zips, Parquet, Dask) + projection; SCALE_OPTS e.g. "--books 3"
 # (the full 118-book run takes about an hour on 2 cores)
 SCALE_OPTS ?=
-bench-scale: $(STAMP)
-	$(PY) -m pipeline.benchmarks.scale $(SCALE_OPTS)
+perf-scale: $(STAMP)
+	$(PY) -m pipeline.perf.scale $(SCALE_OPTS)
 
 # The browser tests need Debian's chromium + chromium-driver: installed here when missing and we
 # are root with apt-get (as in CI); otherwise those tests skip and say why.
@@ -163,27 +166,27 @@ VECTORS ?=
 embeddings: $(STAMP)
 	$(PY) -m pipeline embeddings $(foreach v,$(VECTORS),--vectors $(v)) --out outputs/embeddings
 
-bench-embeddings: $(STAMP)
-	$(PY) -m pipeline.benchmarks.embeddings
+perf-embeddings: $(STAMP)
+	$(PY) -m pipeline.perf.embeddings
 
-bench-fidelity: $(STAMP)
-	$(PY) -m pipeline.benchmarks.fidelity
+perf-fidelity: $(STAMP)
+	$(PY) -m pipeline.perf.fidelity
 
-bench-generate: $(STAMP)
-	$(PY) -m pipeline.benchmarks.generate_fidelity
+perf-generate: $(STAMP)
+	$(PY) -m pipeline.perf.generate_fidelity
 
-bench-baseline: $(STAMP)
-	$(PY) -m pipeline.benchmarks.benchmark_baseline
+perf-baseline: $(STAMP)
+	$(PY) -m pipeline.perf.benchmark_baseline
 
 # CDA's capitalised replacements against LitBank's gold persons (docs/cda.md)
-.PHONY: bench-cda
-bench-cda: $(STAMP)
-	$(PY) -m pipeline.benchmarks.cda_persons
+.PHONY: perf-cda
+perf-cda: $(STAMP)
+	$(PY) -m pipeline.perf.cda_persons
 
 test: $(STAMP) browser
 	$(PY) -m pytest -q tests
 
-# the probes of issue 24 (also part of make test): the malformed-input figures, then the tests
+# the robustness probes (also part of make test): the malformed-input figures, then the tests
 chaos: $(STAMP)
 	$(PY) -m tests.chaos.malformed
 	$(PY) -m pytest -q -m chaos tests
@@ -192,12 +195,26 @@ clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis
 
 # persons and genders against LitBank's gold entities (docs/persons.md)
-.PHONY: bench-persons
-bench-persons: $(STAMP)
-	$(PY) -m pipeline.benchmarks.persons
+.PHONY: perf-persons
+perf-persons: $(STAMP)
+	$(PY) -m pipeline.perf.persons
 
 # persons: every book's cast (docs/persons.md); CAST=FILE applies a researcher's overrides
 CAST ?=
 .PHONY: persons
 persons: $(STAMP)
 	$(PY) -m pipeline persons --corpus $(CORPUS) --out $(OUT)/persons --workers $(WORKERS) $(MODEL_ARG) $(if $(CAST),--cast $(CAST),)
+
+# timing and fidelity: `make perf` is `make perf-extract`; the old names still work
+perf: perf-extract
+bench: perf-extract
+bench-namemap: perf-namemap
+bench-weights: perf-weights
+bench-evaluate: perf-evaluate
+bench-scale: perf-scale
+bench-embeddings: perf-embeddings
+bench-fidelity: perf-fidelity
+bench-generate: perf-generate
+bench-baseline: perf-baseline
+bench-cda: perf-cda
+bench-persons: perf-persons

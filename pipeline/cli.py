@@ -7,11 +7,17 @@ heavy dependencies inside ``run``, so building the parser stays cheap. An
 does an ``OSError`` that reaches this level (a read-only or full file system, a file that
 cannot be opened): outputs are written all-or-nothing, so the previous ones are untouched.
 
+After a command ends with status 0, its settings are recorded with its outputs: ``OUT/run.json``
+for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline.formats.run_record`,
+``docs/runs.md``). The outputs are the arguments named in the module's ``RUN_OUTPUTS`` (default
+``("out",)``); a command adds its own settings with :func:`pipeline.formats.run_record.note`.
+
 A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding its output
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
 a second run into the same directory is refused while the first is alive.
 
-May import: :mod:`pipeline.stages` (by name), :mod:`pipeline.errors`, :mod:`pipeline.formats.files`.
+May import: :mod:`pipeline.stages` (by name), :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
+``run_record``).
 """
 
 from __future__ import annotations
@@ -39,8 +45,39 @@ def commands() -> dict[str, object]:
     return found
 
 
+_CONSTANT = re.compile(r"""^(COMMAND|HELP) = ("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[ \t]*(?:#.*)?$""", re.M)
+
+
+def command_index() -> dict[str, tuple[str, str]]:
+    """COMMAND name -> (module name, HELP), read from the modules' source without importing
+    them (``--help`` stays cheap whatever a command imports): the top-level lines
+    ``COMMAND = "..."`` and ``HELP = "..."``. A module where either is not a one-line string
+    literal is imported instead."""
+    import ast
+
+    found = {}
+    for info in sorted(pkgutil.iter_modules(pipeline.stages.__path__), key=lambda i: i.name):
+        path = os.path.join(pipeline.stages.__path__[0], f"{info.name}.py")
+        values = {}
+        try:
+            with open(path, encoding="utf-8") as fh:
+                for key, literal in _CONSTANT.findall(fh.read()):
+                    values.setdefault(key, ast.literal_eval(literal))
+        except (OSError, SyntaxError, ValueError):
+            values = {}
+        if "COMMAND" not in values or "HELP" not in values:
+            module = importlib.import_module(f"pipeline.stages.{info.name}")
+            values = {"COMMAND": getattr(module, "COMMAND", None), "HELP": getattr(module, "HELP", "")}
+        if values["COMMAND"]:
+            found[values["COMMAND"]] = (info.name, values["HELP"])
+    return found
+
+
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; only the command named in ``argv`` (if any) gets its arguments added."""
+    """The parser; only the command named in ``argv`` (if any) is imported and gets its
+    arguments added."""
+    from pipeline import __version__
+
     argv = argv or []
     wanted = next((a for a in argv if not a.startswith("-")), None)
     parser = argparse.ArgumentParser(
@@ -48,12 +85,16 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         description="counter-gap: build and evaluate counterfactual gender-bias coreference test sets.",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
+    parser.add_argument("--version", action="version", version=f"counter-gap {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, module in commands().items():
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+    for name, (module_name, help_text) in command_index().items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
         if name == wanted:
+            module = importlib.import_module(f"pipeline.stages.{module_name}")
             module.add_arguments(p)
-            p.set_defaults(_run=module.run, _output_dir=getattr(module, "OUTPUT_DIR", None))
+            p.set_defaults(_run=module.run, _output_dir=getattr(module, "OUTPUT_DIR", None),
+                           _run_outputs=getattr(module, "RUN_OUTPUTS", ("out",)),
+                           _run_unhashed=getattr(module, "RUN_UNHASHED", ()))
     return parser
 
 
@@ -71,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         with _locked_output(args):
-            return int(args._run(args) or 0)
+            return _recorded_run(args)
     except InputError as exc:
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2
@@ -81,6 +122,28 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted; completed outputs are kept, rerun to resume", file=sys.stderr)
         return 130
+
+
+def _recorded_run(args) -> int:
+    """Run the command; on status 0 write its run record(s) (:mod:`pipeline.formats.run_record`),
+    else remove a record whose outputs the failed run changed."""
+    from pipeline.formats import run_record
+
+    run_record.reset()
+    outputs = [k for k in args._run_outputs if getattr(args, k, None) not in (None, "")]
+    record = run_record.RunRecord(args) if outputs else None
+    status = 1
+    try:
+        status = int(args._run(args) or 0)
+    finally:
+        if record is not None:
+            if status == 0:
+                record.finish()
+            else:
+                with contextlib.suppress(Exception):     # never hide the run's own error
+                    record.fail()
+        run_record.reset()
+    return status
 
 
 def _locked_output(args):

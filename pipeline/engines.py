@@ -2,7 +2,7 @@
 processes (``workers=N``), or on a Dask distributed cluster (``scheduler=ADDRESS``).
 
 :func:`run_books` takes the per-task function and the writer as arguments (extract passes
-:func:`pipeline.stages.extract.process_unit` and its partition writer), so it knows nothing
+:func:`pipeline.runs.extract.process_unit` and its partition writer), so it knows nothing
 about books: a task is a tuple of picklable arguments, ``book_fn(*task)`` returns a picklable
 result, and ``write(task, result)`` is called in *this* process for every result, in
 completion order. The output is therefore the same whatever the engine, and workers on other
@@ -27,12 +27,23 @@ Parent death. Every worker asks the kernel for SIGKILL when its parent dies
 killing the main process (even with SIGKILL) leaves no worker behind. SIGTERM to the main
 process is handled like Ctrl-C: the workers are terminated and the run stops cleanly.
 
+Dask. Before the first task, every worker's code fingerprint
+(:func:`pipeline.formats.fingerprint.run_fingerprint`: the package's source hash, spaCy and
+gender-guesser versions) is compared with this process's; a difference is refused with one
+line naming the worker and what differs. Each task checks the source hash again on its worker
+(:func:`_checked_call`), so a worker that joins later with other code stops the run the same
+way. Parent death: the processes of a ``LocalCluster`` started by this process end with it
+(distributed's nannies watch their parent; ``tests/stages/test_engines_dask.py`` kills the
+client with SIGKILL and checks), so no guard of ours is needed there; a cluster started
+elsewhere (``--scheduler ADDRESS``) keeps its own lifetime, as a shared service should.
+
 Progress. ``book_fn`` may call :func:`report_progress` (words done so far in its book, per
 chunk); the words bar advances with it while the book runs, and is corrected to the count
 ``write`` returns when the book ends.
 
-May import: the standard library, tqdm, distributed (inside :func:`_run_dask`). Nothing of
-the project's stages.
+May import: the standard library, tqdm, distributed (inside :func:`_run_dask`),
+:mod:`pipeline.errors`, :mod:`pipeline.formats.fingerprint` (inside functions). Nothing of the
+project's stages.
 """
 
 from __future__ import annotations
@@ -379,18 +390,66 @@ def _settle(future, task, emit, fail, suspects) -> bool:
     return False
 
 
+class WorkerCodeMismatch(RuntimeError):
+    """A Dask worker runs other code than the client (raised in the worker, by
+    :func:`_checked_call`, for a worker that joined after the check at the start)."""
+
+
+def worker_fingerprint() -> dict:
+    """This process's :func:`pipeline.formats.fingerprint.run_fingerprint` (no model: the
+    per-book function names its own)."""
+    from pipeline.formats import fingerprint
+
+    return fingerprint.run_fingerprint(None)
+
+
+def check_worker_fingerprints(client) -> dict:
+    """Refuse (one-line :class:`pipeline.errors.InputError`) when a worker of ``client``'s
+    cluster runs other code or other versions of spaCy / gender-guesser than this process,
+    naming the worker and what differs; returns this process's fingerprint."""
+    from pipeline.errors import InputError
+    from pipeline.formats.fingerprint import fingerprint_differences
+
+    mine = worker_fingerprint()
+    theirs = client.run(worker_fingerprint)
+    for address, fingerprint in sorted(theirs.items()):
+        diff = fingerprint_differences(mine, fingerprint)
+        if diff:
+            raise InputError(f"the Dask worker {address} runs other code than this run "
+                             f"({'; '.join(diff)}): its results would mix with this code's; install the "
+                             "same version on every worker", "--scheduler")
+    return mine
+
+
+def _checked_call(code: str, book_fn, *task):
+    """Run ``book_fn(*task)`` on a Dask worker whose package hash is ``code`` (the client's)."""
+    from pipeline.formats import fingerprint
+
+    if fingerprint.source_sha256() != code:
+        raise WorkerCodeMismatch(f"code {fingerprint.source_sha256()[:12]} on this worker, "
+                                 f"{code[:12]} on the client")
+    return book_fn(*task)
+
+
 def _run_dask(tasks: Iterable[Task], book_fn, emit, fail, scheduler) -> None:
     from distributed import Client, as_completed
+
+    from pipeline.errors import InputError
 
     client = Client(scheduler) if isinstance(scheduler, str) else scheduler
     run_id = uuid.uuid4().hex[:12]          # keys unique even when runs share a scheduler
     try:
-        futures = {client.submit(book_fn, *task, key=f"book-{i}-{run_id}", pure=False): task
+        code = check_worker_fingerprints(client)["code"]
+        futures = {client.submit(_checked_call, code, book_fn, *task, key=f"book-{i}-{run_id}", pure=False): task
                    for i, task in enumerate(tasks)}
         for future in as_completed(futures):
             task = futures[future]
             try:
                 result = future.result()
+            except WorkerCodeMismatch as exc:
+                raise InputError(f"a Dask worker runs other code than this run ({exc}): its results "
+                                 "would mix with this code's; install the same version on every worker",
+                                 "--scheduler") from None
             except Exception as exc:   # noqa: BLE001 -- e.g. KilledWorker after repeated deaths
                 fail(task, f"failed on the Dask cluster: {_reason(exc)}")
             else:

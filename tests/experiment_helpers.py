@@ -69,7 +69,7 @@ def make_items(n: int = 60, maze: bool = True) -> list[dict]:
 
 
 def write_benchmark(items: list[dict], path) -> None:
-    write_records(items, path, BENCHMARK)
+    write_records(items, path, BENCHMARK, fill_missing=True)
 
 
 def hand_fillers(items: list[dict]) -> dict[str, list[dict]]:
@@ -86,7 +86,7 @@ def hand_distractors(items: list[dict]) -> dict[str, list]:
 def write_plan(rows: list[dict], path) -> None:
     from pipeline.formats.schemas import EXPERIMENT_PLAN
 
-    write_records(rows, path, EXPERIMENT_PLAN)
+    write_records(rows, path, EXPERIMENT_PLAN, fill_missing=True)
 
 
 def qa_plan_file(path, participants: int = 2, targets: int = 2, calibration: int = 2,

@@ -9,15 +9,18 @@ Pure: records in, records out.
   another mention of that mention's cluster; a pronoun in no mention is coreferent with
   nothing.
 * :func:`label` -- ``A``, ``B``, ``both`` or ``neither`` from two booleans (None: unanswered);
-* :func:`answer_records` -- the rows of ``answers.parquet`` (schema
-  :data:`pipeline.formats.schemas.ANSWERS`).
+* :func:`answer_records` -- the rows of ``answers.parquet`` (typed
+  :class:`pipeline.formats.records.SystemAnswer`, schema :data:`pipeline.formats.schemas.ANSWERS`).
 
-May import: the standard library (a :class:`pipeline.core.gold.Gold` is passed in).
+May import: the standard library, :mod:`pipeline.formats.records` (the typed answer; a
+:class:`pipeline.core.gold.Gold` is passed in).
 """
 
 from __future__ import annotations
 
 from typing import Iterable, Sequence
+
+from pipeline.formats.records import SystemAnswer
 
 Span = tuple[int, int]
 
@@ -72,10 +75,10 @@ def answer_records(rows: Iterable[dict], system: str, answers: dict[str, tuple[b
         gold = label(r.get("gold_a"), r.get("gold_b"))
         given = label(sys_a, sys_b)
         correct = None if gold is None else (given == gold)
-        out.append({"id": r["id"], "system": system, "quadruple_id": r.get("quadruple_id"),
-                    "variant": r.get("variant"), "gender": r.get("gender"), "answer": given,
-                    "a_coref": sys_a, "b_coref": sys_b, "gold": gold, "correct": correct,
-                    "answered": ans is not None, "error": errors.get(r["id"])})
+        out.append(SystemAnswer(id=r["id"], system=system, quadruple_id=r.get("quadruple_id"),
+                                variant=r.get("variant"), gender=r.get("gender"), answer=given,
+                                a_coref=sys_a, b_coref=sys_b, gold=gold, correct=correct,
+                                answered=ans is not None, error=errors.get(r["id"])).as_dict())
     return out
 
 

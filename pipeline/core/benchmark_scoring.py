@@ -1,4 +1,4 @@
-"""Scoring a coreference model's clusters on pro/anti-stereotype benchmark items (issue 15).
+"""Scoring a coreference model's clusters on pro/anti-stereotype benchmark items.
 
 Pure: items (dicts of the BENCHMARK layout) and cluster documents (objects with ``key``,
 ``line``, ``tokens``, ``clusters`` as :class:`pipeline.formats.system_outputs.ClusterDoc`) in,

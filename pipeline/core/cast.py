@@ -123,6 +123,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
     prev = _prev(doc, m.token_start)
     nxt = _next(doc, m.token_end)
+    if nxt is not None and nxt.text in ESTATE_WORDS and nxt.i == m.token_end and not m.title \
+            and _no_first_name(words[0], evidence):
+        return "estate"                 # "Stagfoot Lane", "the Abbey Close": the NER took only the first word
     if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
         if prev is not None and prev.lower_ in PLACE_PREPS:
             return "saint-place"
@@ -204,11 +207,17 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
     if m.gender == UNGENDERED or m.gender_source.endswith(("mostly_male", "mostly_female")):
         tries = [(m.name, True)] + ([(words[0], False), (words[-1], True)] if len(words) > 1 else [])
         for form, titled in tries:
-            found = evidence.gender(form, titled)
+            found = evidence.gender(form, titled, bare=not m.title)
             if found:
                 m.gender, m.gender_source = found
                 return m
         return m
+    if len(words) == 1:
+        found = evidence.gender(words[0])
+        if found and found[1] == "book:titles" and found[0] != m.gender \
+                and not evidence.pronouns_favour(words[0], m.gender):
+            m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book; not
+            return m                                # "Mrs Charles" (his wife) beside Charles's "he"
     strong = evidence.contradicts(words[0], m.gender)
     if strong:
         m.gender, m.gender_source = strong

@@ -21,8 +21,9 @@ name is replaced only inside a person span: a month ("born March 1, 1760"), a fe
 stays. Inside a span any token found in the list is replaced unless tagged as a function word
 (DT "The" is in the list): the span is the evidence, so the NNP tag is not required there. The spans come from the file's named-entity column
 (OntoNotes) or the project's person detection (:func:`detokenize` rebuilds the text it reads,
-:func:`tokens_in_spans` maps its entities back to tokens); ``persons=None`` is the rule before
-issue 23 (every NNP/NNPS token in the list), kept for the benchmark's "before" figure.
+:func:`tokens_in_spans` maps its entities back to tokens); ``persons=None`` is the earlier
+rule (every NNP/NNPS token in the list, before only persons were replaced), kept for the
+benchmark's "before" figure.
 
 May import: the standard library, :mod:`pipeline.lang`.
 """
@@ -146,7 +147,7 @@ def augment_words(words: Sequence[str], tags: Sequence[str], mode: str, names: N
     and :func:`her_tag`. ``names``: the list of personal names (a-CDA) or the
     name map's keys (n-CDA); ``name_map`` maps a name to its partner (n-CDA). ``persons``:
     indices of the tokens inside PERSON spans; only those can be names (None: every NNP/NNPS
-    token, the rule before issue 23).
+    token, the earlier rule).
     """
     out, counts, _ = augment_words_detail(words, tags, mode, names, name_map, deps, persons)
     return out, counts

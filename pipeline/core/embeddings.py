@@ -68,10 +68,6 @@ def weat_s(t: np.ndarray, a1: np.ndarray, a2: np.ndarray) -> float:
     return float(np.mean(a1 @ t) - np.mean(a2 @ t))
 
 
-def weat_S(T: np.ndarray, a1: np.ndarray, a2: np.ndarray) -> float:
-    return float(np.mean([weat_s(t, a1, a2) for t in T]))
-
-
 def weat(T: np.ndarray, a1: np.ndarray, a2: np.ndarray, draws: int = 10_000, seed: int = 0) -> WeatResult:
     """S(T, A1, A2) and its partition-test p-value.
 

@@ -21,7 +21,7 @@ random side (left/right) of the true word; the distractors come in, one list per
 
 Rows are plain dicts with the keys of ``EXPERIMENT_PLAN`` in :mod:`pipeline.formats.schemas`.
 
-May import: the standard library, :mod:`pipeline.core.pace`, :mod:`pipeline.vocab`.
+May import: the standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.vocab`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 
-from pipeline.core.pace import ALPHAS, word_count
+from pipeline.core.experiment_pace import ALPHAS, word_count
 
 ANSWERS = ["male", "female", "neutral", "unknown"]
 GENDER_ANSWER = {"masculine": "male", "feminine": "female", "neutral": "neutral"}

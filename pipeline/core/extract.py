@@ -3,7 +3,7 @@
 Follow one book: :mod:`pipeline.formats.books` reads it into paragraphs;
 :func:`chunk_paragraphs` (here) cuts them into chunks; :func:`pipeline.nlp.prune.parsed_docs`
 runs spaCy over them; :func:`extract_chunks` (here) turns the parsed Docs into records;
-:mod:`pipeline.stages.extract` writes them.
+:mod:`pipeline.runs.extract` writes them.
 
 Chunks. Whole paragraphs are grouped into chunks of at most ``CHUNK_CHARS`` characters. A
 paragraph longer than that (a book without line breaks is one paragraph) is cut into pieces
@@ -25,7 +25,8 @@ Windows never cross a chunk.
 
 Takes spaCy Doc/Token objects as input, but reads and writes no files.
 
-May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.cast`, the standard library.
+May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.cast`,
+:mod:`pipeline.core.instances` (the instance built and its mentions completed), the standard library.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.core.cast import doc_mentions
+from pipeline.core.instances import build_instance, completed
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
 from pipeline.lang.names import (NameMention, any_title, group_persons, guess, mention_from_span, saint_place,
@@ -174,7 +176,6 @@ def _context(doc, sents, lo: int, hi: int):
 
 def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: BookMeta) -> dict:
     text, starts, toks = _context(doc, sents, lo, hi)
-    index = {t.i: k for k, t in enumerate(toks)}
 
     def ctx(m: NameMention) -> tuple[int, int]:
         first, last = doc[m.token_start], doc[m.token_end - 1]
@@ -199,26 +200,15 @@ def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: 
     for s in sents[lo:hi + 1]:
         last = [t for t in s if not t.is_space][-1]
         sent_ends.append(starts[last.i] + len(last.text))
-    p_off = starts[pron.i]
-    return {
-        "instance_id": f"{meta.book_id}-{chunk_offset + pron.idx}",
-        "book_id": meta.book_id, "title": meta.title, "author": meta.author,
-        "text": text,
-        "book_start": chunk_offset + toks[0].idx,
-        "sentence_starts": sent_starts, "sentence_ends": sent_ends,
-        "tokens": [t.text for t in toks],
-        "token_starts": [starts[t.i] for t in toks],
-        "token_tags": [t.tag_ for t in toks],
-        "token_deps": [t.dep_ for t in toks],
-        "token_heads": [index.get(t.head.i, k) for k, t in enumerate(toks)],
-        "token_ents": [f"{t.ent_iob_}-{t.ent_type_}" if t.ent_type_ else "O" for t in toks],
-        "pronoun": pron.text, "pronoun_offset": p_off, "pronoun_token": index[pron.i],
-        "pronoun_tag": pron.tag_, "pronoun_gender": target_pronoun_gender(pron.text),
-        "pattern": match.pattern, "names": names,
-        "a_name": match.a_role, "a": text[a_s:a_e], "a_offset": a_s,
-        "b_name": match.b_role, "b": text[b_s:b_e], "b_offset": b_s,
-        "model": meta.model, "model_version": meta.model_version, "spacy_version": meta.spacy_version,
-    }
+    inst = build_instance(
+        text=text, toks=toks, start_of=lambda t: starts[t.i], pron=pron,
+        pronoun_gender=target_pronoun_gender(pron.text), names=names,
+        instance_id=f"{meta.book_id}-{chunk_offset + pron.idx}", book_id=meta.book_id, title=meta.title,
+        author=meta.author, book_start=chunk_offset + toks[0].idx, sentence_starts=sent_starts,
+        sentence_ends=sent_ends, pattern=match.pattern,
+        a_name=match.a_role, a=text[a_s:a_e], a_offset=a_s, b_name=match.b_role, b=text[b_s:b_e], b_offset=b_s,
+        model=meta.model, model_version=meta.model_version, spacy_version=meta.spacy_version)
+    return completed(inst)[0]        # the mentions NER missed, added when the instance stays sound
 
 
 def fit_window(mentions: list[NameMention]):

@@ -1,4 +1,4 @@
-"""Analysis of human experiment results: QA accuracy per alpha and Maze response times (issue 15).
+"""Analysis of human experiment results: QA accuracy per alpha and Maze response times.
 
 The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky).
 
@@ -10,7 +10,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   its answer matches the filler answer (:func:`filler_correct`: free text, "The patient" =
   "patient"), whatever ``is_correct`` recorded (the differences are counted);
 * every other answer is pro, anti or neutral by its category
-  (:func:`pipeline.core.stereotypes.parse_question_category`); a question on the other entity
+  (:func:`pipeline.core.benchmark_stereotypes.parse_question_category`); a question on the other entity
   (the released ``...other`` categories) counts in none of them unless ``questions="all"``
   (its accuracy is ``other``);
 * on WinoBias/Winogender pro and anti questions (``STEREOTYPE...TYPE`` categories), an answer
@@ -36,7 +36,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   right within that time budget. :func:`meeting_quantile` gives the smallest q at which it
   reaches a model's accuracy (None when it never does on 0.50..1.00).
 
-Pure: may import the standard library, numpy, :mod:`pipeline.core.stereotypes`,
+Pure: may import the standard library, numpy, :mod:`pipeline.core.benchmark_stereotypes`,
 :mod:`pipeline.errors`.
 """
 
@@ -48,7 +48,7 @@ from typing import Iterable
 
 import numpy as np
 
-from pipeline.core.stereotypes import ANTI, PRO, parse_question_category
+from pipeline.core.benchmark_stereotypes import ANTI, PRO, parse_question_category
 from pipeline.errors import InputError
 
 QUANTILES = np.round(np.arange(50, 101) / 100.0, 2)       # 0.50 ... 1.00, 51 points
@@ -208,16 +208,6 @@ def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
             "questions": questions, "n_answers": len(rows), "n_participants": len({r["mturk_id"] for r in rows})}
 
 
-def qa_sentences(rows: list[dict], path=None) -> dict[str, str]:
-    """Non-filler QA rows' sentence key -> coarse category: ``id_sentence`` (as a string)
-    and the sentence text are both returned as keys for matching with benchmark items."""
-    out = {}
-    for r in classify_answers(rows, path):
-        if r["kind"] != "filler":
-            out[str(r["id_sentence"]).strip()] = r["coarse"]
-    return out
-
-
 WINO_SOURCES = ("winobias", "winogender", "cog-wino")
 BUG_SOURCES = ("bug", "cog-bug")
 
@@ -375,4 +365,3 @@ def analyse_maze_by_kind(rows: list[dict], kinds: list[str | None],
         out["by_kind"] = {k: analyse_maze(groups[k], model_accuracy) for k in sorted(groups)}
         out["n_without_kind"] = sum(k is None for k in kinds)
     return out
-

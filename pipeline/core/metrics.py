@@ -13,7 +13,7 @@ Quadruple layout: arrays of shape (Q, 4), columns in :data:`pipeline.vocab.VARIA
 -1 (feminine), per instance (the pronoun's gender).
 
 Bootstrap: the project's ONE bootstrap, used by every metric (Counter-GAP and GAP views here,
-SoWinoBias in :mod:`pipeline.core.sowinobias`, the weighted scores in
+SoWinoBias in :mod:`pipeline.core.sowinobias_scoring`, the weighted scores in
 :mod:`pipeline.core.weights`). Units (quadruples, instances, SoWinoBias pairs, examples) are
 drawn with replacement, ``n`` per resample, from ``numpy.random.default_rng(seed)``
 (:func:`resample_counts`; :func:`resampled_sums` draws the same resamples in chunks when the

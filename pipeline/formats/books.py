@@ -20,8 +20,8 @@ Work is cut into :class:`Unit`\\ s (a file, a zip member, a group of Gutenberg c
 of table rows or sentence lines): small picklable records that a worker reads itself
 (:func:`read_unit`), so a table is never sent whole to every worker. A command uses:
 
-* :func:`add_corpus_arguments` (the options, defined once) and :func:`corpus_spec` (args ->
-  :class:`CorpusSpec`);
+* :func:`corpus_spec` (the parsed options of :func:`pipeline.options.add_corpus_arguments`,
+  defined once, -> :class:`CorpusSpec`);
 * :func:`iter_corpus` (every book, in order, in this process), or :func:`plan_corpus` +
   :func:`read_unit` per unit (extract: one task per unit on its engines).
 
@@ -48,7 +48,7 @@ from pipeline.formats.corpus.base import (BOOK_ID_RULE, BOOK_SUFFIXES, DUPLICATE
 from pipeline.formats.corpus.text import WRAP_WIDTH, book_from_bytes, decode, parse_epub, unwrap
 
 __all__ = ["Book", "BookSkipped", "CorpusSpec", "Skip", "Unit", "Plan", "IdGuard", "book_id_for", "relative_path",
-           "read_book", "find_books", "plan_corpus", "read_unit", "iter_corpus", "add_corpus_arguments",
+           "read_book", "find_books", "plan_corpus", "read_unit", "iter_corpus",
            "corpus_spec", "decode", "unwrap", "WRAP_WIDTH", "BOOK_SUFFIXES", "BOOK_ID_RULE", "OK", "SKIPPED",
            "EXCLUDED", "DUPLICATE", "NOT_READ"]
 
@@ -282,42 +282,8 @@ def iter_corpus(spec: CorpusSpec, *, skips: bool = True, plan: Plan | None = Non
         yield from plan.skips
 
 
-# ------------------------------------------------------------------ options --------------
-
-def add_corpus_arguments(p: argparse.ArgumentParser) -> None:
-    """The corpus options, defined once for every command that reads books."""
-    g = p.add_argument_group("corpus (docs/extract.md, 'Corpus dumps')")
-    g.add_argument("--corpus", required=True, type=Path,
-                   help="a folder of books (.txt Gutenberg or plain, .epub, .txt.gz/.bz2/.xz, .zip), searched "
-                        "recursively; one book file; a table FILE.parquet|.jsonl|.csv; or a Hugging Face dataset "
-                        "folder (save_to_disk)")
-    g.add_argument("--layout", choices=["auto", "sentences"], default="auto",
-                   help="sentences: one sentence per line (BookCorpus style): paragraphs rebuilt, a blank line "
-                        "ends a book, else pseudo-books of --book-sentences lines (default auto)")
-    g.add_argument("--book-sentences", type=int, default=10_000, metavar="N",
-                   help="--layout sentences without blank lines: lines (table rows) per pseudo-book (default 10000)")
-    g.add_argument("--text-column", default="text", help="table corpora: the column holding the text (default text)")
-    g.add_argument("--id-column", default="", help="table corpora: the book id column (default id, else book_id, "
-                                                   "else row-N)")
-    g.add_argument("--title-column", default="", help="table corpora: the title column (default title if present)")
-    g.add_argument("--keep-duplicates", action="store_true",
-                   help="read every Gutenberg copy of an ebook (NNNN.txt, NNNN-0.txt, NNNN-8.txt, zips) as a book "
-                        "of its own (default: the best copy only)")
-    g.add_argument("--language", default="", metavar="CODE",
-                   help="only books in this language (Gutenberg 'Language:' header or a language column), e.g. en; "
-                        "books of unknown language are kept")
-    g.add_argument("--min-words", type=int, default=0, metavar="N", help="only books of at least N words")
-    g.add_argument("--metadata", default="", metavar="FILE",
-                   help="CSV or Parquet with id, title, author, subjects, ... per book (e.g. Gutenberg's "
-                        "pg_catalog.csv): titles and authors, and the columns --where filters on")
-    g.add_argument("--where", action="append", default=[], metavar="COLUMN~REGEX",
-                   help="keep books whose metadata COLUMN matches REGEX (case-insensitive; also COLUMN!~REGEX, "
-                        "COLUMN=VALUE, COLUMN!=VALUE); repeatable, all must hold. Fiction: 'subjects~\\bfiction\\b'")
-    g.add_argument("--limit-books", type=int, default=None, metavar="N", help="only the first N books (in path order)")
-
-
 def corpus_spec(args: argparse.Namespace) -> CorpusSpec:
-    """The :class:`CorpusSpec` of parsed :func:`add_corpus_arguments` options."""
+    """The :class:`CorpusSpec` of parsed :func:`pipeline.options.add_corpus_arguments` options."""
     if args.book_sentences < 1:
         raise InputError("--book-sentences must be at least 1")
     if args.min_words < 0:

@@ -9,7 +9,7 @@ Parquet ``names`` column, or None). :func:`pipeline.core.analysis.examples_from_
 turns them into examples.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`,
-:mod:`pipeline.formats.gap_tsv`, :mod:`pipeline.formats.tables`.
+:mod:`pipeline.formats.gap_tsv`, :mod:`pipeline.formats.tables`, :mod:`pipeline.options`.
 """
 
 from __future__ import annotations
@@ -120,24 +120,8 @@ def read_name_spans(path: str | Path, texts: Mapping[str, str]) -> dict[str, lis
     return out
 
 
-def add_dataset_arguments(parser, originals_flag: bool = True, names_default: str = "auto") -> None:
-    """The options of :func:`read_dataset` / :func:`read_name_spans` and of the name source,
-    shared by ``analyze``, ``weights`` and ``baseline``."""
-    parser.add_argument("--dataset", required=True, help="GAP TSV, quadruples Parquet or instances Parquet")
-    parser.add_argument("--name-spans", metavar="JSON",
-                        help='personal-name spans {"ID": [[start, end, text], ...]} (else: names column or NER)')
-    parser.add_argument("--names-from", choices=["auto", "column", "ner"], default=names_default,
-                        help="without --name-spans: the dataset's names column, spaCy NER, or auto "
-                             f"(column if present, else NER); default: {names_default}")
-    parser.add_argument("--model", help="spaCy pipeline (default: see pipeline.nlp.load)")
-    if originals_flag:
-        parser.add_argument("--all-variants", action="store_true",
-                            help="quadruples: use all four variants, not only the originals")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-
-
 def read_dataset_args(args, originals_only: bool) -> tuple[list[dict], str, dict | None]:
-    """(records, kind, name spans or None) from the options of :func:`add_dataset_arguments`."""
+    """(records, kind, name spans or None) from the options of :func:`pipeline.options.add_dataset_arguments`."""
     records, kind = read_dataset(args.dataset, originals_only=originals_only)
     spans = (read_name_spans(args.name_spans, {r["id"]: r["text"] for r in records})
              if args.name_spans else None)

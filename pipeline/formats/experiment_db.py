@@ -1,8 +1,9 @@
 """The SQLite file of the experiment app: schema, connection, the plan guard, and reading it
 back for ``experiment-export``.
 
-Written by :mod:`pipeline.web.experiment.app` (every answer committed at once; WAL journal,
-``synchronous=FULL``), read by ``experiment-export``::
+Written by the routes of :mod:`pipeline.web.experiment` through the functions at the end of
+this module, which hold every SQL statement of the app (every answer committed at once; WAL
+journal, ``synchronous=FULL``), read by ``experiment-export``::
 
     meta(key TEXT PRIMARY KEY, value TEXT)     -- plan (path), plan_sha256, experiment
     participants(key TEXT PRIMARY KEY,         -- the participant key (MTurk worker / Prolific id)
@@ -163,3 +164,118 @@ def read_all(db_path) -> dict[str, list[dict]]:
         con.close()
     out["meta"] = {r["key"]: r["value"] for r in out["meta"]}
     return out
+
+
+# ------------------------------------------------------------------ the app's reads and writes
+# Every statement of the experiment app, on a connection from :func:`connect` (the app opens one
+# per request and wraps the writing steps in :func:`pipeline.formats.sqlite_store.immediate`).
+# The UNIQUE constraints raise :class:`sqlite3.IntegrityError` on a second answer to one trial.
+
+def participant(con, key: str):
+    """The participant's row (:class:`sqlite3.Row`), or None for an unknown key."""
+    return con.execute("SELECT * FROM participants WHERE key = ?", (key,)).fetchone()
+
+
+def participant_slot(con, key: str) -> str | None:
+    row = con.execute("SELECT slot FROM participants WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def taken_slots(con) -> set[str]:
+    return {r[0] for r in con.execute("SELECT slot FROM participants")}
+
+
+def add_participant(con, key: str, slot: str, started_at: str) -> None:
+    con.execute("INSERT INTO participants(key, slot, started_at) VALUES (?, ?, ?)",
+                (key, slot, started_at))
+
+
+def set_completion_code(con, key: str, code: str, completed_at: str) -> str:
+    """Store ``code`` unless the participant has one already; return the stored code."""
+    con.execute("UPDATE participants SET completion_code = ?, completed_at = ? "
+                "WHERE key = ? AND completion_code IS NULL", (code, completed_at, key))
+    return con.execute("SELECT completion_code FROM participants WHERE key = ?", (key,)).fetchone()[0]
+
+
+def set_pace(con, key: str, pace: float) -> None:
+    con.execute("UPDATE participants SET pace = ? WHERE key = ?", (pace, key))
+
+
+def answered_positions(con, key: str) -> set[int]:
+    """Positions of the participant's QA trials with a stored answer."""
+    return {r[0] for r in con.execute("SELECT position FROM qa_answers WHERE key = ?", (key,))}
+
+
+def shown_positions(con, key: str) -> set[int]:
+    return {r[0] for r in con.execute("SELECT position FROM shown WHERE key = ?", (key,))}
+
+
+def was_shown(con, key: str, position: int) -> bool:
+    return con.execute("SELECT 1 FROM shown WHERE key = ? AND position = ?",
+                       (key, position)).fetchone() is not None
+
+
+def mark_shown(con, key: str, position: int, target_ms: float, shown_at: str) -> None:
+    """Raises :class:`sqlite3.IntegrityError` when the sentence was shown already."""
+    con.execute("INSERT INTO shown(key, position, target_ms, shown_at) "
+                "VALUES (?, ?, ?, ?)", (key, position, target_ms, shown_at))
+
+
+def set_actual_ms(con, key: str, position: int, actual_ms: float) -> bool:
+    """Store the measured display time of a shown sentence that has none yet; False if none."""
+    cur = con.execute("UPDATE shown SET actual_ms = ? WHERE key = ? AND position = ? "
+                      "AND actual_ms IS NULL", (actual_ms, key, position))
+    return cur.rowcount == 1
+
+
+def add_qa_attempt(con, key: str, position: int, answer: str, correct: bool, ms: float | None,
+                   at: str) -> None:
+    con.execute("INSERT INTO qa_attempts(key, position, answer, correct, ms, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (key, position, answer, int(correct), ms, at))
+
+
+def qa_attempts(con, key: str, position: int) -> list[tuple[str, int]]:
+    """(answer, correct) of every calibration attempt at one trial, in order."""
+    return [tuple(r) for r in con.execute("SELECT answer, correct FROM qa_attempts WHERE key = ? "
+                                          "AND position = ? ORDER BY id", (key, position)).fetchall()]
+
+
+def add_qa_answer(con, key: str, position: int, item_id: str, kind: str, alpha, answer: str,
+                  correct: int, n_wrong: int, first_answer: str, question_ms: float | None,
+                  total_ms: float | None, answered_at: str) -> None:
+    """Raises :class:`sqlite3.IntegrityError` when the trial is answered already."""
+    con.execute("INSERT INTO qa_answers(key, position, item_id, kind, alpha, answer, "
+                "correct, n_wrong, first_answer, question_ms, total_ms, answered_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, position, item_id, kind, alpha, answer, correct, n_wrong, first_answer,
+                 question_ms, total_ms, answered_at))
+
+
+def calibration_times(con, key: str) -> dict[int, float]:
+    """Position -> total_ms of the participant's answered calibration trials."""
+    return {r[0]: r[1] for r in con.execute(
+        "SELECT position, total_ms FROM qa_answers WHERE key = ? AND kind = "
+        "'calibration'", (key,))}
+
+
+def maze_word_counts(con, key: str) -> dict[int, int]:
+    """Position -> the number of answered words of that Maze sentence."""
+    return {pos: n for pos, n in con.execute("SELECT position, COUNT(*) FROM maze_words WHERE key = ? "
+                                             "GROUP BY position", (key,))}
+
+
+def add_maze_error(con, key: str, position: int, word_index: int, chosen: str, ms: float,
+                   at: str) -> None:
+    con.execute("INSERT INTO maze_errors(key, position, word_index, chosen, ms, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (key, position, word_index, chosen, ms, at))
+
+
+def add_maze_word(con, key: str, position: int, item_id: str, word_index: int, word: str,
+                  distractor: str, side: str, is_pronoun: bool, first_correct: bool, n_errors: int,
+                  first_ms: float, correct_ms: float, answered_at: str) -> None:
+    """Raises :class:`sqlite3.IntegrityError` when the word is answered already."""
+    con.execute("INSERT INTO maze_words(key, position, item_id, word_index, word, "
+                "distractor, side, is_pronoun, first_correct, n_errors, first_ms, "
+                "correct_ms, answered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (key, position, item_id, word_index, word, distractor, side, int(is_pronoun),
+                 int(first_correct), n_errors, first_ms, correct_ms, answered_at))

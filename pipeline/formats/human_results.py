@@ -1,4 +1,4 @@
-"""Human experiment results: the QA answers CSV and the Maze trials CSV (issue 15).
+"""Human experiment results: the QA answers CSV and the Maze trials CSV.
 
 Both layouts are those of the released results of "Comparing Humans and Models on a Similar
 Scale" (Lior & Stanovsky); the project's experiment app (``pipeline/web/experiment``) writes
@@ -10,7 +10,7 @@ humans`` reads them with :func:`read_qa_results` and :func:`read_maze_trials`.
   on reading); of a filler question free text (the released files answer "who was being
   questioned?" with an occupation); ``time_fraction`` is alpha (0.75, 0.5, 0.25, nothing else);
   ``is_correct`` is the recorded judgement (True/False, 1/0); ``question_category`` is
-  ``filler`` or a stereotype category (checked by :mod:`pipeline.core.stereotypes` in the
+  ``filler`` or a stereotype category (checked by :mod:`pipeline.core.benchmark_stereotypes` in the
   analysis, not here).
 * Enrollment (the study's, one row per participant): :data:`ENROLLMENT_COLUMNS`
   (:func:`read_enrollment`); :func:`read_participants` reads its ``mturk_id`` too.
@@ -138,7 +138,7 @@ def _read_rows(path: str | os.PathLike, columns: list[str]) -> list[tuple[int, d
 
 
 FILLER = "filler"
-TIME_FRACTIONS = (0.75, 0.5, 0.25)        # the experiment's alphas (as core.pace.ALPHAS)
+TIME_FRACTIONS = (0.75, 0.5, 0.25)        # the experiment's alphas (as core.experiment_pace.ALPHAS)
 ENROLLMENT_COLUMNS = ["ID", "mturk_id", "batch_number", "total_performance", "hash_id"]
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import pyarrow as pa
 
-SPAN = pa.struct([("start", pa.int32()), ("end", pa.int32()), ("text", pa.string())])
-
 # ---------------------------------------------------------------- extract -----------------
 
 BOOKS = pa.schema([
@@ -132,7 +130,7 @@ QUADRUPLES = pa.schema([
     ("url", pa.string()),            # GAP input: the row's URL; extract: Gutenberg page or ""
 ])
 
-# ---------------------------------------------------------------- sowinobias (issue 9) ----
+# ---------------------------------------------------------------- sowinobias --------------
 # SoWinoBias template sentences (pipeline/sowinobias.py). One row per sentence; a pair is one
 # (male occupation, female occupation, adjective) combination with one pro and one anti row.
 
@@ -156,7 +154,7 @@ SOWINOBIAS = pa.schema([
     ("adjective", pa.string()),
 ])
 
-# ---------------------------------------------------------------- namemap (issue 4) -------
+# ---------------------------------------------------------------- namemap -----------------
 # One row per direction: every matched pair appears twice (name -> partner, partner -> name).
 # File metadata: alpha, nam_dict_sha256 (the gender-guesser dictionary the map was built from).
 
@@ -170,7 +168,7 @@ NAME_MAP = pa.schema([
     ("partner_frequency", pa.int32()),
 ])
 
-# ---------------------------------------------------------------- annotate (issue 6) ------
+# ---------------------------------------------------------------- annotate ----------------
 # votes.parquet of annotate-import: one row per instance of the annotated quadruples file.
 
 ANNOTATION_VOTES = pa.schema([
@@ -190,7 +188,7 @@ ANNOTATION_VOTES = pa.schema([
     ("quadruple_status", pa.string()),  # kept | balancing | real-person | flagged | inconsistent | not-annotated
 ])
 
-# ---------------------------------------------------------------- benchmarks (issue 15) ---
+# ---------------------------------------------------------------- benchmarks --------------
 # Pro/anti-stereotype benchmark items (WinoBias, Winogender, BUG, SoWinoBias) in one layout:
 # `python -m pipeline benchmark` writes it; the experiment app and the model scoring read it.
 # Spans are character offsets into ``text``; ``tokens`` is the whitespace tokenisation the
@@ -220,7 +218,7 @@ BENCHMARK = pa.schema([
     ("stereotype", pa.string()),         # coarse: pro | anti | neutral
     ("maze_eligible", pa.bool_()),
 ])
-# ---------------------------------------------------------------- label (issue 14) --------
+# ---------------------------------------------------------------- label -------------------
 # `python -m pipeline label`: the input's columns plus the gold labels from coreference-
 # annotated text; label = A | B | both | neither | unlabelled (a_coref/b_coref null then).
 LABEL_FIELDS = [("label", pa.string()), ("a_coref", pa.bool_()), ("b_coref", pa.bool_())]
@@ -228,7 +226,7 @@ LABELLED_INSTANCES = pa.schema(list(INSTANCES) + [pa.field(n, t) for n, t in LAB
 LABELLED_QUADRUPLES = pa.schema([f for f in QUADRUPLES if f.name not in ("a_coref", "b_coref")]
                                 + [pa.field(n, t) for n, t in LABEL_FIELDS])
 
-# ---------------------------------------------------------------- experiment (issue 16) ---
+# ---------------------------------------------------------------- experiment --------------
 # plan.parquet of `python -m pipeline experiment-plan`: one row per trial of one participant
 # slot (P001, P002, ...), in presentation order. QA rows: kind calibration | target | filler,
 # alpha (null for calibration), question, answers, correct_answer; Maze rows: kind maze,
@@ -266,7 +264,7 @@ EXPERIMENT_PLAN = pa.schema([
     ("sides", pa.list_(pa.string())),
 ])
 
-# ---------------------------------------------------------------- benchmark scoring (issue 15)
+# ---------------------------------------------------------------- benchmark scoring -------
 # per_item.parquet of `evaluate` on a benchmark: one row per (item, system), to join with the
 # human results on id.
 
@@ -306,7 +304,7 @@ CAST = pa.schema([
     ("evidence", pa.string()),       # where the gender came from, with counts
 ])
 
-# ---------------------------------------------------------------- answers (issue 28) -------
+# ---------------------------------------------------------------- answers -----------------
 # `predict` and `evaluate`: one row per (dataset row, system). quadruple_id / variant: the
 # Counter-GAP quadruple and variant; a GAP row is its own quadruple ("original"); SoWinoBias:
 # pair_id and pro/anti; a benchmark item: its id and its stereotype (pro/anti/neutral).
@@ -324,3 +322,19 @@ ANSWERS = pa.schema([
     ("answered", pa.bool_()),
     ("error", pa.string()),               # why a row is unanswered (a crash, no alignment, missing)
 ])
+
+
+# ---------------------------------------------------------------- typed records ------------
+# The typed records (pipeline.formats.records) and their schemas hold the same fields in the
+# same order: checked here, at import, so that one cannot drift from the other.
+
+def _check_record_schemas() -> None:
+    from pipeline.formats.records import Instance, QuadrupleRow, SystemAnswer
+
+    for record, schema in ((Instance, INSTANCES), (QuadrupleRow, QUADRUPLES), (SystemAnswer, ANSWERS)):
+        if record.field_names() != tuple(schema.names):
+            raise ImportError(f"pipeline.formats.records.{record.__name__} and its schema differ: "
+                              f"{record.field_names()} != {tuple(schema.names)}")
+
+
+_check_record_schemas()

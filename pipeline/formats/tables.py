@@ -24,13 +24,39 @@ def write_table(table: pa.Table, target: str | os.PathLike, schema: pa.Schema | 
         pq.write_table(table, tmp)
 
 
-def records_to_table(records: list[dict], schema: pa.Schema) -> pa.Table:
-    """Build a table from row dicts, validating them against ``schema``."""
+class RecordError(ValueError):
+    """A row dict does not hold exactly the fields of its schema (a program error: a misspelt
+    key would otherwise become an all-null column)."""
+
+
+def check_records(records: list[dict], schema: pa.Schema, fill_missing: bool = False) -> None:
+    """Raise :class:`RecordError` unless every record holds exactly the fields of ``schema``
+    (no unknown field, none missing; a field may hold None where the schema allows null).
+    ``fill_missing``: missing fields are allowed (written as null): for hand-made partial rows,
+    test fixtures; unknown fields are refused all the same."""
+    want = set(schema.names)
+    for k, rec in enumerate(records):
+        if rec.keys() == want:
+            continue
+        unknown, missing = sorted(set(rec) - want), [] if fill_missing else sorted(want - set(rec))
+        if not unknown and not missing:
+            continue
+        raise RecordError(f"record {k}: " + "; ".join(
+            part for part in (f"unknown field(s) {', '.join(unknown)}" if unknown else "",
+                              f"missing field(s) {', '.join(missing)}" if missing else "") if part))
+
+
+def records_to_table(records: list[dict], schema: pa.Schema, fill_missing: bool = False) -> pa.Table:
+    """Build a table from row dicts holding exactly the fields of ``schema`` (else
+    :class:`RecordError`; see :func:`check_records` for ``fill_missing``), typed by it."""
+    check_records(records, schema, fill_missing)
     return pa.Table.from_pylist(records, schema=schema)
 
 
-def write_records(records: list[dict], target: str | os.PathLike, schema: pa.Schema) -> None:
-    write_table(records_to_table(records, schema), target)
+def write_records(records: list[dict], target: str | os.PathLike, schema: pa.Schema,
+                  fill_missing: bool = False) -> None:
+    """Write row dicts (:func:`records_to_table`) to Parquet atomically."""
+    write_table(records_to_table(records, schema, fill_missing), target)
 
 
 def read_table(path: str | os.PathLike) -> pa.Table:

@@ -134,15 +134,3 @@ def read_word_list(source: str | os.PathLike) -> WordListFile:
     if not out.table and not out.skipped:
         raise InputError("no word pairs in the file", source)
     return out
-
-
-def write_word_list(pairs: list[tuple[str, str]], target: str | os.PathLike, one_way: bool = False,
-                    comment: str = "") -> None:
-    """Write a plain two-column list (used by tests and for reconstructed lists)."""
-    from pipeline.formats.files import write_text
-
-    lines = [f"# {ln}" for ln in comment.splitlines()]
-    if one_way:
-        lines.insert(0, ONE_WAY_MARK)
-    lines += [f"{a}\t{b}" for a, b in pairs]
-    write_text(target, "\n".join(lines) + "\n")

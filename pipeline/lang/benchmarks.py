@@ -2,7 +2,7 @@
 
 Loaders (each returns a list of item dicts with the columns of
 :data:`pipeline.formats.schemas.BENCHMARK`; ``category``, ``stereotype`` and
-``maze_eligible`` are left ``None`` for :mod:`pipeline.core.stereotypes` to fill):
+``maze_eligible`` are left ``None`` for :mod:`pipeline.core.benchmark_stereotypes` to fill):
 
 * :func:`load_winobias` -- WinoBias as distributed: ``{pro,anti}_stereotyped_type{1,2}.txt.{dev,test}``
   (numbered lines, the antecedent and the pronoun in brackets) with ``male_occupations.txt`` and
@@ -45,13 +45,12 @@ from pipeline.lang.pronouns import PRONOUNS, REFLEXIVES
 from pipeline.vocab import FEMININE, MASCULINE, NEUTRAL
 
 SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
-# the fine-grained categories an item can have (as pipeline.core.stereotypes.FINE_CATEGORIES)
+# the fine-grained categories an item can have (as pipeline.core.benchmark_stereotypes.FINE_CATEGORIES)
 FINE_TYPES = tuple(f"{m}-{o}" for m in ("pro", "anti", "neutral") for o in ("pro", "anti", "neutral")) + ("pronoun-neutral",)
 WINOBIAS_RE = re.compile(r"^(?P<set>pro|anti)_stereotyped_type(?P<type>[12])\.txt\.(?P<split>dev|test)$")
 BUG_COLUMNS = ["sentence_text", "profession", "g", "g_first_index", "profession_first_index",
                "stereotype"]
 NEUTRAL_PRONOUNS = {"they", "them", "their", "theirs", "themselves", "themself"}
-DETERMINERS = ("the", "a", "an")
 
 
 def pronoun_gender(word: str) -> str | None:

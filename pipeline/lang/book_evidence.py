@@ -92,7 +92,6 @@ _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
 _APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")
-_LETTER = re.compile(r"[A-Za-z]")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
 _CAPITAL_WORD = re.compile(r"\b[A-Z][A-Za-z]*\b")
 _MID = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]+)")
@@ -108,6 +107,7 @@ class FormEvidence:
     titled: Counter = field(default_factory=Counter)
     pronouns: Counter = field(default_factory=Counter)
     appositions: Counter = field(default_factory=Counter)
+    alone: Counter = field(default_factory=Counter)     # pronoun votes of the form standing alone
 
 
 @dataclass
@@ -162,13 +162,14 @@ class BookEvidence:
         return bool(ev and ev.place and not (ev.person or sum(ev.titled.values()) or sum(ev.appositions.values())
                                              or sum(ev.pronouns.values())))
 
-    def gender(self, form: str, titles: bool = True) -> tuple[str, str] | None:
+    def gender(self, form: str, titles: bool = True, bare: bool = True) -> tuple[str, str] | None:
         """(gender, source) the book gives ``form``, or None. Titles decide when the form
         has at least ``TITLE_MIN`` titled uses (all of one gender; a surname titled both ways,
         "Mr. Bennet" and "Mrs. Bennet", has none); otherwise appositions (weight
         ``APPOSITION_WEIGHT``) and pronoun votes together, at least ``PRONOUN_MIN`` votes with
         ``PRONOUN_SHARE`` of them for one gender. ``titles=False``: leave titled uses out (a
-        given name: "Mrs. Newland Archer" says nothing of Newland)."""
+        given name: "Mrs. Newland Archer" says nothing of Newland). ``bare=False``: the mention
+        has a title of its own ("Dr Marjoribanks"), so a family's bare uses say nothing of it."""
         o = self.overrides.get(form)
         if o in (MASCULINE, FEMININE):
             return o, "cast"
@@ -178,8 +179,11 @@ class BookEvidence:
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]
-            if k != n_t:
-                return None                 # titled both ways: a family name
+            if k != n_t:                    # titled both ways: a family name
+                return self._votes(ev.alone) if bare else None
+            against = self._votes(ev.pronouns, STRONG_SHARE)
+            if against and against[0] != g and sum(ev.pronouns.values()) > n_t:
+                return against              # "Mrs. Newland" (his wife) vs Newland's own "he"
             if n_t >= TITLE_MIN:
                 return g, "book:titles"
         votes = Counter(ev.pronouns)
@@ -192,6 +196,23 @@ class BookEvidence:
             g, k = votes.most_common(1)[0]
             if k / n >= PRONOUN_SHARE:
                 return g, "book:appositions" if ev.appositions.get(g) else "book:pronouns"
+        return None
+
+    def pronouns_favour(self, form: str, gender: str) -> bool:
+        """The pronoun votes of ``form`` give ``gender`` at least as often as the other one
+        (and there are some)."""
+        ev = self.forms.get(form)
+        if ev is None or not sum(ev.pronouns.values()):
+            return False
+        return ev.pronouns[gender] * 2 >= sum(ev.pronouns.values())
+
+    @staticmethod
+    def _votes(votes: Counter, share: float = PRONOUN_SHARE) -> tuple[str, str] | None:
+        n = sum(votes.values())
+        if n >= PRONOUN_MIN:
+            g, k = votes.most_common(1)[0]
+            if k / n >= share:
+                return g, "book:pronouns"
         return None
 
     def contradicts(self, form: str, gender: str) -> tuple[str, str] | None:
@@ -232,7 +253,11 @@ def _ev(forms: dict, form: str) -> FormEvidence:
     return ev
 
 
-_TITLED = re.compile(rf"\b([A-Z][A-Za-zéè]*)\.?\s+({_WORD}(?:\s+{_WORD})?)")
+_TITLED = re.compile(rf"\b([A-Z][A-Za-zéè]*)(\.?)\s+({_WORD}(?:\s+{_WORD})?)")
+# titles written with a final period; any other word before a period ends a sentence:
+# "... said the Duchess. Newland turned" gives Newland no title
+ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mssrs".split())
+_TITLE_BEFORE = re.compile(r"\b([A-Z][A-Za-zéè]*)(\.?)\s+$")
 
 
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -> BookEvidence:
@@ -251,9 +276,9 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
                 _ev(forms, m.group(1)).person += 1
     for m in _TITLED.finditer(text):
         gender = _title(m.group(1))
-        if not gender:
+        if not gender or (m.group(2) and m.group(1) not in ABBREVIATED):
             continue
-        words = m.group(2).split()
+        words = m.group(3).split()
         if gender and not title_gender(words[0]):
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
     for m in _APPOSITION.finditer(text):
@@ -269,30 +294,70 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     return evidence
 
 
+def _runs(sent: str, proper):
+    """(start, end, words, run) of each name run of ``sent``: its words that the book writes
+    as names, titles left out (runs without such words are skipped)."""
+    for rm in _NAME_RUN.finditer(sent):
+        words = tuple(w for w in rm.group(0).split() if not _title(w) and proper(w))
+        if words:
+            yield rm.start(), rm.end(), words, rm.group(0)
+
+
+def _after_title(text: str, at: int, run: str) -> bool:
+    """The run at ``text[at:]`` starts with, or follows, a gendered title."""
+    if _title(run.split()[0]) is not None:
+        return True
+    before = _TITLE_BEFORE.search(text, max(0, at - 20), at)     # "Mrs." ends a _SENTENCE
+    return bool(before and _title(before.group(1)) and (not before.group(2) or before.group(1) in ABBREVIATED))
+
+
+def _vote(forms: dict, words: tuple, pronoun: str) -> None:
+    g = MASCULINE if pronoun.lower() == "he" else FEMININE
+    for w in set(words):
+        _ev(forms, w).pronouns[g] += 1
+    if len(words) == 1:
+        _ev(forms, words[0]).alone[g] += 1
+
+
+_LEAD_PRONOUN = re.compile(r"\s*(He|She)\b")
+
+
 def _pronoun_votes(text: str, forms: dict, proper) -> None:
-    """A sentence with exactly one name run (capitalised words that the book writes as names,
-    ``proper``; titles left out) among its first ``SUBJECT_REACH`` words votes, for the run's
-    words, the gender of the first ``he`` / ``she`` after it (none after a quote: "Tess," he
-    said)."""
+    """Pronoun votes (a run after a gendered title never votes: "Mrs. Durbeyfield … she"; the
+    title says the gender, and a family's bare surname may belong to someone else):
+
+    * the first name run of a sentence (names as the book writes them, ``proper``; titles
+      left out), among its first ``SUBJECT_REACH`` words, votes the gender of the first
+      ``he`` / ``she`` after it, when no other name run stands between them and no quote
+      (\"Tess,\" he said: the pronoun is the speaker);
+    * a sentence without quotes, pronoun or any other name, whose one name run is the run,
+      followed by a sentence that starts with ``He`` or ``She``: "Ogilvy was there. He …"."""
+    prev = None
     for sm in _SENTENCE.finditer(text):
         sent = sm.group(0)
+        lead = _LEAD_PRONOUN.match(sent) if prev else None
+        if lead:
+            _vote(forms, prev, lead.group(1))
+        prev = None
         if not _HE_SHE.search(sent):
+            runs = list(_runs(sent, proper))
+            if runs and len({r[2] for r in runs}) == 1 and not _QUOTE.search(sent) \
+                    and not _after_title(text, sm.start() + runs[0][0], runs[0][3]):
+                prev = runs[0][2]
             continue
-        runs = []
-        for rm in _NAME_RUN.finditer(sent):
-            words = tuple(w for w in rm.group(0).split() if not _title(w) and proper(w))
-            if words:
-                runs.append((rm.start(), rm.end(), words))
-        if len({r[2] for r in runs}) != 1:
+        first = next(_runs(sent, proper), None)
+        if first is None:
             continue
-        start, end, words = runs[0]
+        start, end, words, run = first
         if len(sent[:start].split()) > SUBJECT_REACH:
             continue
         p = _HE_SHE.search(sent, end, end + PRONOUN_REACH)
-        if p and not _QUOTE.search(sent, end, p.start()):
-            g = MASCULINE if p.group(1).lower() == "he" else FEMININE
-            for w in set(words):
-                _ev(forms, w).pronouns[g] += 1
+        if not p or _QUOTE.search(sent, end, p.start()):
+            continue
+        if any(w not in ((), words) for _, _, w, _ in _runs(sent[end:p.start()], proper)):
+            continue
+        if not _after_title(text, sm.start() + start, run):
+            _vote(forms, words, p.group(1))
 
 
 def overrides_only(book_id: str, overrides: dict | None) -> BookEvidence:

@@ -1,4 +1,4 @@
-"""Tables and plots of the human experiment analysis (issue 15).
+"""Tables and plots of the human experiment analysis.
 
 * :func:`qa_markdown`, :func:`plot_qa`: pro vs anti accuracy per alpha, models as points
   (the paper's Figure 4);

@@ -1,6 +1,9 @@
-"""SoWinoBias plot and report files (the metrics are :mod:`pipeline.core.sowinobias`).
+"""SoWinoBias table, plot and Markdown report (the metrics are
+:mod:`pipeline.core.sowinobias_scoring`; the run that reads, scores and writes them is
+:mod:`pipeline.runs.eval_sowinobias`).
 
-May import: the standard library, numpy, matplotlib, :mod:`pipeline.core.sowinobias`,
+May import: the standard library, numpy, matplotlib, :mod:`pipeline.vocab`,
+:mod:`pipeline.core.sowinobias_templates`, :mod:`pipeline.core.sowinobias_scoring`,
 :mod:`pipeline.formats.files`.
 """
 
@@ -8,9 +11,29 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.core.sowinobias import (DEFAULT_RESAMPLES, DEFAULT_SEED, POLARITIES, SIGNIFICANCE,
-                                      compute_metrics, format_table)
-from pipeline.errors import InputError
+from pipeline.core.sowinobias_scoring import SIGNIFICANCE
+from pipeline.core.sowinobias_templates import POLARITIES
+from pipeline.vocab import pct
+
+
+def _bias(m: dict) -> str:
+    if m["bias"] is None:
+        return "n/a"
+    star = "*" if m["p_bias"] is not None and m["p_bias"] < SIGNIFICANCE else ""
+    return f"{pct(m['bias'], signed=True)}{star}"
+
+
+def format_table(metrics: dict) -> str:
+    """Markdown table of the metrics (percent; "*" where the one-sided p < 0.01)."""
+    lines = ["| system | pairs | pro | anti | bias (pro − anti) | p (pro > anti) | overall "
+             "| positive: pro / anti / bias | negative: pro / anti / bias |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for name, m in metrics.items():
+        pol = [f"{pct(g['acc_pro'])} / {pct(g['acc_anti'])} / {_bias(g)}"
+               for g in (m["by_polarity"][p] for p in POLARITIES)]
+        lines.append(f"| {name} | {m['n_pairs']} | {pct(m['acc_pro'])} | {pct(m['acc_anti'])} | {_bias(m)} "
+                     f"| {'n/a' if m['p_bias'] is None else format(m['p_bias'], '.4f')} | {pct(m['acc_overall'])} | {pol[0]} | {pol[1]} |")
+    return "\n".join(lines) + "\n"
 
 
 def plot_metrics(metrics: dict, target: Path) -> None:
@@ -54,27 +77,10 @@ def plot_metrics(metrics: dict, target: Path) -> None:
     plt.close(fig)
 
 
-def evaluate_sowinobias(dataset, systems: dict, out_dir: Path, resamples: int = DEFAULT_RESAMPLES,
-                        seed: int = DEFAULT_SEED, allow_missing: bool = False) -> dict:
-    """Evaluate systems on a SoWinoBias dataset; write ``sowinobias.md`` and ``sowinobias.png``
-    into ``out_dir``; return the metrics (keyed by system name) for ``metrics.json``.
-
-    ``dataset``: the GAP TSV (ID, A-coref, B-coref, set, polarity, pair_id) or Parquet (id,
-    a_coref, b_coref, set, polarity, pair_id) columns. ``systems``: name -> frame with ID,
-    A-coref, B-coref (TRUE/FALSE strings or booleans). Missing, unknown or duplicate IDs raise
-    InputError (``allow_missing=True`` counts missing as wrong).
-    """
-    from pipeline.formats.files import write_text
-
-    if not systems:
-        raise InputError("no system outputs to evaluate")
-    metrics = compute_metrics(dataset, systems, resamples, seed, allow_missing)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+def markdown(metrics: dict, resamples: int, seed: int) -> str:
+    """``sowinobias.md``: the header and the table of :func:`format_table`."""
     test = (f"one-sided paired bootstrap for pro > anti over pairs ({resamples} resamples, seed {seed}); "
             f"\"*\" where p < {SIGNIFICANCE}" if resamples else "no bootstrap (0 resamples)")
     header = (f"# SoWinoBias\n\nAccuracy (%) on the pro- and anti-stereotypical sets; bias = pro − anti "
               f"(percentage points); p: {test}.\n\n")
-    write_text(out_dir / "sowinobias.md", header + format_table(metrics))
-    plot_metrics(metrics, out_dir / "sowinobias.png")
-    return metrics
+    return header + format_table(metrics)

@@ -8,7 +8,7 @@ Flow: arguments -> :mod:`pipeline.formats.datasets` (dataset, name spans) -> spa
 
 May import: :mod:`pipeline.formats`, :mod:`pipeline.nlp`, :mod:`pipeline.core`,
 :mod:`pipeline.report`, :mod:`pipeline.errors`, :mod:`pipeline.vocab`; never another command.
-The dataset options are :func:`pipeline.formats.datasets.add_dataset_arguments` (shared with
+The dataset options are :func:`pipeline.options.add_dataset_arguments` (shared with
 ``weights`` and ``baseline``).
 """
 
@@ -24,10 +24,11 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline.formats.datasets import add_dataset_arguments
+    from pipeline import options as opt
+    from pipeline.options import add_dataset_arguments
 
     add_dataset_arguments(parser)
-    parser.add_argument("--out", required=True, help="output directory (summary.md, summary.json, *.png)")
+    opt.out_dir(parser, "summary.md, summary.json, *.png")
 
 
 def run(args) -> int:

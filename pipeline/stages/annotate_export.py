@@ -3,7 +3,7 @@
 ``--quadruples`` takes ``quadruples.parquet`` of ``generate`` or a GAP TSV file (GAP's files,
 Counter-GAP's csv-quoted releases such as ``C-GAP-withdot.dev.tsv``), told apart by content;
 for a GAP TSV the persons of each text are found with the spaCy pipeline ``--model``
-(:mod:`pipeline.web.annotate.rows`, :mod:`pipeline.core.gap_persons`), and rows whose A or B
+(:mod:`pipeline.runs.annotation_rows`, :mod:`pipeline.core.gap_persons`), and rows whose A or B
 cannot be found as a name are reported (count and first ids) and left out with their
 quadruple.
 
@@ -20,7 +20,7 @@ Outputs in ``--out``:
   (submitting shows the collected answers instead of sending them).
 * ``export.json`` -- the parameters and counts.
 
-Task planning is pure (:func:`pipeline.core.questions.plan_tasks`): quadruples are shuffled
+Task planning is pure (:func:`pipeline.core.annotation_questions.plan_tasks`): quadruples are shuffled
 (seeded), each quadruple's variants too, and laid out round-robin, so two variants of one
 quadruple never share a task; each task gets ``--checks`` known-answer questions from
 ``resources/annotation_checks.txt`` (or ``--check-items FILE``); the last task is topped up
@@ -28,8 +28,8 @@ with further check questions, so every row has ``--per-task`` questions. The MTu
 are made by :mod:`pipeline.web.annotate.mturk`. The four files are written all-or-nothing
 (:func:`pipeline.formats.files.staged_outputs`).
 
-May import: the standard library; inside functions: :mod:`pipeline.core.questions`,
-:mod:`pipeline.formats`, :mod:`pipeline.web.annotate.mturk`, :mod:`pipeline.web.annotate.rows`,
+May import: the standard library; inside functions: :mod:`pipeline.core.annotation_questions`,
+:mod:`pipeline.formats`, :mod:`pipeline.web.annotate.mturk`, :mod:`pipeline.runs.annotation_rows`,
 :mod:`pipeline.errors`.
 """
 
@@ -44,10 +44,12 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--quadruples", required=True,
                         help="quadruples.parquet from generate, or a GAP TSV file (GAP, Counter-GAP's "
                              "releases): persons found with --model")
-    parser.add_argument("--out", required=True, help="output directory")
+    opt.out_dir(parser)
     parser.add_argument("--per-task", type=int, default=10,
                         help="questions per task (HIT), check questions included (default 10)")
     parser.add_argument("--checks", type=int, default=1,
@@ -56,22 +58,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="file of check items (default: resources/annotation_checks.txt)")
     parser.add_argument("--assignments", type=int, default=3,
                         help="workers per task, recorded in export.json for publishing (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="shuffling seed (default 0)")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for a GAP TSV input (default: $SPACY_MODEL or the installed "
-                             "en_core_web_sm); ignored for Parquet")
+    opt.seed(parser, "the shuffling")
+    opt.model(parser, "for a GAP TSV input (ignored for Parquet)")
 
 
 def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignments=3,
            seed=0, model=None) -> dict:
     import csv
 
-    from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, plan_tasks
+    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, plan_tasks
     from pipeline.errors import InputError
     from pipeline.formats.files import dumps_json, sha256_file, staged_outputs
     from pipeline.formats.resources import read_commented, resource
     from pipeline.web.annotate.mturk import batch_rows, preview_page, render_template
-    from pipeline.web.annotate.rows import annotation_rows
+    from pipeline.runs.annotation_rows import annotation_rows
 
     rows, conversion = annotation_rows(quadruples, model)
     if not rows:
@@ -111,7 +111,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
 
 
 def run(args) -> int:
-    from pipeline.web.annotate.rows import conversion_report
+    from pipeline.runs.annotation_rows import conversion_report
 
     s = export(args.quadruples, args.out, args.per_task, args.checks, args.check_items,
                args.assignments, args.seed, args.model)

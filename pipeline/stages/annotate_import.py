@@ -1,44 +1,12 @@
 """``annotate-import``: answers -> votes -> filters -> balanced final dataset + dataset card.
 
 ``--quadruples`` is the file that was annotated: ``quadruples.parquet`` or a GAP TSV file
-(converted as at export, :mod:`pipeline.web.annotate.rows`, with the same ``--model``).
+(converted as at export, :mod:`pipeline.runs.annotation_rows`, with the same ``--model``).
 
-Answers come from an MTurk results CSV or from the web app's SQLite file (detected by the
-file's first bytes).
+Parses the options and calls :func:`pipeline.runs.annotate_import.annotate_import` (the
+formats read, the votes, filters and balancing, the outputs: its module doc and docs/annotate.md).
 
-MTurk results CSV (what MTurk's "Download CSV" returns for a batch made by annotate-export):
-``HITId``, ``AssignmentId``, ``WorkerId``, ``AssignmentStatus`` (optional; ``Rejected`` rows
-are skipped), ``Input.qI_id`` / ``Input.qI_text`` / ``Input.qI_spans`` (the batch values,
-HTML-escaped as exported) and ``Answer.qI_spans`` (JSON ``[[start, end, text], ...]``),
-``Answer.qI_none`` (``true``/``false``; ``on``/empty accepted), ``Answer.qI_contradiction``
-for every question I. Required: ``WorkerId``, ``AssignmentId``, ``Input.qI_id`` and the
-three ``Answer.qI_*`` columns of every question. Other columns are ignored.
-
-SQLite (``annotate-serve``): table ``answers(annotator, instance_id, spans, no_names,
-contradiction, ...)``, see :mod:`pipeline.web.annotate.store`.
-
-Aggregation, filters and balancing are the pure core :mod:`pipeline.core.votes`; the SQLite
-file is checked by :func:`pipeline.web.annotate.store.read_answers` (same quadruples hash,
-every stored highlight still reads the same text); the dataset card is
-:mod:`pipeline.report.dataset_card`.
-
-Annotator ids (names typed into annotate-serve, MTurk WorkerIds) are never published: every
-id is replaced by a pseudonym ``a-<12 hex digits>``, an HMAC-SHA256 of the id with a private
-salt -- kept in the SQLite file (``meta.annotator_salt``) or, for an MTurk CSV, in a private
-file beside it (``RESULTS.salt``, mode 0600; ``--salt-file`` names another). The same salt
-gives the same pseudonyms on every run. ``--annotator-ids FILE`` writes the private key
-(pseudonym, raw id) to FILE (mode 0600; not inside ``--out``).
-
-Outputs in ``--out``, written all-or-nothing (:func:`pipeline.formats.files.staged_outputs`):
-a Hugging Face dataset directory (:mod:`pipeline.formats.hf_dataset`) -- ``README.md`` (YAML
-metadata: configs ``default`` = ``dataset.parquet`` and ``votes`` = ``votes.parquet``, split
-``test``, features, license; then the dataset card), ``dataset.parquet`` (schema QUADRUPLES,
-labels filled), ``votes.parquet`` (schema ANNOTATION_VOTES) -- plus ``dataset.tsv`` (GAP TSV)
-and ``summary.json``.
-
-May import: the standard library; inside functions: :mod:`pipeline.core`,
-:mod:`pipeline.formats`, :mod:`pipeline.report.dataset_card`, :mod:`pipeline.web.annotate.store`,
-:mod:`pipeline.web.annotate.rows`, :mod:`pipeline.errors`.
+May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
 
 from __future__ import annotations
@@ -46,25 +14,24 @@ from __future__ import annotations
 COMMAND = "annotate-import"
 HELP = "import votes, filter, balance, publish"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
+RUN_UNHASHED = ("salt_file", "annotator_ids")     # private: named in run.json, never hashed into it
 
 import argparse
-from pathlib import Path
 
-from pipeline.errors import InputError
-
-REAL_PEOPLE_RESOURCE = "real_people.txt"          # resources/real_people.txt
-LICENSE = "unknown"
+from pipeline.runs.annotate_import import LICENSE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--results", required=True,
                         help="MTurk results CSV or the annotate-serve SQLite file")
     parser.add_argument("--quadruples", required=True,
                         help="the quadruples.parquet annotated, or the GAP TSV file annotated")
-    parser.add_argument("--out", required=True, help="output directory for the final dataset")
+    opt.out_dir(parser, "the final dataset")
     parser.add_argument("--assignments", type=int, default=3,
                         help="answers needed per instance (default 3); fewer: left out")
-    parser.add_argument("--seed", type=int, default=0, help="balancing seed (default 0)")
+    opt.seed(parser, "the balancing")
     parser.add_argument("--drop-real-people", action="store_true",
                         help="drop quadruples whose names match --real-people")
     parser.add_argument("--real-people", default=None,
@@ -77,9 +44,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--license", default=LICENSE,
                         help="license of the published dataset, a Hugging Face license id such as "
                              f"cc-by-4.0 (default {LICENSE!r}: choose one before publishing)")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for a GAP TSV --quadruples: the one used at export/serve "
-                             "(default: $SPACY_MODEL or the installed en_core_web_sm)")
+    opt.model(parser, "for a GAP TSV --quadruples: the one used at export/serve")
     parser.add_argument("--salt-file", default=None,
                         help="private salt of the annotator pseudonyms for an MTurk CSV (default: "
                              "RESULTS.salt beside it, created when missing; SQLite keeps its own)")
@@ -88,287 +53,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "mode 0600, outside --out); the published files never hold raw ids")
 
 
-# ----------------------------------------------------------------- pseudonyms --------------
-
-PSEUDONYM_PREFIX = "a-"
-
-
-def pseudonym(salt: str, annotator: str) -> str:
-    """``a-`` and 12 hex digits of HMAC-SHA256(salt, annotator id)."""
-    import hashlib
-    import hmac
-
-    return PSEUDONYM_PREFIX + hmac.new(salt.encode(), annotator.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
-
-
-def _private_file(path: Path, text: str) -> None:
-    import os
-
-    from pipeline.formats.files import atomic_path
-
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-        os.chmod(tmp, 0o600)
-
-
-def results_salt(results, kind: str, salt_file=None) -> str:
-    """The private salt: the SQLite file's own, else the salt file (created when missing)."""
-    import secrets
-
-    if kind == "sqlite" and salt_file is None:
-        from pipeline.web.annotate.store import annotator_salt
-
-        return annotator_salt(results)
-    path = Path(salt_file) if salt_file else Path(str(results) + ".salt")
-    if path.is_file():
-        salt = path.read_text(encoding="utf-8").strip()
-        if not salt:
-            raise InputError("empty salt file", path)
-        return salt
-    salt = secrets.token_hex(16)
-    _private_file(path, salt + "\n")
-    return salt
-
-
-def pseudonymise(answers: list, salt: str) -> tuple[list, dict[str, str]]:
-    """(answers with pseudonyms, pseudonym -> raw id)."""
-    import dataclasses
-
-    key: dict[str, str] = {}
-    out = []
-    for a in answers:
-        p = pseudonym(salt, a.annotator)
-        key[p] = a.annotator
-        out.append(dataclasses.replace(a, annotator=p))
-    return out, key
-
-
-def write_annotator_ids(path, key: dict[str, str], out) -> None:
-    import csv
-    import io
-
-    path = Path(path)
-    if path.resolve().is_relative_to(Path(out).resolve()):
-        raise InputError("--annotator-ids must lie outside --out (the published directory)", path)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["pseudonym", "annotator"])
-    w.writerows(sorted(key.items()))
-    _private_file(path, buf.getvalue())
-
-
-# ----------------------------------------------------------------- answers -----------------
-
-def parse_flag(value, path, row, column) -> bool:
-    """An MTurk answer box: ``true``/``false`` in any case (the project's boolean parser,
-    :func:`pipeline.formats.gap_tsv.parse_bool`), ``on``/``off`` as an HTML check box sends
-    it; empty means unticked."""
-    from pipeline.formats.gap_tsv import parse_bool
-
-    text = str(value or "").strip().lower()
-    if text in ("on", "off"):
-        return text == "on"
-    try:
-        return bool(parse_bool(text, path, row, column))
-    except InputError:
-        raise InputError(f"column {column!r} must be true or false, got {value!r}", path, row) from None
-
-
-def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
-    """Answers of an MTurk results CSV (UTF-8, or UTF-16 with a BOM, or Excel's cp1252:
-    :func:`pipeline.formats.files.read_text_any`). Returns (answers, rejected assignments
-    skipped, the encoding read)."""
-    import csv
-    import html
-    import io
-    import re
-
-    from pipeline.core.questions import parse_spans
-    from pipeline.core.votes import Answer
-    from pipeline.formats.files import read_text_any
-
-    path = Path(path)
-    text, encoding = read_text_any(path, "CSV")
-    with io.StringIO(text, newline="") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        qnums = sorted({int(m.group(1)) for h in header
-                        if (m := re.fullmatch(r"Input\.q(\d+)_id", h))})
-        required = ["WorkerId", "AssignmentId"]
-        if not qnums:
-            required.append("Input.q1_id")
-        required += [f"Answer.q{i}_{f}" for i in qnums for f in ("spans", "none", "contradiction")]
-        missing = [c for c in required if c not in header]
-        if missing:
-            raise InputError(f"missing column(s) {', '.join(missing)}", path)
-        answers, rejected = [], 0
-        for rowno, rec in enumerate(reader, start=2):
-            if (rec.get("AssignmentStatus") or "").strip().lower() == "rejected":
-                rejected += 1
-                continue
-            worker = (rec["WorkerId"] or "").strip()
-            if not worker:
-                raise InputError("empty WorkerId", path, rowno)
-            for i in qnums:
-                qid = html.unescape((rec[f"Input.q{i}_id"] or "").strip())
-                if not qid:
-                    continue                       # an unused slot of a short task
-                if qid not in known:
-                    raise InputError(f"answer to unknown instance {qid!r} (Input.q{i}_id)", path, rowno)
-                text = rec.get(f"Input.q{i}_text")
-                if text is not None and html.unescape(text) != known[qid].text:
-                    raise InputError(f"Input.q{i}_text differs from the text of {qid!r}: "
-                                     "results of another quadruples file?", path, rowno)
-                try:
-                    spans = parse_spans(rec[f"Answer.q{i}_spans"])
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise InputError(f"Answer.q{i}_spans is not a JSON list of spans ({exc})",
-                                     path, rowno) from None
-                none = parse_flag(rec[f"Answer.q{i}_none"], path, rowno, f"Answer.q{i}_none")
-                answers.append(Answer(worker, qid, spans, none,
-                                      (rec[f"Answer.q{i}_contradiction"] or "").strip(),
-                                      f"row {rowno}"))
-    return answers, rejected, encoding
-
-
-def read_sqlite(path, quadruples, texts: dict[str, str]) -> list:
-    """Answers of the annotate-serve database, checked against the quadruples file."""
-    from pipeline.core.questions import parse_spans
-    from pipeline.core.votes import Answer
-    from pipeline.formats.files import sha256_file
-    from pipeline.web.annotate.store import read_answers
-
-    answers = []
-    for rec in read_answers(path, quadruples, sha256_file(quadruples), texts):
-        try:
-            spans = parse_spans(rec["spans"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"spans is not a JSON list of spans ({exc})", path, rec["row"]) from None
-        answers.append(Answer(rec["annotator"], rec["item"], spans, rec["none"],
-                              rec["contradiction"], f"row {rec['row']}"))
-    return answers
-
-
-def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
-    """(answers, kind, rejected) from a results CSV or SQLite file."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError("file not found", path)
-    with open(path, "rb") as fh:
-        magic = fh.read(16)
-    if magic.startswith(b"SQLite format 3"):
-        return read_sqlite(path, quadruples, {k: q.text for k, q in known.items()}), "sqlite", 0
-    import csv
-
-    try:
-        answers, rejected, encoding = read_mturk_csv(path, known)
-    except csv.Error as exc:
-        raise InputError(f"not a readable CSV file ({exc})", path) from None
-    return answers, "mturk-csv" if encoding == "UTF-8" else f"mturk-csv, read as {encoding}", rejected
-
-
-# ----------------------------------------------------------------- outputs -----------------
-
-def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: dict | None = None) -> None:
-    """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
-    from pipeline.core.votes import gap_rows
-    from pipeline.formats import schemas
-    from pipeline.formats.files import dumps_json, staged_outputs
-    from pipeline.formats.gap_tsv import write_gap_tsv
-    from pipeline.formats.hf_dataset import Config, Split, write_hf_dataset
-    from pipeline.formats.tables import records_to_table
-    from pipeline.report.dataset_card import FILES, dataset_card
-
-    dataset = records_to_table(result.dataset, schemas.QUADRUPLES)
-    votes = records_to_table(result.votes, schemas.ANNOTATION_VOTES)
-    configs = [Config("default", [Split("test", FILES["dataset"], dataset)],
-                      "the final dataset: four instances per quadruple, labels by majority vote"),
-               Config("votes", [Split("test", FILES["votes"], votes)],
-                      "every annotated instance: answers per label, majority, agreement, flags")]
-    summary = {"funnel": result.funnel, "provenance": provenance,
-               **({"fingerprint": fingerprint} if fingerprint else {}),
-               **{k: v for k, v in result.stats.items() if k != "invalid_examples"}}
-    with staged_outputs(out) as stage:
-        write_hf_dataset(stage, configs, dataset_card(result, provenance, license), license=license,
-                         pretty_name="Counter-GAP-style counterfactual coreference test set",
-                         language=["en"], task_categories=["token-classification"],
-                         tags=["coreference-resolution", "gender-bias", "counterfactual"])
-        write_gap_tsv(gap_rows(result.dataset), stage / FILES["tsv"], extra_columns=["Book"])
-        (stage / FILES["summary"]).write_text(dumps_json(summary), encoding="utf-8")
-
-
 def run(args) -> int:
-    from pipeline.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row
-    from pipeline.core.votes import aggregate, real_people_set
-    from pipeline.formats.files import sha256_file
-    from pipeline.formats.resources import read_commented, resource
-    from pipeline.vocab import pct
-    from pipeline.web.annotate.rows import GAP_TSV, annotation_rows, conversion_report
+    from dataclasses import fields
 
-    rows, conversion = annotation_rows(args.quadruples, args.model)
-    check_source = args.check_items or resource(CHECKS_RESOURCE)
-    checks = parse_checks(read_commented(check_source), check_source)
-    known = {r["id"]: question_from_row(r) for r in rows}
-    known.update({q.id: q for q in checks})
-    answers, kind, rejected = read_results(args.results, args.quadruples, known)
-    if not answers:
-        raise InputError("no answers" + (f" ({rejected} rejected assignment(s) skipped)" if rejected else "")
-                         + ": nothing to publish", args.results)
-    if args.annotator_ids:
-        write_annotator_ids(args.annotator_ids, {}, args.out)       # refused before any work
-    answers, ids = pseudonymise(answers, results_salt(args.results, kind, args.salt_file))
-    people_source = args.real_people or resource(REAL_PEOPLE_RESOURCE)
-    people = real_people_set(read_commented(people_source)) if args.drop_real_people else None
-    try:
-        result = aggregate(rows, answers, assignments=args.assignments, checks=checks,
-                           seed=args.seed, real_people=people,
-                           min_check_accuracy=args.min_check_accuracy)
-    except ValueError as exc:
-        raise InputError(str(exc), args.results) from None
-    if not result.dataset:
-        raise InputError("no quadruple is left to publish (funnel: " + " -> ".join(
-            f"{k.replace('_', ' ')} {v}" for k, v in result.funnel.items() if v is not None) + ")", args.results)
-    provenance = {
-        "quadruples": str(args.quadruples), "quadruples sha256": sha256_file(args.quadruples),
-        "results": f"{args.results} ({kind})", "results sha256": sha256_file(args.results),
-        "assignments": args.assignments, "balancing seed": args.seed,
-        "real-people filter": (f"on ({args.real_people or 'resources/' + REAL_PEOPLE_RESOURCE})"
-                               if people is not None else "off"),
-        "min check accuracy": args.min_check_accuracy if args.min_check_accuracy is not None else "off",
-        "command": "python -m pipeline annotate-import --results ... --quadruples ... --out ...",
-    }
-    if conversion["kind"] == GAP_TSV:
-        provenance["quadruples"] += " (GAP TSV)"
-        provenance["persons found with"] = conversion["model"]
-        provenance["GAP rows kept"] = f"{conversion['rows_kept']} of {conversion['rows']}"
-    provenance["annotators"] = "pseudonymised (salted HMAC-SHA256); raw ids are not published"
-    from pipeline.formats.fingerprint import run_fingerprint
+    from pipeline.runs.annotate_import import ImportSettings, annotate_import
 
-    publish(result, args.out, provenance, args.license, run_fingerprint(args.model))
-    if args.annotator_ids:
-        write_annotator_ids(args.annotator_ids, ids, args.out)
-        print(f"wrote the private key of {len(ids)} pseudonym(s) to {args.annotator_ids}")
-    s, f = result.stats, result.funnel
-    for line in conversion_report(conversion):
-        print(line)
-    agreement = "n/a" if s["agreement_all"] is None else pct(s["agreement_all"] / 100, digits=1) + "%"
-    if rejected:
-        print(f"skipped {rejected} rejected assignment(s)")
-    if s["duplicates"]:
-        print(f"ignored {s['duplicates']} duplicate answer(s)")
-    if s["invalid"]:
-        print(f"{sum(s['invalid'].values())} answer(s) failed the checks and were not counted: "
-              + ", ".join(f"{k} {v}" for k, v in sorted(s["invalid"].items())))
-        for line in s["invalid_examples"]:
-            print(f"  {line}")
-    if s["too_few_answers"]:
-        ids = s["too_few_answers"]
-        print(f"{len(ids)} instance(s) with fewer than {args.assignments} answers, left out: "
-              + ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else ""))
-    print(f"{len(answers)} answers from {len(s['annotators'])} annotators ({kind}); "
-          f"mean agreement {agreement} over {s['voted_instances']} voted instances")
-    print("funnel (quadruples): " + " -> ".join(
-        f"{k.replace('_', ' ')} {v}" for k, v in f.items() if v is not None))
-    print(f"wrote {len(result.dataset)} instances to {Path(args.out) / 'dataset.parquet'}, "
-          "votes.parquet, README.md (a Hugging Face dataset directory), dataset.tsv, summary.json")
-    return 0
+    return annotate_import(ImportSettings(**{f.name: getattr(args, f.name) for f in fields(ImportSettings)}))

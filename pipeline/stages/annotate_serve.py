@@ -6,9 +6,9 @@ SIGTERM and prints what is stored. The SQLite file remembers the sha256 of the q
 file it was started with; another quadruples file is refused (one-line error, exit 2), so
 answers are never stored against the offsets of a regenerated file. ``--quadruples`` may be a
 GAP TSV file (Counter-GAP's releases): its persons are found with ``--model``
-(:mod:`pipeline.web.annotate.rows`).
+(:mod:`pipeline.runs.annotation_rows`).
 
-May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`.
+May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`; also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations
@@ -20,18 +20,17 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--quadruples", required=True,
                         help="quadruples.parquet to annotate, or a GAP TSV file (persons found with --model)")
     parser.add_argument("--db", required=True,
                         help="SQLite file for the answers (created if new; tied to --quadruples)")
-    parser.add_argument("--port", type=int, default=8765,
-                        help="port on 127.0.0.1 (default 8765; 0 picks a free one)")
+    opt.port(parser, 8765)
     parser.add_argument("--assignments", type=int, default=3,
                         help="at most this many annotators per instance (default 3)")
-    parser.add_argument("--seed", type=int, default=0, help="question order seed (default 0)")
-    parser.add_argument("--model", default=None,
-                        help="spaCy pipeline for a GAP TSV input (default: $SPACY_MODEL or the installed "
-                             "en_core_web_sm); use the same one for annotate-import")
+    opt.seed(parser, "the question order")
+    opt.model(parser, "for a GAP TSV input (use the same one for annotate-import)")
 
 
 def run(args) -> int:
@@ -41,8 +40,8 @@ def run(args) -> int:
 
     from pipeline.web.annotate.app import create_app
     from pipeline.web.serving import make_server
-    from pipeline.web.annotate.rows import conversion_report
-    from pipeline.web.annotate.store import answer_counts
+    from pipeline.runs.annotation_rows import conversion_report
+    from pipeline.formats.annotation_store import answer_counts
 
     app = create_app(args.quadruples, args.db, args.assignments, args.seed, args.model)
     info = app.config["COUNTER_GAP"]

@@ -16,15 +16,15 @@ KINDS = ("random", "dist1", "dist2", "dist3")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline.formats.datasets import add_dataset_arguments
+    from pipeline import options as opt
+    from pipeline.options import add_dataset_arguments
 
     # "detected" personal names: spaCy NER on every text (each variant of a quadruple is
     # parsed on its own) unless spans are given
     add_dataset_arguments(parser, originals_flag=False, names_default="ner")
     parser.add_argument("--kind", required=True, choices=KINDS)
-    parser.add_argument("--seed", type=int, default=0,
-                        help="random: seed of the one draw in A-coref/B-coref (the probabilities are exact)")
-    parser.add_argument("--out", required=True, help="system output TSV (GAP system format)")
+    opt.seed(parser, "the one draw in A-coref/B-coref of --kind random (the probabilities are exact)")
+    opt.out_file(parser, "system output TSV, GAP system format")
 
 
 def run(args) -> int:

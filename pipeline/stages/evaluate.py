@@ -1,82 +1,39 @@
-"""``python -m pipeline evaluate``: Counter-GAP bias metrics of system outputs, with report.
+"""``python -m pipeline evaluate``: bias metrics of system outputs, with report.
 
-Thin layer: reads and validates the dataset (quadruples Parquet, GAP TSV -- ours, GAP's or
-Counter-GAP's published files, csv-quoted or not --, or a gold-label TSV) and the system
-outputs, computes the metrics (:mod:`pipeline.core.metrics`), and writes into ``--out``
-together (all or nothing):
+Parses the options and calls :func:`pipeline.runs.evaluate.evaluate`, the one evaluation entry
+point over every dataset kind: Counter-GAP quadruples and GAP rows (``metrics.json``,
+``metrics.md``, ``metrics.png``, ``answers.parquet``; docs/evaluate.md), pro/anti benchmarks
+and SoWinoBias datasets. ``--write-conll FILE`` / ``--write-jsonlines FILE`` write the dataset
+in a coreference system's input layout.
 
-- ``metrics.json``: an object keyed by system name (fractions, p-values, 99 % intervals);
-- ``metrics.md``: the Markdown table, laid out like the Counter-GAP paper's table;
-- ``metrics.png``: Acc_Diff and Delta-I per system with bootstrap 99 % intervals
-  (:mod:`pipeline.report.evaluation`).
-
-System outputs are recognised by content (:func:`pipeline.formats.system_outputs.detect_system_format`):
-GAP TSV predictions (ID, A-coref, B-coref, optional A-prob/B-prob/AB-prob); JSON lines with
-clusters (c2f-coref and descendants); CoNLL-2012 response files. Cluster outputs are turned
-into A-coref/B-coref by aligning the system's tokens with the dataset's text
-(:mod:`pipeline.core.alignment`; the rule is in docs/evaluate.md); rows that cannot be aligned
-are counted, reported and scored as wrong.
-
-Datasets whose IDs carry no ``-control``/``-swap-1``/``-swap-2`` suffix (plain GAP) get the
-GAP-style view only. A dataset with a ``set`` column of pro/anti values (SoWinoBias) is scored
-by :mod:`pipeline.core.sowinobias` and reported by :mod:`pipeline.report.sowinobias`.
-
-``--write-conll FILE`` writes the dataset as a CoNLL-2012 key file (one document per row,
-regex tokens, the gold labels as clusters) that coreference systems and CoNLL scorers read.
-
-May import: the standard library, numpy, pandas, :mod:`pipeline.errors`, :mod:`pipeline.vocab`,
-:mod:`pipeline.core`, :mod:`pipeline.formats`, :mod:`pipeline.lang`, :mod:`pipeline.report`.
+May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Never another command.
 """
 
 from __future__ import annotations
 
+import argparse
+from pathlib import Path
+
 COMMAND = "evaluate"
 HELP = "bias metrics with bootstrap significance"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
-
-import argparse
-import re
-import time
-from dataclasses import dataclass, field
-from pathlib import Path
-
-import numpy as np
-import pandas as pd
-
-from pipeline.core.gold import Gold, is_sowinobias, normalise_dataset, row_spans  # noqa: F401 (re-exported)
-from pipeline.errors import InputError
-from pipeline.formats.datasets import read_dataset_frame  # noqa: F401 (re-exported)
-from pipeline.formats.files import jsonable
-from pipeline.formats.system_outputs import rows_list as _rows_list
-
-MAX_LISTED = 5
-MIN_COVERAGE = 0.8     # a cluster document must spell at least this share of the row's text
-
-
-# ------------------------------------------------------------------------------ CLI
-
-def _name_file(text: str, option: str) -> tuple[str, str]:
-    name, sep, path = text.partition("=")
-    if not sep or not name or not path:
-        raise argparse.ArgumentTypeError(f"{option} expects NAME=FILE, got {text!r}")
-    return name, path
+RUN_OUTPUTS = ("out", "write_conll", "write_jsonlines")     # each gets its run record (docs/runs.md)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     p.add_argument("--dataset", required=True, type=Path,
                    help="gold dataset: quadruples Parquet, GAP TSV (ours, GAP's, Counter-GAP's), or TSV "
                         "with ID, Pronoun, A-coref, B-coref")
-    p.add_argument("--system", action="append", default=[], metavar="NAME=FILE",
-                   type=lambda s: _name_file(s, "--system"),
-                   help="a system output, format detected by content: GAP TSV predictions (ID, A-coref, "
-                        "B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
-                        "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as "
-                        "`predict` does, into OUT/predictions); repeatable (on a pro/anti benchmark, a NAME "
-                        "given again adds that system's output on another dataset)")
-    p.add_argument("--out", type=Path, help="output directory (required with --system)")
-    p.add_argument("--resamples", type=int, default=10_000,
-                   help="bootstrap resamples (default 10000; 0 disables the tests)")
-    p.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
+    opt.name_file(p, "--system", "a system output, format detected by content: GAP TSV predictions (ID, "
+                  "A-coref, B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
+                  "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as `predict` does, "
+                  "into OUT/predictions); on a pro/anti benchmark, a NAME given again adds that system's "
+                  "output on another dataset", split=True)
+    opt.out_dir(p, "required with --system", required=False)
+    opt.resamples(p)
+    opt.seed(p, "the bootstrap")
     p.add_argument("--allow-missing", action="store_true",
                    help="count dataset IDs missing from a system output as wrong (and say how many)")
     p.add_argument("--max-unmatched", type=float, default=0.01, metavar="SHARE",
@@ -85,9 +42,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ignore-extra", action="store_true",
                    help="ignore system rows whose ID is not in the dataset (score a subset, e.g. Counter-GAP's "
                         "development quadruples, with predictions for the whole set); say how many")
-    p.add_argument("--weights", action="append", default=[], metavar="NAME=W.json",
-                   type=lambda s: _name_file(s, "--weights"),
-                   help="test-set weights (JSON: ID -> weight) for weighted scores; repeatable")
+    opt.name_file(p, "--weights", "test-set weights (JSON: ID -> weight) for weighted scores",
+                  metavar="NAME=W.json", split=True)
     p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
                    help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
     p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",
@@ -98,408 +54,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--report", action="store_true",
                    help="also write report.md and report.html: metrics with intervals, plots, and the "
                         "quadruples each system gets inconsistent")
-    p.add_argument("--device", default="cpu", choices=("cpu", "cuda", "mps"),
-                   help="for --system NAME=ADAPTER:MODEL (run on the fly): cpu, cuda or mps")
-    p.add_argument("--batch-size", type=int, default=8, help="for systems run on the fly (default 8)")
+    opt.device(p)
+    opt.batch_size(p, 8, "texts per call of a system run on the fly (--system NAME=ADAPTER:MODEL)")
 
 
 def run(args) -> int:
-    t0 = time.perf_counter()
-    if args.resamples < 0:
-        raise InputError(f"--resamples must be >= 0, got {args.resamples}")
-    if not args.system and args.write_conll is None and args.write_jsonlines is None:
-        raise InputError("nothing to do: give --system NAME=FILE (and --out), --write-conll FILE or "
-                         "--write-jsonlines FILE")
-    if args.system and args.out is None:
-        raise InputError("--out is required with --system")
-    names = [n for n, _ in args.system]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    from pipeline.formats.benchmarks import is_benchmark_file
+    from pipeline.runs.evaluate import EvaluateSettings, evaluate
 
-    if args.system:
-        args.system = _run_adapters(args)
-    if args.system and is_benchmark_file(args.dataset):   # pro/anti benchmark (issue 15)
-        from pipeline.report.benchmark import evaluate_benchmark, markdown
-
-        if not 0 <= args.max_unmatched <= 1:
-            raise InputError(f"--max-unmatched must lie in [0, 1], got {args.max_unmatched}")
-        systems: dict[str, list] = {}
-        for name, path in args.system:      # one name given again: that system's further files
-            systems.setdefault(name, []).append(path)
-        bench = evaluate_benchmark(args.dataset, systems, args.out, args.resamples,
-                                   args.seed, args.allow_missing, args.max_unmatched)
-        from pipeline.systems.run import write_answers
-
-        # per-row answers from each system's first file (the further files of a NAME given again
-        # are other datasets' outputs)
-        write_answers(args.out, args.dataset, {name: paths[0] for name, paths in systems.items()})
-        print(markdown(bench))
-        print(f"benchmark: {len(bench)} system(s) -> {args.out}/metrics.json, per_item.parquet, "
-              f"benchmark.md, benchmark.png, answers.parquet")
-        return 0
-    if dupes:
-        raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
-
-    raw = read_dataset_frame(args.dataset)
-    if args.system and is_sowinobias(raw):
-        return _run_sowinobias(raw, args)
-
-    gold = normalise_dataset(raw, args.dataset)
-    if args.write_conll is not None:
-        n_docs = write_dataset_conll(gold, args.write_conll)
-        print(f"wrote {args.write_conll}: {n_docs} documents (one per dataset row, gold labels as clusters)")
-    if args.write_jsonlines is not None:
-        from pipeline.formats.c2f import read_vocab, write_gap_jsonlines
-
-        if gold.spans is None:
-            raise InputError("--write-jsonlines needs a dataset with texts and offsets", gold.path)
-        vocab = read_vocab(args.jsonlines_vocab) if args.jsonlines_vocab else None
-        n_docs = write_gap_jsonlines(gold_jsonlines_rows(gold), args.write_jsonlines, vocab)
-        print(f"wrote {args.write_jsonlines}: {n_docs} documents in c2f-coref's GAP jsonlines layout")
-    if not args.system:
-        return 0
-    systems = {name: read_system(path, gold, args.allow_missing, args.ignore_extra)
-               for name, path in args.system}
-    from pipeline.formats.weights import read_weights
-
-    weights = {name: read_weights(path) for name, path in args.weights}
-    metrics = compute(gold, systems, args.resamples, args.seed)
-    if weights:
-        add_weighted(metrics, gold, systems, weights)
-
-    from pipeline.report.evaluation import render_markdown, render_plot
-
-    markdown = render_markdown(metrics, gold)
-    png = render_plot(metrics, gold)
-    from pipeline.formats.files import staged_outputs, write_json, write_text
-
-    from pipeline.core.answers import answer_records, gold_answer_rows
-    from pipeline.formats.schemas import ANSWERS
-    from pipeline.formats.tables import write_records
-
-    rows = gold_answer_rows(gold)
-    answers = []
-    for name, s in systems.items():
-        ans = {i: (bool(a), bool(b)) if p else None
-               for i, a, b, p in zip(s.frame["ID"], s.frame["A-coref"], s.frame["B-coref"], s.present)}
-        answers += answer_records(rows, name, ans, s.why_unanswered())
-    with staged_outputs(args.out) as stage:
-        write_json(stage / "metrics.json", metrics)
-        write_text(stage / "metrics.md", markdown)
-        (stage / "metrics.png").write_bytes(png)
-        write_records(answers, stage / "answers.parquet", ANSWERS)
-        if args.report:
-            from pipeline.report.evaluation_page import write_report
-
-            write_report(stage, metrics, gold, systems, markdown, png)
-
-    print(markdown)
-    for name, s in systems.items():
-        what = {"gap-tsv": "GAP TSV predictions", "jsonl-clusters": "JSON-lines clusters",
-                "conll": "CoNLL-2012 response"}[s.format]
-        line = f"{name}: {what} from {s.path}, rows matched by {s.matched_by}"
-        if s.n_missing:
-            line += f"; {s.n_missing} dataset row(s) missing, counted as wrong"
-        if s.n_extra:
-            line += f"; {s.n_extra} row(s) for IDs not in the dataset ignored (--ignore-extra)"
-        if s.n_failed:
-            line += f"; {s.n_failed} document(s) the system failed on, counted as wrong"
-        if s.n_unaligned:
-            first = ", ".join(s.unaligned_ids[:MAX_LISTED])
-            line += (f"; {s.n_unaligned} row(s) could not be aligned with the system's tokens "
-                     f"(first: {first}), counted as wrong")
-        print(line)
-    print(f"{gold.describe()}; {len(systems)} system(s); {args.resamples} resamples, seed {args.seed}; "
-          f"{time.perf_counter() - t0:.2f} s -> {args.out}/metrics.json, metrics.md, metrics.png, answers.parquet"
-          + (", report.md, report.html" if args.report else ""))
-    return 0
-
-
-def _run_sowinobias(raw: pd.DataFrame, args) -> int:
-    """SoWinoBias datasets: metrics by :mod:`pipeline.core.sowinobias`, report (sowinobias.md,
-    sowinobias.png) by :mod:`pipeline.report.sowinobias`, written together with metrics.json."""
-    from pipeline.formats.files import staged_outputs, write_json
-    from pipeline.formats.system_outputs import read_system_table
-    from pipeline.report.sowinobias import evaluate_sowinobias
-
-    systems = {n: read_system_table(f) for n, f in args.system}
-    extra = {"allow_missing": True} if args.allow_missing else {}
-    with staged_outputs(args.out) as stage:
-        result = evaluate_sowinobias(raw, systems, stage, args.resamples, args.seed, **extra)
-        write_json(stage / "metrics.json", result)
-    from pipeline.systems.run import write_answers
-
-    write_answers(args.out, args.dataset, dict(args.system))
-    print(f"SoWinoBias dataset: metrics for {len(systems)} system(s) -> {args.out / 'metrics.json'}, "
-          "sowinobias.md, sowinobias.png, answers.parquet")
-    return 0
-
-
-# ------------------------------------------------------------------------------ dataset
-
-def write_dataset_conll(gold: Gold, target: Path) -> int:
-    """The dataset as a CoNLL-2012 key file; returns the number of documents."""
-    from pipeline.core.alignment import Unaligned, gold_clusters, simple_tokens
-    from pipeline.formats.conll import write_conll
-
-    if gold.spans is None:
-        raise InputError("--write-conll needs a dataset with texts and offsets (GAP TSV or quadruples "
-                         "Parquet)", gold.path)
-    docs = []
-    for i, (rid, sp) in enumerate(zip(gold.frame["ID"], gold.spans.itertuples(index=False))):
-        tokens, tspans = simple_tokens(sp.text)
-        try:
-            clusters = gold_clusters(tspans, *row_spans(sp), bool(gold.frame["A-coref"].iat[i]),
-                                     bool(gold.frame["B-coref"].iat[i]))
-        except Unaligned as exc:
-            raise InputError(f"row {rid!r}: {exc}", gold.path) from None
-        docs.append(_Doc(str(rid), tokens, clusters))
-    write_conll(docs, target)
-    return len(docs)
-
-
-@dataclass
-class _Doc:
-    key: str
-    tokens: list[str]
-    clusters: list
-
-
-# ------------------------------------------------------------------------------ systems
-
-@dataclass
-class SystemOutput:
-    path: Path
-    correct: np.ndarray            # per dataset row, expected correctness in [0, 1]
-    frame: pd.DataFrame            # aligned to the dataset: ID, A-coref, B-coref (+ A-prob, B-prob)
-    n_missing: int = 0
-    probabilistic: bool = False
-    format: str = "gap-tsv"
-    matched_by: str = "ID"
-    n_unaligned: int = 0
-    unaligned_ids: list[str] = field(default_factory=list)
-    n_extra: int = 0
-    present: np.ndarray | None = None      # per dataset row: the system answered it
-    failed: dict[str, str] = field(default_factory=dict)   # id -> the system's error
-
-    @property
-    def n_failed(self) -> int:
-        return len(self.failed)
-
-    def why_unanswered(self) -> dict[str, str]:
-        """id -> why the row has no answer (for answers.parquet)."""
-        out = {i: "could not be aligned with the system's tokens" for i in self.unaligned_ids}
-        out.update(self.failed)
-        if self.present is not None:
-            for i, p in zip(self.frame["ID"], self.present):
-                if not p and i not in out:
-                    out[i] = "missing from the system output"
-        return out
-
-
-def read_system(path: str | Path, gold: Gold, allow_missing: bool = False,
-                allow_extra: bool = False) -> SystemOutput:
-    """Read a system output (format detected by content), validated against the dataset, and
-    score every dataset row."""
-    from pipeline.formats import system_outputs as so
-
-    path = Path(path)
-    fmt = so.detect_system_format(path)
-    ids = gold.frame["ID"].to_numpy(dtype=object)
-    if fmt == "gap-tsv":
-        pred = so.read_gap_predictions(path, ids, allow_missing, allow_extra)
-    else:
-        docs = so.read_cluster_jsonl(path) if fmt == "jsonl-clusters" else so.read_cluster_conll(path)
-        pred = predictions_from_clusters(docs, gold, path, fmt, allow_missing, allow_extra)
-    return score(pred, gold)
-
-
-def score(pred, gold: Gold) -> SystemOutput:
-    """Expected correctness per dataset row; a row the system did not answer is wrong."""
-    from pipeline.core.metrics import expected_correct
-
-    ga = gold.frame["A-coref"].to_numpy()
-    gb = gold.frame["B-coref"].to_numpy()
-    present = pred.present
-    ids = gold.frame["ID"].to_numpy(dtype=object)
-    if pred.probabilistic:
-        probs = pred.probs
-        # a missing row must be wrong with certainty: all mass on an answer other than gold's
-        pa = np.where(present, probs["A-prob"], np.where(ga & ~gb, 0.0, 1.0))
-        pb = np.where(present, probs["B-prob"], np.where(ga & ~gb, 1.0, 0.0))
-        pab = np.where(present, probs.get("AB-prob", np.zeros(len(ids))), 0.0)
-        correct = expected_correct(ga, gb, a_prob=pa, b_prob=pb, ab_prob=pab)
-        sa = np.where(present, pred.a, pa > 0)
-        sb = np.where(present, pred.b, pb > 0)
-        frame = pd.DataFrame({"ID": ids, "A-coref": sa, "B-coref": sb, "A-prob": pa, "B-prob": pb})
-        if "AB-prob" in probs:
-            frame["AB-prob"] = pab
-    else:
-        sa = np.where(present, pred.a, ~ga)   # missing: the opposite of gold
-        sb = np.where(present, pred.b, ~gb)
-        correct = expected_correct(ga, gb, sa, sb)
-        frame = pd.DataFrame({"ID": ids, "A-coref": sa, "B-coref": sb})
-    return SystemOutput(pred.path, correct, frame, pred.n_missing, pred.probabilistic, pred.format,
-                        pred.matched_by, pred.n_unaligned, list(pred.unaligned_ids), pred.n_extra,
-                        np.asarray(present, dtype=bool), dict(getattr(pred, "failed", None) or {}))
-
-
-_GENRE = re.compile(r"^[a-z]{2}[/_:]")
-
-
-def match_documents(docs, ids: np.ndarray, path: Path, allow_missing: bool,
-                    allow_extra: bool = False) -> tuple[np.ndarray, str, int]:
-    """Dataset row -> document index (-1: none), how rows were matched ("ID" or "order"), and
-    the number of documents ignored because their id is not in the dataset (``allow_extra``).
-
-    Documents with an id (``doc_key``/``ID``/``id``, or the CoNLL document id) are matched to
-    the dataset's IDs: exactly, else without a leading two-letter genre prefix ("nw/", "bc_":
-    c2f-coref reads the genre from the key). Without ids, documents are matched by order and
-    must be as many as the dataset's rows.
-    """
-    keys = [d.key for d in docs]
-    n = len(ids)
-    if all(k is None for k in keys):
-        if len(docs) != n:
-            raise InputError(f"{len(docs)} documents without doc_key/ID/id, but the dataset has {n} rows: "
-                             "cannot match them by order", path)
-        return np.arange(n), "order", 0
-    index = {str(i): r for r, i in enumerate(ids)}
-    pos = np.full(n, -1, dtype=np.int64)
-    unknown, dup = [], []
-    for j, (d, k) in enumerate(zip(docs, keys)):
-        if k is None:
-            raise InputError("document without an id while others have one", path, d.line)
-        r = index.get(k)
-        if r is None:
-            r = index.get(_GENRE.sub("", k, count=1))
-        if r is None:
-            unknown.append((d.line, k))
-        elif pos[r] >= 0:
-            dup.append((d.line, k))
-        else:
-            pos[r] = j
-    if unknown and len(unknown) == len(docs):
-        raise InputError(f"no document id is an ID of the dataset (first: {unknown[0][1]!r}, dataset's first: "
-                         f"{ids[0]!r}): a prediction file for another dataset?", path, unknown[0][0])
-    problems = [] if allow_extra else [(ln, f"unknown ID {k!r} (not in the dataset)") for ln, k in unknown]
-    problems += [(ln, f"duplicate ID {k!r}") for ln, k in dup]
-    if problems:
-        problems.sort()
-        raise InputError(f"bad system output: {_rows_list(problems)}", path, problems[0][0])
-    n_missing = int((pos < 0).sum())
-    if n_missing and not allow_missing:
-        first = ", ".join(repr(i) for i in ids[pos < 0][:MAX_LISTED])
-        raise InputError(f"{n_missing} dataset ID(s) missing from the system output (first: {first}); "
-                         "--allow-missing counts them as wrong", path)
-    return pos, "ID", len(unknown)
-
-
-def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_missing: bool = False,
-                              allow_extra: bool = False):
-    """GAP answers of a cluster output: per matched row, align the document's tokens with the
-    row's text and apply :func:`pipeline.core.alignment.is_coreferent` to A and B."""
-    from pipeline.core.alignment import Unaligned, align, is_coreferent
-    from pipeline.formats.system_outputs import Predictions
-
-    if gold.spans is None:
-        raise InputError("cluster outputs need a dataset with texts and offsets (GAP TSV or quadruples "
-                         "Parquet), not gold labels alone", gold.path)
-    ids = gold.frame["ID"].to_numpy(dtype=object)
-    pos, how, n_extra = match_documents(docs, ids, path, allow_missing, allow_extra)
-    n = len(ids)
-    a = np.zeros(n, dtype=bool)
-    b = np.zeros(n, dtype=bool)
-    present = pos >= 0
-    unaligned, failed = [], {}
-    for r in np.flatnonzero(present):
-        d = docs[pos[r]]
-        if d.error:
-            present[r] = False
-            failed[str(ids[r])] = d.error
-            continue
-        sp = gold.spans.iloc[r]
-        token_spans, coverage = align(sp.text, d.tokens)
-        p_span, a_span, b_span = row_spans(sp)
-        try:
-            if coverage < MIN_COVERAGE:
-                raise Unaligned(f"the tokens spell only {coverage:.0%} of the text")
-            a[r] = is_coreferent(token_spans, d.clusters, p_span, a_span)
-            b[r] = is_coreferent(token_spans, d.clusters, p_span, b_span)
-        except Unaligned:
-            present[r] = False
-            unaligned.append(str(ids[r]))
-    pred = Predictions(path, ids, a, b, present, None, fmt, how, int((pos < 0).sum()),
-                       len(unaligned), unaligned, n_extra)
-    pred.failed = failed
-    return pred
-
-
-# ------------------------------------------------------------------------------ compute
-
-def compute(gold: Gold, systems: dict[str, SystemOutput], resamples: int, seed: int) -> dict:
-    from pipeline.core import metrics as M
-
-    if gold.quadruples:
-        P = gold.positions
-        res = M.evaluate_quadruples({n: s.correct[P] for n, s in systems.items()},
-                                    gold.frame["gender"].to_numpy()[P], resamples, seed)
-    else:
-        res = M.evaluate_gap({n: s.correct for n, s in systems.items()},
-                             gold.frame["gender"].to_numpy(), resamples, seed)
-    for name, s in systems.items():
-        res[name]["view"] = "counter-gap" if gold.quadruples else "gap"
-        res[name]["n_missing"] = s.n_missing
-        res[name]["expected_scores"] = s.probabilistic
-        res[name]["format"] = s.format
-        res[name]["matched_by"] = s.matched_by
-        res[name]["n_unaligned"] = s.n_unaligned
-        res[name]["n_failed"] = s.n_failed
-    return res
-
-
-def add_weighted(metrics: dict, gold: Gold, systems: dict[str, SystemOutput],
-                 weights: dict[str, dict[str, float]]) -> None:
-    from pipeline.core.weights import weighted_bias_scores
-
-    gold_df = gold.frame[["ID", "Pronoun", "A-coref", "B-coref"]]
-    for name, s in systems.items():
-        metrics[name]["weighted"] = {
-            wname: jsonable(weighted_bias_scores(gold_df, s.frame, w)) for wname, w in weights.items()}
-
-
-
-
-def _run_adapters(args) -> list[tuple[str, str]]:
-    """``--system NAME=ADAPTER[:MODEL]`` values that are no file but name a registered adapter
-    are run on the fly (:mod:`pipeline.systems.run`, as ``predict`` does) into
-    ``OUT/predictions``; returns the (name, file) pairs to score."""
-    from pipeline.systems.base import parse_spec
-    from pipeline.systems.registry import is_adapter
-
-    specs = {}
-    for name, value in args.system:
-        head = value.partition(":")[0]
-        if not Path(value).exists() and is_adapter(head):
-            specs[name] = parse_spec(f"{name}={value}")
-    if not specs:
-        return args.system
-    from pipeline.systems.run import read_rows, run_system, write_outputs
-
-    pred_dir = args.out / "predictions"
-    kind, rows = read_rows(args.dataset)
-    runs = [run_system(spec, rows, pred_dir, args.device, max(1, args.batch_size), True) for spec in specs.values()]
-    summary = write_outputs(pred_dir, kind, args.dataset, rows, runs)
-    for name, s in summary["systems"].items():
-        print(f"{name} ({s['system']}): ran on {len(rows)} documents, {s['n_failed']} failed "
-              f"({s['n_cached']} from the cache), {s['seconds']:.1f} s -> {pred_dir}/{name}.jsonl")
-    return [(n, str(pred_dir / f"{n}.{'tsv' if kind in ('sowinobias',) else 'jsonl'}")) if n in specs else (n, v)
-            for n, v in args.system]
-
-
-def gold_jsonlines_rows(gold: Gold) -> list[dict]:
-    return [{"id": str(i), "text": sp.text, "pronoun": p, "a": a, "b": b,
-             "a_coref": bool(ga), "b_coref": bool(gb)}
-            for i, sp, ga, gb in zip(gold.frame["ID"], gold.spans.itertuples(index=False),
-                                     gold.frame["A-coref"], gold.frame["B-coref"])
-            for p, a, b in [row_spans(sp)]]
+    return evaluate(EvaluateSettings(
+        dataset=args.dataset, systems=list(args.system), out=args.out, resamples=args.resamples, seed=args.seed,
+        allow_missing=args.allow_missing, max_unmatched=args.max_unmatched, ignore_extra=args.ignore_extra,
+        weights=list(args.weights), write_conll=args.write_conll, write_jsonlines=args.write_jsonlines,
+        jsonlines_vocab=args.jsonlines_vocab, report=args.report, device=args.device, batch_size=args.batch_size))

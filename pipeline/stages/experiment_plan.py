@@ -1,12 +1,9 @@
-"""``experiment-plan``: a seeded, balanced plan of the timed QA or Maze experiment.
+"""``experiment-plan``: a seeded balanced plan of the human QA or Maze experiment.
 
-Reads a benchmark (``benchmark.parquet``, the ``BENCHMARK`` schema), parses its sentences with
-spaCy (filler questions from the dependency parse for QA; the true words' tags for Maze
-distractors), and writes ``OUT/plan.parquet`` (``EXPERIMENT_PLAN``) and a readable
-``OUT/plan.tsv``, all-or-nothing. A benchmark without Maze-eligible items is refused for Maze.
+Parses the options and calls :func:`pipeline.runs.experiment_plan.experiment_plan` (the plan:
+its module doc and docs/experiment.md).
 
-May import: the standard library; inside ``run``: :mod:`pipeline.formats`, :mod:`pipeline.core`,
-:mod:`pipeline.nlp`, tqdm.
+May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
 
 from __future__ import annotations
@@ -19,11 +16,13 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--benchmark", required=True, help="benchmark.parquet (command benchmark)")
     parser.add_argument("--experiment", required=True, choices=("qa", "maze"))
     parser.add_argument("--participants", type=int, required=True, help="participant slots")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    parser.add_argument("--out", required=True, help="output directory")
+    opt.seed(parser)
+    opt.out_dir(parser)
     parser.add_argument("--targets", type=int, default=20,
                         help="QA: target questions per participant, as many fillers (default 20)")
     parser.add_argument("--calibration", type=int, default=4,
@@ -32,107 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Maze: sentences per participant (default 10)")
     parser.add_argument("--lexicon-size", type=int, default=20000,
                         help="Maze: distractors come from this many most frequent English words")
-    parser.add_argument("--model", default=None, help="spaCy pipeline (default: the project's)")
-
-
-def read_benchmark(path) -> list[dict]:
-    from pipeline.errors import InputError
-    from pipeline.formats.schemas import BENCHMARK
-    from pipeline.formats.tables import read_table
-
-    table = read_table(path)
-    missing = [n for n in BENCHMARK.names if n not in table.column_names]
-    if missing:
-        raise InputError(f"not a benchmark file: missing column(s) {', '.join(missing)}", path)
-    rows = table.select(BENCHMARK.names).to_pylist()
-    if not rows:
-        raise InputError("the benchmark has no items", path)
-    for i, r in enumerate(rows, start=1):
-        if not r["id"] or not r["text"] or r["pronoun_start"] is None:
-            raise InputError("an item without id, text or pronoun offsets", path, i)
-    return rows
-
-
-def tsv_lines(rows: list[dict]) -> list[list[str]]:
-    """plan.tsv: one line per trial, the Maze words as ``word|distractor`` (true word first)."""
-    head = ["participant", "position", "kind", "item_id", "alpha", "question", "correct_answer",
-            "question_category", "text_or_maze"]
-    out = [head]
-    for r in rows:
-        if r["experiment"] == "maze":
-            cells = [r["tokens"][0]] + [f"{w}|{d}" for w, d in zip(r["tokens"][1:], r["distractors"][1:])]
-            last = " ".join(cells)
-        else:
-            last = r["text"]
-        out.append([r["participant"], str(r["position"]), r["kind"], r["item_id"],
-                    "" if r["alpha"] is None else str(r["alpha"]), r["question"] or "",
-                    r["correct_answer"] or "", r["question_category"] or "", last])
-    return out
+    opt.model(parser, "for the verb tags of Maze distractors")
 
 
 def run(args) -> int:
-    import csv
-    import random
-    from collections import Counter
+    from pipeline.runs.experiment_plan import experiment_plan
 
-    from tqdm import tqdm
-
-    from pipeline.core import experiment_plan as plan_core
-    from pipeline.core import maze as maze_core
-    from pipeline.errors import InputError
-    from pipeline.formats.files import staged_outputs
-    from pipeline.formats.schemas import EXPERIMENT_PLAN
-    from pipeline.formats.tables import write_records
-    from pipeline.nlp import fillers as fill
-    from pipeline.nlp.load import load
-
-    items = read_benchmark(args.benchmark)
-    if args.experiment == "maze" and not any(r["maze_eligible"] for r in items):
-        raise InputError("no Maze-eligible items (maze_eligible is false for every item): "
-                         "the Maze needs sentences whose pronoun comes after its antecedent",
-                         args.benchmark)
-    nlp = load(args.model)
-    try:
-        if args.experiment == "qa":
-            docs = fill.parse_texts(nlp, [r["text"] for r in tqdm(items, desc="parse", unit="item",
-                                                                  disable=len(items) < 500)])
-            fillers = {}
-            for r, doc in zip(items, docs):
-                spans = {"pronoun": (r["pronoun_start"], r["pronoun_end"]),
-                         "main": (r["main_start"], r["main_end"]) if r["main_start"] is not None else None,
-                         "other": ((r["other_start"], r["other_end"])
-                                   if r["other_entity"] and r["other_start"] is not None else None)}
-                fillers[r["id"]] = [f.__dict__ for f in fill.filler_questions(doc, spans)]
-            rows = plan_core.qa_plan(items, fillers, args.participants, args.seed,
-                                     targets=args.targets, calibration=args.calibration)
-            extra = f"{sum(bool(v) for v in fillers.values())} of {len(items)} items have a filler question"
-        else:
-            eligible = [r for r in items if r["maze_eligible"]]
-            words = maze_core.candidate_words(args.lexicon_size)
-            tags = fill.tag_words(nlp, [w for w, _ in words])
-            lexicon = maze_core.Lexicon([maze_core.Entry(w, z, maze_core.coarse_pos(t))
-                                         for (w, z), t in zip(words, tags)])
-            docs = fill.parse_texts(nlp, [r["text"] for r in eligible])
-            distractors = {}
-            for r, doc in tqdm(list(zip(eligible, docs)), desc="distractors", unit="item",
-                               disable=len(eligible) < 200):
-                tokens = list(r["tokens"] or r["text"].split())
-                distractors[r["id"]] = maze_core.distractors(
-                    tokens, fill.tokens_tags(doc, tokens), lexicon, random.Random(f"{args.seed}:{r['id']}"))
-            rows = plan_core.maze_plan(items, distractors, args.participants, args.seed,
-                                       per_participant=args.items)
-            extra = f"{len(eligible)} Maze-eligible items, lexicon of {len(lexicon.entries)} words"
-    except plan_core.PlanError as exc:
-        raise InputError(str(exc), args.benchmark) from None
-    with staged_outputs(args.out) as stage:
-        write_records(rows, stage / "plan.parquet", EXPERIMENT_PLAN)
-        with open(stage / "plan.tsv", "w", encoding="utf-8", newline="") as fh:
-            csv.writer(fh, delimiter="\t", lineterminator="\n").writerows(tsv_lines(rows))
-    kinds = Counter(r["kind"] for r in rows)
-    alphas = Counter(r["alpha"] for r in rows if r["alpha"] is not None)
-    print(f"{args.experiment} plan: {args.participants} participant(s), {len(rows)} trials "
-          f"({', '.join(f'{k} {n}' for k, n in sorted(kinds.items()))}); {extra}")
-    if alphas:
-        print("alpha: " + ", ".join(f"{a} x{n}" for a, n in sorted(alphas.items(), reverse=True)))
-    print(f"wrote {args.out}/plan.parquet and {args.out}/plan.tsv")
-    return 0
+    return experiment_plan(args)

@@ -16,10 +16,11 @@ import argparse
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     parser.add_argument("--plan", required=True, help="plan.parquet (command experiment-plan)")
     parser.add_argument("--db", required=True, help="SQLite file for the answers (created if new)")
-    parser.add_argument("--port", type=int, default=8766,
-                        help="port on 127.0.0.1 (default 8766; 0 picks a free one)")
+    opt.port(parser, 8766)
     parser.add_argument("--completion-url", default=None,
                         help="link shown with the completion code, {code} replaced, e.g. "
                              "https://app.prolific.com/submissions/complete?cc={code}")

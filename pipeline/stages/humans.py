@@ -1,30 +1,24 @@
-"""``python -m pipeline humans qa|maze``: analyse human experiment results (issue 15).
+"""``python -m pipeline humans qa|maze``: analyse human experiment results.
 
-* ``humans qa --results FILE [--results FILE] [--participants FILE ...] [--questions main|all]
-  [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] --out DIR``: the project's
-  export or the study's released QA results (Wino, BUG; issue 29) and enrollment files;
-  ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored, filler, other in
-  percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``; prints the
-  paper's Table 2 (humans per alpha on Wino and BUG, and the models of a metrics.json);
-* ``humans maze --results FILE [--models EVAL/metrics.json] [--benchmark FILE] --out DIR``:
-  ``DIR/maze.json`` (quantiles 0.50..1.00, pro, anti, delta in ms, success rate per
-  condition, where the human accuracy curve meets each model, and the same ``by_kind`` for
-  synthetic and natural sentences), ``maze.md``, ``maze.png``.
+Parses the options and calls :func:`pipeline.runs.humans.humans` (the outputs: its module doc
+and docs/benchmarks.md).
 
-May import (inside ``run``): :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.report`.
+May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Never another command.
 """
 
 from __future__ import annotations
-
-import argparse
-from pathlib import Path
 
 COMMAND = "humans"
 HELP = "analyse human QA and Maze experiment results (Delta_QA per alpha, Delta_MAZE quantiles)"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
+import argparse
+from pathlib import Path
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
+
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     qa = sub.add_parser("qa", help="QA results: pro/anti accuracy and Delta_QA per alpha",
                         description="QA results: pro/anti accuracy and Delta_QA per alpha")
@@ -44,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     qa.add_argument("--models", type=Path,
                     help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences; "
                          "or metrics.json of `evaluate` on a benchmark: models' rows of Table 2")
-    qa.add_argument("--out", required=True, type=Path, help="output directory")
+    opt.out_dir(qa)
     mz = sub.add_parser("maze", help="Maze trials: response-time quantiles and Delta_MAZE",
                         description="Maze trials: response-time quantiles and Delta_MAZE")
     mz.add_argument("--results", required=True, type=Path, help="Maze trials CSV (one row per pronoun trial)")
@@ -53,134 +47,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     mz.add_argument("--benchmark", type=Path,
                     help="benchmark.parquet of the sentences: synthetic vs natural by item source "
                          "(default: by the sentence_id prefix, winobias-/winogender-/bug-...)")
-    mz.add_argument("--out", required=True, type=Path, help="output directory")
+    opt.out_dir(mz)
 
 
-def _run_qa(args) -> int:
-    from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
-    from pipeline.errors import InputError
-    from pipeline.formats.files import staged_outputs, write_json
-    from pipeline.formats.human_results import read_participants, read_qa_results
-    from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown
+def run(args) -> int:
+    from pipeline.runs.humans import humans
 
-    rows = []
-    for f in args.results:
-        got = read_qa_results(f)
-        for r in got:
-            r["_file"] = str(f)
-        rows.extend(got)
-    results_path = args.results[0] if len(args.results) == 1 else None
-    participants = set().union(*(read_participants(p) for p in args.participants)) if args.participants else None
-    result = analyse_qa(rows, participants, args.min_filler_accuracy, path=results_path,
-                        questions=args.questions)
-    table2_models = None
-    if args.models is not None and args.models.suffix.lower() == ".json":
-        from pipeline.formats.files import read_json
-
-        data = read_json(args.models)
-        if not isinstance(data, dict) or not all(isinstance(m, dict) and "per_source" in m
-                                                 for m in data.values()):
-            raise InputError("not the metrics.json of a benchmark evaluation (system -> per_source)",
-                             args.models)
-        table2_models = models_by_dataset(data)
-        result["table2_models"] = table2_models
-    elif args.models is not None:
-        if args.benchmark is None:
-            raise InputError("--models needs --benchmark (to find the QA sentences among its items)")
-        from pipeline.formats.benchmarks import read_benchmark
-        from pipeline.formats.tables import read_table
-
-        items = read_benchmark(args.benchmark)
-        table = read_table(args.models)
-        missing = [c for c in ("id", "system", "correct") if c not in table.column_names]
-        if missing:
-            raise InputError(f"not a per_item table: missing column(s) {', '.join(missing)}", args.models)
-        by_id = {it["id"]: it for it in items}
-        by_text = {normalise_text(it["text"]): it["id"] for it in items}
-        kept = {p["mturk_id"] for p in result["participants"]}
-        ids = set()
-        for r in classify_answers([r for r in rows if r["mturk_id"] in kept], results_path, args.questions):
-            if r["kind"] == "filler":
-                continue
-            key = str(r["id_sentence"]).strip()
-            ids.add(key if key in by_id else by_text.get(normalise_text(r["sentence"]), ""))
-        ids.discard("")
-        stereotype = {i: by_id[i]["stereotype"] for i in ids}
-        result["models"] = models_on_items(table.select(["id", "system", "correct"]).to_pylist(),
-                                           ids, stereotype)
-        result["n_sentences_matched"] = len(ids)
-
-    summary = dict(result["alphas"])
-    with staged_outputs(args.out) as stage:
-        write_json(stage / "qa.json", {**summary, "models": result.get("models", {}),
-                                       "table2_models": table2_models or {},
-                                       "layout": result["layout"], "questions": result["questions"],
-                                       "excluded": result["excluded"],
-                                       "n_answers": result["n_answers"],
-                                       "n_participants": result["n_participants"]})
-        _write_csv(stage / "qa_participants.csv", result["participants"])
-        (stage / "qa.md").write_text(qa_markdown(result) + "\n" + table2_markdown(result, table2_models),
-                                     encoding="utf-8")
-        plot_qa(result, stage / "qa.png")
-    print(qa_markdown(result))
-    print(table2_markdown(result, table2_models))
-    rescored = sum(s["n_filler_rescored"] for s in summary.values())
-    if rescored:
-        print(f"{rescored} filler answer(s) scored by matching the filler answer differ from the "
-              "recorded is_correct")
-    print(f"-> {args.out}/qa.json, qa_participants.csv, qa.md, qa.png")
-    return 0
-
-
-def _write_csv(path: Path, rows: list[dict]) -> None:
-    import csv
-
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        if not rows:
-            return
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-
-
-def _run_maze(args) -> int:
-    from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.humans import analyse_maze_by_kind, sentence_kind
-    from pipeline.errors import InputError
-    from pipeline.formats.files import read_json, staged_outputs, write_json
-    from pipeline.formats.human_results import read_maze_trials
-    from pipeline.report.humans import maze_markdown, plot_maze
-
-    rows = read_maze_trials(args.results)
-    models = None
-    if args.models is not None:
-        data = read_json(args.models)
-        if not isinstance(data, dict) or not all(isinstance(m, dict) and "pro" in m and "anti" in m
-                                                 for m in data.values()):
-            raise InputError("not the metrics.json of a benchmark evaluation (system -> pro, anti)",
-                             args.models)
-        models = {s: {"pro": m["pro"], "anti": m["anti"]} for s, m in data.items()}
-    sources = {}
-    if args.benchmark is not None:
-        from pipeline.formats.benchmarks import read_benchmark
-
-        for it in read_benchmark(args.benchmark):
-            sources[it["id"]] = sources[normalise_text(it["text"])] = it["source"]
-    kinds = [sentence_kind(r["sentence_id"], sources.get(str(r["sentence_id"]).strip())
-                           or (sources.get(normalise_text(r["sentence"])) if sources else None))
-             for r in rows]
-    result = analyse_maze_by_kind(rows, kinds, models)
-    with staged_outputs(args.out) as stage:
-        write_json(stage / "maze.json", result)
-        (stage / "maze.md").write_text(maze_markdown(result), encoding="utf-8")
-        plot_maze(result, stage / "maze.png")
-    print(maze_markdown(result))
-    print(f"-> {args.out}/maze.json, maze.md, maze.png")
-    return 0
-
-
-def run(args: argparse.Namespace) -> int:
-    if args.action == "qa":
-        return _run_qa(args)
-    return _run_maze(args)
+    return humans(args)

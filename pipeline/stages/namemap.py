@@ -22,8 +22,9 @@ from pipeline.formats.name_map import DEFAULT_MAP_DIR as DEFAULT_OUT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT,
-                        help=f"output directory for name_map.parquet and name_map.tsv (default {DEFAULT_OUT})")
+    from pipeline import options as opt
+
+    opt.out_dir(parser, "name_map.parquet and name_map.tsv", required=False, default=DEFAULT_OUT)
     parser.add_argument("--alpha", type=float, default=None,
                         help="alpha in w = ||vi - vj|| * (alpha - cos(vi, vj)) (default 12/11)")
     parser.add_argument("--nam-dict", type=Path, default=None,

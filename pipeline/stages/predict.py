@@ -19,6 +19,7 @@ from pathlib import Path
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
+    from pipeline import options as opt
     from pipeline.systems.base import DEVICES, parse_spec
 
     p.add_argument("--dataset", required=True, type=Path,
@@ -27,12 +28,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="a system: adapter fastcoref, lingmess, maverick, spacy, allennlp, xrenner, command, or "
                         "one registered by an installed package; MODEL a local path or cache name (never "
                         "downloaded); repeatable")
-    p.add_argument("--out", required=True, type=Path, help="output directory")
-    p.add_argument("--device", default="cpu", choices=DEVICES, help="cpu (default), cuda or mps")
-    p.add_argument("--batch-size", type=int, default=8, help="texts per call of the system (default 8)")
+    opt.out_dir(p)
+    opt.device(p, DEVICES)
+    opt.batch_size(p, 8, "texts per call of a system")
     p.add_argument("--retry-failed", action="store_true",
                    help="run the documents again that failed in an earlier (cached) run")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    opt.no_progress(p)
 
 
 def run(args) -> int:

@@ -1,9 +1,10 @@
 """``sowinobias``: build the SoWinoBias template test set (Dawkins 2021), its nearest-candidate
-baseline and that baseline's evaluation. The construction and the metrics are
-:mod:`pipeline.core.sowinobias`; the plot and Markdown :mod:`pipeline.report.sowinobias`
-(docs/sowinobias.md).
+baseline and that baseline's evaluation. The construction is
+:mod:`pipeline.core.sowinobias_templates`, the baseline :mod:`pipeline.core.sowinobias_baseline`,
+the metrics :mod:`pipeline.core.sowinobias_scoring`; the table, plot and Markdown
+:mod:`pipeline.report.sowinobias` (docs/sowinobias.md).
 
-May import: :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.report`; never another command.
+May import: :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.report`; never another command; also :mod:`pipeline.runs.eval_sowinobias`.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 import argparse
 from pathlib import Path
 
-from pipeline.core.sowinobias import DEFAULT_RESAMPLES, DEFAULT_SEED, PUBLISHED_SIZE
+from pipeline.core.sowinobias_scoring import DEFAULT_RESAMPLES
+from pipeline.core.sowinobias_templates import DEFAULT_SEED, PUBLISHED_SIZE
 from pipeline.errors import InputError
 from pipeline.formats.resources import resource_path
 
@@ -24,8 +26,8 @@ RESOURCES = resource_path("sowinobias")
 
 def load_vocabulary(directory: str | Path = RESOURCES):
     """Read ``occupations.tsv`` and ``adjectives.tsv`` from ``directory`` into a
-    :class:`pipeline.core.sowinobias.Vocabulary`."""
-    from pipeline.core.sowinobias import parse_vocabulary
+    :class:`pipeline.core.sowinobias_templates.Vocabulary`."""
+    from pipeline.core.sowinobias_templates import parse_vocabulary
 
     directory = Path(directory)
     texts = []
@@ -38,14 +40,14 @@ def load_vocabulary(directory: str | Path = RESOURCES):
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", required=True, type=Path, help="output directory")
+    from pipeline import options as opt
+
+    opt.out_dir(parser)
     parser.add_argument("--sample", type=int, default=None, metavar="N",
                         help=f"keep a seeded sample of N pairs, i.e. N sentences per set (the published "
                              f"set has {PUBLISHED_SIZE}); default: all combinations (8,192 per set)")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED,
-                        help=f"seed of the sample and of the bootstrap (default {DEFAULT_SEED})")
-    parser.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES,
-                        help=f"bootstrap resamples (default {DEFAULT_RESAMPLES}; 0: no significance test)")
+    opt.seed(parser, "the sample and of the bootstrap", DEFAULT_SEED)
+    opt.resamples(parser, DEFAULT_RESAMPLES)
     parser.add_argument("--vocab", type=Path, default=RESOURCES,
                         help="directory with occupations.tsv and adjectives.tsv (default: resources/sowinobias)")
 
@@ -55,15 +57,16 @@ def run(args) -> int:
 
     import pandas as pd
 
-    from pipeline.core.sowinobias import (GAP_EXTRA_COLUMNS, NEGATIVE, POLARITIES, POSITIVE, PRO, all_pairs,
-                                          build_records, format_table, gap_rows, nearest_baseline,
-                                          sample_pairs)
+    from pipeline.core.sowinobias_baseline import nearest_baseline
+    from pipeline.core.sowinobias_templates import (GAP_EXTRA_COLUMNS, NEGATIVE, POLARITIES, POSITIVE, PRO,
+                                                    all_pairs, build_records, gap_rows, sample_pairs)
     from pipeline.errors import InputError
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs, write_text
     from pipeline.formats.gap_tsv import write_gap_tsv, write_system_tsv
     from pipeline.formats.tables import write_records
-    from pipeline.report.sowinobias import evaluate_sowinobias
+    from pipeline.report.sowinobias import format_table
+    from pipeline.runs.eval_sowinobias import evaluate_sowinobias
 
     if args.resamples < 0:
         raise InputError(f"--resamples must be >= 0 (0: no bootstrap), got {args.resamples}")

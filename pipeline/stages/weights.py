@@ -25,7 +25,8 @@ log = logging.getLogger(__name__)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline.formats.datasets import add_dataset_arguments
+    from pipeline import options as opt
+    from pipeline.options import add_dataset_arguments
 
     add_dataset_arguments(parser)
     parser.add_argument("--variant", choices=VARIANT_CHOICES, default="all",
@@ -36,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--unnamed", choices=("own-span", "leave-out"), default="own-span",
                         help="a correct candidate that overlaps no name span: ranked by its own span "
                              "(default; the published example sets) or left out of the variants using D_k")
-    parser.add_argument("--out", required=True, help="weights JSON {example ID: weight}")
+    opt.out_file(parser, "weights JSON {example ID: weight}")
 
 
 def run(args) -> int:

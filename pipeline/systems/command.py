@@ -31,9 +31,6 @@ from pathlib import Path
 from pipeline.errors import InputError
 from pipeline.systems.base import clean_clusters, clusters_from_tokens
 
-PLACEHOLDERS = ("{input}", "{conll}", "{output}")
-
-
 @dataclass
 class _Doc:
     key: str

@@ -1,4 +1,4 @@
-"""The malformed-input probe set of issue 24 (a helper module, not a test module).
+"""The malformed-input probe set (a helper module, not a test module).
 
 Each case builds its inputs in a directory and names the command line to run; the expected
 outcome is one of:
@@ -170,7 +170,7 @@ def _mturk_csv(inputs: Inputs, rows_per_worker: bool = True) -> str:
     import csv
     import html
 
-    from pipeline.core.questions import question_from_row
+    from pipeline.core.annotation_questions import question_from_row
     from pipeline.formats.tables import read_table
 
     rows = read_table(inputs.quadruples).to_pylist()
@@ -222,7 +222,7 @@ def _null_offset_dataset(inputs, d):
 
 def _import_empty_db(inputs, d):
     from pipeline.formats.files import sha256_file
-    from pipeline.web.annotate.store import open_store
+    from pipeline.formats.annotation_store import open_store
 
     db = d / "answers.sqlite"
     open_store(db, inputs.quadruples, sha256_file(inputs.quadruples), 3)

@@ -1,4 +1,4 @@
-"""The probes of issue 24, as tests (marker ``chaos``; ``make chaos`` runs them alone):
+"""The robustness probes, as tests (marker ``chaos``; ``make chaos`` runs them alone):
 malformed inputs (:mod:`tests.chaos.malformed`), kill -9 in the middle of a publish, two runs
 into one output directory, staging directories of live and dead runs, the parent of a worker
 pool killed, progress inside a book, and the web apps under a foreign Host header, a 30 MB
@@ -66,7 +66,7 @@ def test_malformed_input(case, inputs, tmp_path):
 def test_mturk_filler_never_substitutes_inside_data():
     from pipeline.web.annotate.mturk import batch_rows, fill_template, render_template
     from tests.annotate_helpers import make_quadruple
-    from pipeline.core.questions import question_from_row
+    from pipeline.core.annotation_questions import question_from_row
 
     rows = make_quadruple("1")
     rows[0]["text"] = rows[0]["text"].replace("left.", "left. ${q2_text}")
@@ -229,7 +229,7 @@ def test_progress_advances_inside_a_book():
 
 def test_extract_reports_words_per_chunk(monkeypatch, tmp_path):
     from pipeline import engines
-    from pipeline.stages import extract
+    from pipeline.runs import extract
 
     book = tmp_path / "c" / "long.txt"
     book.parent.mkdir()

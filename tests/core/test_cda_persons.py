@@ -1,4 +1,4 @@
-"""CDA replaces persons only (issue 23): the pure core with hand-given PERSON tokens, the text
+"""CDA replaces persons only: the pure core with hand-given PERSON tokens, the text
 rebuilt for the person detection and the mapping of its entities back to the file's tokens."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def test_a_date_in_the_name_list_stays_when_it_is_in_no_person_span():
     assert new == ["E1", "E2", ",", "born", "March", "1", ",", "1760", "."] and c.names == 2
     new, c = augment_words(words, tags, "ncda", MAP_NAMES, MAP, persons=persons)
     assert new[:5] == ["Wilma", "Elliot", ",", "born", "March"] and c.names == 1
-    # the rule before issue 23 (persons=None) swapped the month: "born Marcia 1, 1760"
+    # the earlier rule (persons=None) swapped the month: "born Marcia 1, 1760"
     old, _ = augment_words(words, tags, "ncda", MAP_NAMES, MAP)
     assert old[4] == "Marcia"
 
@@ -52,7 +52,7 @@ def test_places_and_months_outside_person_spans_stay_in_both_modes():
     assert replaced == [3, 13]
     assert ncda[1] == "Kent" and ncda[3] == "Kendra" and ncda[7] == "June" and ncda[9] == "August"
     assert ncda[13] == "Julian"
-    # before issue 23: every NNP in the list, London included in a-CDA
+    # the earlier rule: every NNP in the list, London included in a-CDA
     old, c = augment_words(words, tags, "acda", NAMES)
     assert old[11].startswith("E") and old[1].startswith("E") and c.names == 6
 

@@ -1,5 +1,5 @@
 """Extract refuses a window that holds a further person-like mention besides its four persons
-(issue 23, "clean variants"), and counts why. Sentences are parsed by spaCy; where a test needs
+(the clean-variant rules), and counts why. Sentences are parsed by spaCy; where a test needs
 the NER to have missed a name, the entity is taken out of the parsed Doc by hand."""
 
 from collections import Counter

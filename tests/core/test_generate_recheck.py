@@ -1,4 +1,4 @@
-"""The re-check of generated quadruples (issue 23, "clean variants"): every text of a quadruple
+"""The re-check of generated quadruples (the clean-variant rules): every text of a quadruple
 goes through the person detection again; the four names must be persons of their gender, no
 other person may appear, and no gendered word may keep its gender in a swap."""
 

@@ -119,7 +119,7 @@ def test_label_command_on_a_litbank_style_file(tmp_path):
         rows.append(row)
     inst = tmp_path / "run"
     inst.mkdir()
-    write_records(rows, inst / "instances.parquet", schemas.INSTANCES)
+    write_records(rows, inst / "instances.parquet", schemas.INSTANCES, fill_missing=True)
     out = tmp_path / "labels"
     args = type("A", (), {"instances": str(inst), "coref": str(tmp_path), "out": str(out)})()
     assert stage.run(args) == 0

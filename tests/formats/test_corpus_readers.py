@@ -452,7 +452,9 @@ def test_metadata_parquet_and_table_ids(tmp_path):
 
 def test_corpus_arguments_and_settings(tmp_path):
     p = argparse.ArgumentParser()
-    B.add_corpus_arguments(p)
+    from pipeline.options import add_corpus_arguments
+
+    add_corpus_arguments(p)
     args = p.parse_args(["--corpus", str(tmp_path), "--layout", "sentences", "--min-words", "5",
                          "--where", "subjects~x", "--where", "title~y", "--limit-books", "3"])
     s = B.corpus_spec(args)

@@ -1,4 +1,4 @@
-"""Mention forms (issue 23, "clean variants"): an ungendered title belongs to the mention it
+"""Mention forms (the clean-variant rules): an ungendered title belongs to the mention it
 stands before, "St. Name's" is a place, a punctuation run ends a name. Hand-built Docs, so the
 rules are tested apart from what the NER happens to mark."""
 

@@ -86,7 +86,7 @@ def test_group_keeps_different_titled_people_apart(nlp):
     assert ok and len(persons) == 2
 
 
-# ---------------------------------------------------------------- name case (issue 12.8) ----
+# ---------------------------------------------------------------- name case ---------------
 
 @pytest.mark.parametrize("written,gender", [
     ("JOHN", "masculine"), ("MARY", "feminine"), ("John", "masculine"), ("HARRIET", "feminine"),

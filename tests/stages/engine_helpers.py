@@ -9,7 +9,9 @@ project root, so that a test can guard the whole run with a subprocess timeout:
   0..5 only, none fails); prints one JSON object ``{"results": {...}, "lost": {...}}``.
 * ``pool-write-error``: the writer raises on the first result while the other worker is busy
   for a minute; prints ``stopped: ...`` once the run has stopped.
-* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the stage's per-unit
+* ``dask-sleep MARKER``: a Dask ``LocalCluster`` of this process runs :func:`marked_sleep`
+  (the test kills this process once MARKER exists).
+* ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the extract run's per-unit
   function replaced by :func:`kill_on_book` (SIGKILL of its own worker for the unit of the book
   file named VICTIM, passed to the workers in ``$KILL_BOOK``).
 """
@@ -38,13 +40,22 @@ def slow_square(x: int, victim: int) -> int:
     return x * x
 
 
-# the stage's real per-book function, kept when main() rebinds the stage's name (in workers
-# the stage module is fresh and unpatched)
+def marked_sleep(x: int, marker: str) -> int:
+    """Write ``marker`` (the task has started on its worker), then sleep for a minute."""
+    import time
+
+    Path(marker).write_text(str(os.getpid()))
+    time.sleep(60)
+    return x
+
+
+# the run's real per-book function, kept when main() rebinds its name in pipeline.runs.extract (in workers
+# that module is fresh and unpatched)
 _REAL = None
 
 
 def kill_on_book(unit, *args, **kwargs):
-    from pipeline.stages import extract
+    from pipeline.runs import extract
 
     if Path(unit.path).name == os.environ.get("KILL_BOOK"):
         os.kill(os.getpid(), signal.SIGKILL)
@@ -89,10 +100,21 @@ def main(argv: list[str]) -> int:
             print(f"stopped: {exc}")
             return 0
         return 1
+    if mode == "dask-sleep":
+        # a LocalCluster of this process (1 worker process + its nanny), one task that writes
+        # the marker argv[1] and sleeps: the test kills this process meanwhile
+        import distributed
+
+        from pipeline import engines
+
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            engines.run_books([(0, argv[1])], marked_sleep, lambda task, result: 0, scheduler=client)
+        return 0
     if mode == "extract":
         global _REAL
         from pipeline.cli import main as cli_main
-        from pipeline.stages import extract
+        from pipeline.runs import extract
 
         os.environ["KILL_BOOK"] = argv[1]        # inherited by the spawned workers
         _REAL = extract.process_unit

@@ -185,7 +185,7 @@ def test_load_quadruples_originals_only_and_names_column(tmp_path):
                          mentions=("Ann", "Cleo")),
             quad_record("1", "control", "Ann met Cleo and he smiled.", "he", "Ann", "Cleo",
                          mentions=("Ann", "Cleo"))]
-    write_records(recs, tmp_path / "q.parquet", QUADRUPLES)
+    write_records(recs, tmp_path / "q.parquet", QUADRUPLES, fill_missing=True)
     exs, kind = load_dataset(tmp_path / "q.parquet")
     assert kind == "quadruples" and [e.id for e in exs] == ["1"]
     assert exs[0].names == [N(0, 3, "Ann"), N(8, 12, "Cleo")] and exs[0].correct is None
@@ -199,7 +199,7 @@ def test_load_rejects_bad_offsets_and_other_files(tmp_path):
 
     rec = quad_record("1", "original", "Ann met Cleo and she smiled.", "she", "Ann", "Cleo")
     rec["a_offset"] = 1
-    write_records([rec], tmp_path / "q.parquet", QUADRUPLES)
+    write_records([rec], tmp_path / "q.parquet", QUADRUPLES, fill_missing=True)
     with pytest.raises(InputError, match="a_offset 1 does not point at a 'Ann'"):
         load_dataset(tmp_path / "q.parquet")
     import pyarrow as pa
@@ -245,7 +245,7 @@ def test_analyze_command_with_ner_on_unlabelled_quadruples(tmp_path, nlp, capsys
     text = "Elizabeth Bennet walked with Jane Bennet to Meryton, and she laughed at Mr. Darcy."
     rec = quad_record("1", "original", text, "she", "Elizabeth Bennet", "Jane Bennet")
     rec["names"] = None
-    write_records([rec], tmp_path / "q.parquet", QUADRUPLES)
+    write_records([rec], tmp_path / "q.parquet", QUADRUPLES, fill_missing=True)
     out = tmp_path / "out"
     assert main(["analyze", "--dataset", str(tmp_path / "q.parquet"), "--names-from", "ner",
                  "--out", str(out), "--no-progress"]) == 0
@@ -312,7 +312,7 @@ def test_load_instances_parquet_with_names_column(tmp_path, nlp):
                            "mentions": [mention("Harriet Smith")]},
                           {"role": "O1", "name": "Knightley", "gender": "masculine",
                            "mentions": [mention("Mr. Knightley")]}]})
-    write_records([rec], tmp_path / "i.parquet", INSTANCES)
+    write_records([rec], tmp_path / "i.parquet", INSTANCES, fill_missing=True)
     exs, kind = load_dataset(tmp_path / "i.parquet")
     assert kind == "instances" and exs[0].id == "158-100" and exs[0].correct is None
     assert A.names_source(exs, False) == "column"

@@ -51,7 +51,7 @@ def test_a_failed_export_writes_nothing(tmp_path, monkeypatch):
     assert main(["annotate-export", "--quadruples", str(tmp_path / "q.parquet"), "--out",
                  str(tmp_path / "out"), "--per-task", "4"]) == 0
     before = {p.name: p.read_bytes() for p in (tmp_path / "out").iterdir()}
-    assert sorted(before) == ["batch.csv", "export.json", "preview.html", "task.html"]
+    assert sorted(before) == ["batch.csv", "export.json", "preview.html", "run.json", "task.html"]
 
     def broken(template, values):
         raise OSError("disk full")

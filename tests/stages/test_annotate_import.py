@@ -140,7 +140,7 @@ def test_results_of_another_file_and_bad_json_exit_2(files, capsys):
 
 
 def test_import_from_sqlite(files, capsys):
-    from pipeline.web.annotate.store import SCHEMA
+    from pipeline.formats.annotation_store import SCHEMA
 
     tmp, rows, ans = files
     con = sqlite3.connect(tmp / "a.sqlite")
@@ -176,7 +176,7 @@ def app_database(db, quadruples, rows, answers, with_hash=True):
     """A database as annotate-serve leaves it: meta with the quadruples hash, spans stored
     as [start, end, text]."""
     from pipeline.formats.files import sha256_file
-    from pipeline.web.annotate.store import connect, open_store
+    from pipeline.formats.annotation_store import connect, open_store
 
     open_store(db, quadruples, sha256_file(quadruples), 3)
     texts = {r["id"]: r["text"] for r in rows}

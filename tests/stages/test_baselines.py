@@ -124,7 +124,7 @@ def test_baseline_on_quadruples_uses_ner_on_every_variant(tmp_path, nlp):
                          "Elizabeth Bennet", "Jane Bennet"),
             quad_record("1", "control", "Elizabeth Bennet met Jane Bennet, and he laughed.", "he",
                          "Elizabeth Bennet", "Jane Bennet")]
-    write_records(recs, tmp_path / "q.parquet", QUADRUPLES)
+    write_records(recs, tmp_path / "q.parquet", QUADRUPLES, fill_missing=True)
     out = tmp_path / "dist1.tsv"
     assert main(["baseline", "--dataset", str(tmp_path / "q.parquet"), "--kind", "dist1",
                  "--out", str(out), "--no-progress"]) == 0

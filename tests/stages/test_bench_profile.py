@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.benchmarks import extract as bench
+from pipeline.perf import extract as bench
 
 ROOT = Path(__file__).resolve().parents[2]
 

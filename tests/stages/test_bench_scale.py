@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pipeline.benchmarks import scale
+from pipeline.perf import scale
 from pipeline.formats.books import Book, CorpusSpec, Skip, iter_corpus
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.formats.benchmarks import read_benchmark
-from tests.lang.test_benchmarks_loaders import BUG_CSV, write_winobias
+from tests.lang.test_benchmarks import BUG_CSV, write_winobias
 
 PRO = ["1 [The developer] argued with the designer because [he] did not like the design.",
        "2 The mechanic met [the clerk] and wished [her] well."]
@@ -74,7 +74,7 @@ def _write_outputs(items, path, extra=()):
 
 
 def test_evaluate_benchmark_end_to_end(bench, tmp_path):
-    from pipeline.report.benchmark import evaluate_benchmark
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     items = read_benchmark(bench)
     out_file = tmp_path / "sys.jsonl"
@@ -97,7 +97,7 @@ def test_evaluate_benchmark_end_to_end(bench, tmp_path):
 
 def test_evaluate_benchmark_unmatched_line(bench, tmp_path):
     from pipeline.errors import InputError
-    from pipeline.report.benchmark import evaluate_benchmark
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     items = read_benchmark(bench)
     out_file = tmp_path / "sys.jsonl"
@@ -134,10 +134,10 @@ def test_evaluate_command_on_a_benchmark(bench, tmp_path, capsys):
 def test_winobias_gold_conll_scores_100_on_shared(shared_dir, tmp_path):
     """WinoBias's own CoNLL files as a system: every line found by its text (the CoNLL document
     keys are not item ids) and right under both rules."""
-    from pipeline.core.stereotypes import categorize
+    from pipeline.core.benchmark_stereotypes import categorize
     from pipeline.formats.benchmarks import write_benchmark
     from pipeline.lang.benchmarks import load_winobias
-    from pipeline.report.benchmark import evaluate_benchmark
+    from pipeline.runs.eval_benchmark import evaluate_benchmark
 
     wb = shared_dir / "reference" / "winobias"
     items = categorize(load_winobias(wb))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pipeline.core import cda
 from pipeline.formats import conll
 from pipeline.lang.gendered_words import flip
-from pipeline.stages.cda import augment_file
+from pipeline.runs.cda import augment_file
 from pipeline.cli import main
 from pipeline.errors import InputError
 
@@ -264,7 +264,7 @@ def test_missing_input(tmp_path):
 
 @pytest.fixture(scope="module")
 def big_file(tmp_path_factory):
-    from pipeline.benchmarks.make_conll import generate
+    from pipeline.perf.make_conll import generate
 
     src = tmp_path_factory.mktemp("big") / "big_gold_conll"
     n_docs, n_tokens = generate(src, 200_000, seed=3)
@@ -303,7 +303,7 @@ def _peak_traced(path) -> int:
 
 
 def test_augment_memory_does_not_grow_with_the_file(tmp_path):
-    from pipeline.benchmarks.make_conll import generate
+    from pipeline.perf.make_conll import generate
 
     small, large = tmp_path / "small_gold_conll", tmp_path / "large_gold_conll"
     generate(small, 8_000, seed=5, doc_tokens=400)
@@ -390,7 +390,7 @@ def _her_agreement(files_by_pair):
     """Agreement of her -> his/him with the male pronoun at the same position of the paired
     WinoBias sentence (pro/anti files hold the same sentences with the other gender)."""
     from pipeline.core.cda import augment_words
-    from pipeline.stages.cda import Tagger
+    from pipeline.runs.cda import Tagger
 
     tagger = Tagger()
     agree = total = 0

@@ -1,4 +1,4 @@
-"""``cda`` replaces persons only (issue 23, item 6): PERSON spans of the named-entity column when
+"""``cda`` replaces persons only: PERSON spans of the named-entity column when
 the file has one (OntoNotes-like file written here), the project's person detection otherwise
 (LitBank-like file: 13 tab-separated columns, ``_``); months, days, feasts and places stay; the
 person source is printed and written per document to ``OUT.persons.tsv``."""
@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cli import main
-from pipeline.stages.cda import PersonFinder
+from pipeline.runs.cda import PersonFinder
 
 MAP_TSV = ("name\tpartner\tclass\tweight\n"
            + "".join(f"{a}\t{b}\tmale\t0.5\n{b}\t{a}\tfemale\t0.5\n"

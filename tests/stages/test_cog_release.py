@@ -1,4 +1,4 @@
-"""Humans vs models on files hand-made in the layouts the study released (issue 29): QA results
+"""Humans vs models on files hand-made in the layouts the study released: QA results
 (Wino and BUG), the enrollment file, the sentence lists, model cluster lines (AllenNLP predictor
 output and {sentence, tokens, clusters}); the paper's Table 2 printed by `humans qa`.
 
@@ -13,7 +13,7 @@ import random
 import pytest
 
 from pipeline.cli import main
-from pipeline.core.stereotypes import parse_question_category
+from pipeline.core.benchmark_stereotypes import parse_question_category
 from pipeline.formats.human_results import QA_COLUMNS, read_enrollment, read_qa_results
 from tests.lang.test_cog_lists import WINO_HEADER, wino_row
 
@@ -317,7 +317,7 @@ def test_too_many_unmatched_lines_exit_2(tmp_path, released_models, capsys):
 # ------------------------------------------------------------------------------ categories
 
 def test_benchmark_categories_and_comparison(tmp_path, capsys):
-    from tests.lang.test_benchmarks_loaders import write_winobias
+    from tests.lang.test_benchmarks import write_winobias
 
     wb = tmp_path / "wb"
     wb.mkdir()

@@ -106,7 +106,7 @@ def test_parquet_dataset_gives_the_same_metrics(tmp_path):
         records.append({"id": i, "quadruple_id": q, "variant": variant or "original",
                         "pronoun_gender": gender, "original_gender": ORIG[int(q)],
                         "pronoun": pronoun, "a_coref": a, "b_coref": b, "text": "", "names": []})
-    write_records(records, tmp_path / "q.parquet", schemas.QUADRUPLES)
+    write_records(records, tmp_path / "q.parquet", schemas.QUADRUPLES, fill_missing=True)
     sys_a = write_system(tmp_path / "a.tsv")
     assert evaluate(tmp_path / "p", tmp_path / "q.parquet", {"a": sys_a}) == 0
     assert evaluate(tmp_path / "t", write_gold(tmp_path / "gold.tsv"), {"a": sys_a}) == 0
@@ -117,7 +117,7 @@ def test_parquet_without_gold_labels_is_an_error(tmp_path, capsys):
     records = [{"id": i, "quadruple_id": i.split("-")[0], "variant": "original" if "-" not in i
                 else i.split("-", 1)[1], "pronoun_gender": g, "a_coref": None, "b_coref": None}
                for i, _, g, _, _ in gold_rows()]
-    write_records(records, tmp_path / "q.parquet", schemas.QUADRUPLES)
+    write_records(records, tmp_path / "q.parquet", schemas.QUADRUPLES, fill_missing=True)
     assert evaluate(tmp_path, tmp_path / "q.parquet", {"a": write_system(tmp_path / "a.tsv")}) == 2
     assert "a_coref must be TRUE or FALSE: row 1: a_coref is empty" in capsys.readouterr().err
 

@@ -1,7 +1,7 @@
 """Reference check: the published Counter-GAP table, reproduced from the published predictions.
 
 Needs ../shared/reference/counter-gap-predictions (skipped when absent). The figures below are
-the paper's table as quoted in issue 5 (percent; "*" = p < 0.01).
+the paper's table (percent; "*" = p < 0.01).
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def test_marks_do_not_hinge_on_the_seed(shared_dir):
     """The published marks hold for other seeds too (2,000 resamples keep this quick)."""
     import numpy as np
 
-    from pipeline.stages import evaluate as E
+    from pipeline.runs import eval_quadruples as E
 
     ref = shared_dir / "reference" / "counter-gap-predictions"
     if not ref.is_dir():

@@ -10,7 +10,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.lang.patterns import PATTERNS
-from pipeline.stages import extract as stage
+from pipeline.runs import extract as stage
 
 from tests.core.extract_checks import check_instance
 

@@ -18,7 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from pipeline.cli import main
-from pipeline.stages import extract as stage
+from pipeline.report.extract import LISTED
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = (ROOT / "resources" / "sample" / "the-orchard-at-hollins-end.txt").read_text(encoding="utf-8")
@@ -164,14 +164,14 @@ def test_many_files_not_read_are_grouped_in_the_summary(tmp_path, capsys):
     corpus.mkdir()
     (corpus / "12.txt").write_text(TINY)
     (corpus / "12-0.txt").write_text(TINY)
-    for i in range(stage.LISTED + 5):
+    for i in range(LISTED + 5):
         (corpus / f"img{i:03}.png").write_bytes(b"png")
     assert extract(corpus, tmp_path / "o") == 0
     out = capsys.readouterr().out
-    assert f"{stage.LISTED + 5} × not a book file (.png): img000.png; img001.png; img002.png …" in out
+    assert f"{LISTED + 5} × not a book file (.png): img000.png; img001.png; img002.png …" in out
     assert "duplicate        12.txt: another copy of the same Gutenberg ebook: 12-0.txt is read" in out
     books = frame(tmp_path / "o", "books")
-    assert (books.status == "not-read").sum() == stage.LISTED + 5
+    assert (books.status == "not-read").sum() == LISTED + 5
     assert books.set_index("path").loc["12-0.txt", "status"] == "ok"
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.core import extract as core
-from pipeline.stages import extract as stage
+from pipeline.runs import extract as stage
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE_BOOK = ROOT / "resources" / "sample" / "the-orchard-at-hollins-end.txt"

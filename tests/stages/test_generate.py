@@ -30,7 +30,7 @@ def _two_instances(nlp):
 
 def test_cli_on_instances(nlp, tmp_path, capsys):
     src = tmp_path / "instances.parquet"
-    write_records(_two_instances(nlp), src, schemas.INSTANCES)
+    write_records(_two_instances(nlp), src, schemas.INSTANCES, fill_missing=True)
     out = tmp_path / "out"
     assert main(["generate", "--instances", str(src), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -53,7 +53,7 @@ def test_cli_bad_instance_exits_2_and_writes_nothing(nlp, tmp_path, capsys):
     insts = _two_instances(nlp)
     insts[1]["a_offset"] += 1
     src = tmp_path / "instances.parquet"
-    write_records(insts, src, schemas.INSTANCES)
+    write_records(insts, src, schemas.INSTANCES, fill_missing=True)
     out = tmp_path / "out"
     assert main(["generate", "--instances", str(src), "--out", str(out)]) == 2
     err = capsys.readouterr().err
@@ -84,7 +84,7 @@ def _titled_instance(nlp):
 def test_instances_takes_the_extract_directory(nlp, tmp_path, capsys):
     extract_out = tmp_path / "extract"
     extract_out.mkdir()
-    write_records(_two_instances(nlp), extract_out / "instances.parquet", schemas.INSTANCES)
+    write_records(_two_instances(nlp), extract_out / "instances.parquet", schemas.INSTANCES, fill_missing=True)
     assert main(["generate", "--instances", str(extract_out), "--out", str(tmp_path / "o")]) == 0
     assert len(pd.read_parquet(tmp_path / "o" / "quadruples.parquet")) == 8
     empty = tmp_path / "empty"
@@ -95,7 +95,7 @@ def test_instances_takes_the_extract_directory(nlp, tmp_path, capsys):
 
 def test_gendered_words_option(nlp, tmp_path, capsys):
     src = tmp_path / "instances.parquet"
-    write_records([_titled_instance(nlp)], src, schemas.INSTANCES)
+    write_records([_titled_instance(nlp)], src, schemas.INSTANCES, fill_missing=True)
     plain = tmp_path / "address.txt"
     plain.write_text("# direction: one-way\nsir\tma'am\n", encoding="utf-8")
     # only the given list: "Mrs." and "Mr." are not flipped as words, "sir" is; pronouns always
@@ -116,7 +116,7 @@ def test_gendered_words_option(nlp, tmp_path, capsys):
 
 def test_no_title_period_variant(nlp, tmp_path, capsys):
     src = tmp_path / "instances.parquet"
-    write_records([_titled_instance(nlp)], src, schemas.INSTANCES)
+    write_records([_titled_instance(nlp)], src, schemas.INSTANCES, fill_missing=True)
     out = tmp_path / "out"
     assert main(["generate", "--instances", str(src), "--out", str(out), "--no-title-period"]) == 0
     dot = pd.read_parquet(out / "quadruples.parquet").set_index("variant")
@@ -146,10 +146,10 @@ def test_no_title_period_variant(nlp, tmp_path, capsys):
 
 
 def test_a_failing_guard_is_a_one_line_error_and_nothing_is_written(nlp, tmp_path, capsys, monkeypatch):
-    from pipeline.core import generate as core
+    from pipeline.core import quadruples as core      # quadruple() checks every row's offsets
 
     src = tmp_path / "instances.parquet"
-    write_records(_two_instances(nlp), src, schemas.INSTANCES)
+    write_records(_two_instances(nlp), src, schemas.INSTANCES, fill_missing=True)
     real = core.check_offsets
 
     def broken(row):        # the guard fires on the second quadruple
@@ -175,7 +175,7 @@ def test_recheck_drops_a_quadruple_with_a_fifth_person(nlp, tmp_path, capsys):
          "O1": ("Knightley", M, ["Mr. Knightley"]), "O2": ("Tom", M, ["Tom"])},
         ("she", 0), ("C1", 0), ("C2", 0), instance_id="158-5600"))
     src = tmp_path / "instances.parquet"
-    write_records(insts, src, schemas.INSTANCES)
+    write_records(insts, src, schemas.INSTANCES, fill_missing=True)
     out = tmp_path / "out"
     assert main(["generate", "--instances", str(src), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
@@ -204,7 +204,7 @@ def test_recheck_applies_a_cast_file(nlp, tmp_path, capsys):
     re-check, so the quadruple that swapped it is dropped; a bad cast file stops the run."""
     insts = _two_instances(nlp)
     src = tmp_path / "instances.parquet"
-    write_records(insts, src, schemas.INSTANCES)
+    write_records(insts, src, schemas.INSTANCES, fill_missing=True)
     out = tmp_path / "out"
     assert main(["generate", "--instances", str(src), "--out", str(out)]) == 0
     kept = set(pd.read_parquet(out / "quadruples.parquet")["quadruple_id"])

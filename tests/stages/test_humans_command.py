@@ -105,7 +105,7 @@ def test_qa_models_on_the_same_sentences(tmp_path):
     per_item = [{"id": it["id"], "system": "m", "correct": it["id"] in ("s1", "s99", "s4"),
                  "correct_loose": True, "present": True, "source": "winobias",
                  "category": it["category"], "stereotype": it["stereotype"]} for it in items]
-    write_records(per_item, tmp_path / "per_item.parquet", BENCHMARK_PER_ITEM)
+    write_records(per_item, tmp_path / "per_item.parquet", BENCHMARK_PER_ITEM, fill_missing=True)
     qa = tmp_path / "qa.csv"
     write_qa_results(QA_ROWS, qa)
     out = tmp_path / "out"

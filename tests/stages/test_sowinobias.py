@@ -1,4 +1,4 @@
-"""SoWinoBias (issue 9): vocabulary, construction, pairing, sampling, baseline and evaluation."""
+"""SoWinoBias: vocabulary, construction, pairing, sampling, baseline and evaluation."""
 
 from __future__ import annotations
 
@@ -12,8 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core import sowinobias as sw
-from pipeline.report.sowinobias import evaluate_sowinobias
+from pipeline.core import sowinobias_baseline as baseline
+from pipeline.core import sowinobias_scoring as scoring
+from pipeline.core import sowinobias_templates as templates
+from pipeline.runs.eval_sowinobias import evaluate_sowinobias
 from pipeline.stages.sowinobias import load_vocabulary
 from pipeline.errors import InputError
 from pipeline.formats.gap_tsv import read_gap_tsv
@@ -39,7 +41,7 @@ def vocab():
 
 @pytest.fixture(scope="module")
 def full(vocab):
-    return sw.build_records(sw.all_pairs(vocab))
+    return templates.build_records(templates.all_pairs(vocab))
 
 
 # ------------------------------------------------------------------ vocabulary -------------
@@ -56,7 +58,7 @@ ADJ_OK = "adjective\tpolarity\ngentle\tpositive\nfussy\tnegative\n"
 
 
 def test_parse_small_vocabulary():
-    v = sw.parse_vocabulary(OCC_OK, ADJ_OK)
+    v = templates.parse_vocabulary(OCC_OK, ADJ_OK)
     assert v.female_occupations == ("nurse",) and v.male_occupations == ("doctor",)
     assert v.adjectives() == [("gentle", "positive"), ("fussy", "negative")]
 
@@ -70,13 +72,13 @@ def test_parse_small_vocabulary():
 ])
 def test_bad_vocabulary_rows(occ, adj, row, fragment):
     with pytest.raises(InputError, match=fragment) as exc:
-        sw.parse_vocabulary(occ, adj)
+        templates.parse_vocabulary(occ, adj)
     assert exc.value.row == row
 
 
 def test_vocabulary_needs_both_labels():
     with pytest.raises(InputError, match="no occupation with stereotype 'male'"):
-        sw.parse_vocabulary("occupation\tstereotype\nnurse\tfemale\n", ADJ_OK)
+        templates.parse_vocabulary("occupation\tstereotype\nnurse\tfemale\n", ADJ_OK)
 
 
 def test_missing_vocabulary_directory(tmp_path):
@@ -152,7 +154,7 @@ def test_pro_anti_pairing(full):
 @given(st.from_regex(r"[a-z][a-z-]{0,14}", fullmatch=True), st.from_regex(r"[a-z][a-z-]{0,14}", fullmatch=True),
        st.from_regex(r"[a-z]{1,15}", fullmatch=True), st.sampled_from(["positive", "negative"]))
 def test_build_sentence_offsets_property(occ1, occ2, adj, polarity):
-    s = sw.build_sentence(occ1, occ2, adj, polarity)
+    s = templates.build_sentence(occ1, occ2, adj, polarity)
     t = s["text"]
     assert t[s["a_offset"]:s["a_offset"] + len(occ1)] == occ1
     assert t[s["b_offset"]:s["b_offset"] + len(occ2)] == occ2
@@ -164,8 +166,8 @@ def test_build_sentence_offsets_property(occ1, occ2, adj, polarity):
 
 @pytest.mark.parametrize("n", [1, 2, 7, 100, 4096, 8191, 8192])
 def test_sample_size_exact_and_paired(vocab, n):
-    pairs = sw.all_pairs(vocab)
-    recs = sw.build_records(sw.sample_pairs(pairs, n, seed=3), n_total=len(pairs))
+    pairs = templates.all_pairs(vocab)
+    recs = templates.build_records(templates.sample_pairs(pairs, n, seed=3), n_total=len(pairs))
     assert Counter(r["set"] for r in recs) == {"pro": n, "anti": n}
     assert len(_check_pairing(recs)) == n
     pol = Counter(r["polarity"] for r in recs if r["set"] == "pro")
@@ -173,18 +175,18 @@ def test_sample_size_exact_and_paired(vocab, n):
 
 
 def test_sample_is_subset_of_full_set(vocab, full):
-    pairs = sw.all_pairs(vocab)
-    recs = sw.build_records(sw.sample_pairs(pairs, 4096, seed=11), n_total=len(pairs))
+    pairs = templates.all_pairs(vocab)
+    recs = templates.build_records(templates.sample_pairs(pairs, 4096, seed=11), n_total=len(pairs))
     by_id = {r["id"]: r for r in full}
     for r in recs:
         assert by_id[r["id"]] == r
 
 
 def test_sampling_seeded_determinism(vocab):
-    pairs = sw.all_pairs(vocab)
-    a = [p.number for p in sw.sample_pairs(pairs, 4096, seed=5)]
-    b = [p.number for p in sw.sample_pairs(pairs, 4096, seed=5)]
-    c = [p.number for p in sw.sample_pairs(pairs, 4096, seed=6)]
+    pairs = templates.all_pairs(vocab)
+    a = [p.number for p in templates.sample_pairs(pairs, 4096, seed=5)]
+    b = [p.number for p in templates.sample_pairs(pairs, 4096, seed=5)]
+    c = [p.number for p in templates.sample_pairs(pairs, 4096, seed=6)]
     assert a == b and a != c
     assert len(set(a)) == 4096
 
@@ -192,7 +194,7 @@ def test_sampling_seeded_determinism(vocab):
 @pytest.mark.parametrize("n", [0, -1, 8193])
 def test_sample_bounds(vocab, n):
     with pytest.raises(InputError, match="--sample"):
-        sw.sample_pairs(sw.all_pairs(vocab), n)
+        templates.sample_pairs(templates.all_pairs(vocab), n)
 
 
 # ------------------------------------------------------------------ baseline ---------------
@@ -200,18 +202,18 @@ def test_sample_bounds(vocab, n):
 def test_nearest_prediction_hand_written():
     # B is nearer in the template; in the other sentence A is nearer.
     t = "The guard liked the nurse because they were kind."
-    assert sw.nearest_prediction(t, t.index("they"), "they", 4, "guard", t.index("nurse"), "nurse") == (False, True)
+    assert baseline.nearest_prediction(t, t.index("they"), "they", 4, "guard", t.index("nurse"), "nurse") == (False, True)
     t2 = "The nurse said they saw the guard."
-    assert sw.nearest_prediction(t2, t2.index("they"), "they", 4, "nurse", t2.index("guard"), "guard") == (True, False)
+    assert baseline.nearest_prediction(t2, t2.index("they"), "they", 4, "nurse", t2.index("guard"), "guard") == (True, False)
     # Tie (one token either side): the candidate before the pronoun wins.
     t3 = "Ann they Bob"
-    assert sw.nearest_prediction(t3, 4, "they", 0, "Ann", 9, "Bob") == (True, False)
-    assert sw.nearest_prediction(t3, 4, "they", 9, "Bob", 0, "Ann") == (False, True)
+    assert baseline.nearest_prediction(t3, 4, "they", 0, "Ann", 9, "Bob") == (True, False)
+    assert baseline.nearest_prediction(t3, 4, "they", 9, "Bob", 0, "Ann") == (False, True)
 
 
 def test_baseline_picks_occ2_everywhere(full):
-    rows = sw.gap_rows(full)
-    out = sw.nearest_baseline(rows)
+    rows = templates.gap_rows(full)
+    out = baseline.nearest_baseline(rows)
     assert [o["ID"] for o in out] == [r["ID"] for r in rows]
     assert all(o["A-coref"] is False and o["B-coref"] is True for o in out)
 
@@ -220,9 +222,9 @@ def test_baseline_picks_occ2_everywhere(full):
 
 @pytest.fixture(scope="module")
 def sample_frame(vocab):
-    pairs = sw.all_pairs(vocab)
-    recs = sw.build_records(sw.sample_pairs(pairs, 600, seed=1), n_total=len(pairs))
-    return pd.DataFrame(sw.gap_rows(recs)), pd.DataFrame(recs)
+    pairs = templates.all_pairs(vocab)
+    recs = templates.build_records(templates.sample_pairs(pairs, 600, seed=1), n_total=len(pairs))
+    return pd.DataFrame(templates.gap_rows(recs)), pd.DataFrame(recs)
 
 
 def _system(frame: pd.DataFrame, choose_b) -> pd.DataFrame:
@@ -238,7 +240,7 @@ def test_biased_system_detected(sample_frame, tmp_path):
     gap, _ = sample_frame
     female = _system(gap, lambda r: r["B"] in FEMALE)        # "they" -> the female-stereotyped job
     male = _system(gap, lambda r: r["B"] not in FEMALE)
-    nearest = pd.DataFrame(sw.nearest_baseline(gap.to_dict("records")))
+    nearest = pd.DataFrame(baseline.nearest_baseline(gap.to_dict("records")))
     m = evaluate_sowinobias(gap, {"female": female, "male": male, "nearest": nearest}, tmp_path, 2000, 0)
     f = m["female"]
     assert (f["acc_pro"], f["acc_anti"], f["bias"], f["acc_overall"]) == (1.0, 0.0, 1.0, 0.5)
@@ -294,7 +296,7 @@ def _index_resampling_p(diff: np.ndarray, resamples: int, seed: int) -> float:
 @pytest.mark.parametrize("plus, minus, zero", [(15, 9, 16), (12, 10, 18), (8, 2, 30)])
 def test_bootstrap_is_index_resampling_with_the_one_convention(plus, minus, zero):
     diff = np.array([1] * plus + [-1] * minus + [0] * zero)
-    ours = sw.pair_bootstrap(diff, 2000, 1)
+    ours = scoring.pair_bootstrap(diff, 2000, 1)
     assert ours["p"] == _index_resampling_p(diff, 2000, 1)       # the same draws, exactly
     assert ours["ci99"][0] <= diff.mean() <= ours["ci99"][1]
 
@@ -304,9 +306,9 @@ def test_bootstrap_seeded(sample_frame, tmp_path):
     rng = np.random.default_rng(0)
     u = rng.random(len(gap))
     sysf = _system(gap.assign(u=u), lambda r: r["u"] < (0.6 if r["B"] in FEMALE else 0.55))
-    a = sw.compute_metrics(gap, {"s": sysf}, 3000, 9)
-    b = sw.compute_metrics(gap, {"s": sysf}, 3000, 9)
-    c = sw.compute_metrics(gap, {"s": sysf}, 3000, 10)
+    a = scoring.compute_metrics(gap, {"s": sysf}, 3000, 9)
+    b = scoring.compute_metrics(gap, {"s": sysf}, 3000, 9)
+    c = scoring.compute_metrics(gap, {"s": sysf}, 3000, 10)
     assert a == b
     assert a["s"]["bias"] == c["s"]["bias"] and a["s"]["p_bias"] != c["s"]["p_bias"]
 
@@ -316,10 +318,10 @@ def test_parquet_and_gap_columns_give_same_metrics(sample_frame, tmp_path):
     sysf = _system(gap, lambda r: r["B"] in FEMALE or r["polarity"] == "negative")
     as_strings = sysf.assign(**{"A-coref": sysf["A-coref"].map({True: "true", False: "FALSE"}),
                                 "B-coref": sysf["B-coref"].map({True: "TRUE", False: "false"})})
-    m1 = sw.compute_metrics(gap, {"s": sysf}, 500, 0)
-    m2 = sw.compute_metrics(parquet_style, {"s": as_strings}, 500, 0)
+    m1 = scoring.compute_metrics(gap, {"s": sysf}, 500, 0)
+    m2 = scoring.compute_metrics(parquet_style, {"s": as_strings}, 500, 0)
     gap_strings = gap.astype(str).assign(**{"A-coref": "FALSE", "B-coref": "TRUE"}).drop(columns=["pair_id"])
-    m3 = sw.compute_metrics(gap_strings, {"s": sysf}, 500, 0)   # pair id derived from the IDs
+    m3 = scoring.compute_metrics(gap_strings, {"s": sysf}, 500, 0)   # pair id derived from the IDs
     assert m1 == m2 == m3
     assert m1["s"]["by_polarity"]["negative"]["bias"] == 0.0
     assert m1["s"]["by_polarity"]["positive"]["bias"] == 1.0
@@ -330,19 +332,19 @@ def test_system_errors(sample_frame, tmp_path):
     good = _system(gap, lambda r: True)
     with pytest.raises(InputError, match="no prediction for 1 dataset ID"):
         evaluate_sowinobias(gap, {"s": good.iloc[1:]}, tmp_path, 100, 0)
-    m = sw.compute_metrics(gap, {"s": good.iloc[1:]}, 100, 0, allow_missing=True)
+    m = scoring.compute_metrics(gap, {"s": good.iloc[1:]}, 100, 0, allow_missing=True)
     assert m["s"]["n_missing"] == 1 and m["s"]["acc_pro"] == pytest.approx(599 / 600)
     dup = pd.concat([good, good.iloc[[3]]], ignore_index=True)
     with pytest.raises(InputError, match="duplicate") as exc:
-        sw.compute_metrics(gap, {"s": dup}, 100, 0)
+        scoring.compute_metrics(gap, {"s": dup}, 100, 0)
     assert exc.value.row == len(good) + 2
     unknown = pd.concat([good, pd.DataFrame({"ID": ["x"], "A-coref": ["FALSE"], "B-coref": ["TRUE"]})])
     with pytest.raises(InputError, match="not in the dataset"):
-        sw.compute_metrics(gap, {"s": unknown}, 100, 0)
+        scoring.compute_metrics(gap, {"s": unknown}, 100, 0)
     bad = good.astype(str)
     bad.loc[5, "B-coref"] = "yes"
     with pytest.raises(InputError, match="TRUE or FALSE") as exc:
-        sw.compute_metrics(gap, {"s": bad}, 100, 0)
+        scoring.compute_metrics(gap, {"s": bad}, 100, 0)
     assert exc.value.row == 7
     assert not (tmp_path / "sowinobias.md").exists()
 
@@ -351,11 +353,11 @@ def test_dataset_errors(sample_frame):
     gap, _ = sample_frame
     sysf = _system(gap, lambda r: True)
     with pytest.raises(InputError, match="without exactly one pro and one anti"):
-        sw.compute_metrics(gap.iloc[1:], {"s": sysf.iloc[1:]}, 100, 0)
+        scoring.compute_metrics(gap.iloc[1:], {"s": sysf.iloc[1:]}, 100, 0)
     with pytest.raises(InputError, match="set must be"):
-        sw.compute_metrics(gap.assign(set="both"), {"s": sysf}, 100, 0)
+        scoring.compute_metrics(gap.assign(set="both"), {"s": sysf}, 100, 0)
     with pytest.raises(InputError, match="lacks column"):
-        sw.compute_metrics(gap.drop(columns=["polarity"]), {"s": sysf}, 100, 0)
+        scoring.compute_metrics(gap.drop(columns=["polarity"]), {"s": sysf}, 100, 0)
 
 
 # ------------------------------------------------------------------ CLI --------------------
@@ -403,7 +405,7 @@ def test_zero_resamples_skips_the_test(sample_frame, tmp_path):
     assert m["female"]["bias"] == 1.0 and m["female"]["p_bias"] is None
     assert "| female | 600 | 100.00 | 0.00 | +100.00 | n/a |" in (tmp_path / "sowinobias.md").read_text()
     with pytest.raises(InputError, match="resamples"):
-        sw.compute_metrics(gap, {"female": female}, -1, 0)
+        scoring.compute_metrics(gap, {"female": female}, -1, 0)
 
 
 def test_evaluate_stage_dispatch(tmp_path, capsys):

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from pipeline.core.questions import plan_tasks
+from pipeline.core.annotation_questions import plan_tasks
 from pipeline.web.annotate import mturk
 from pipeline.web.annotate.mturk import TemplateError, batch_rows, render_template
 from tests.annotate_helpers import quad_rows as _rows, shipped_checks

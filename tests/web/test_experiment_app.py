@@ -359,7 +359,7 @@ def test_maze_export_goes_through_humans_maze(tmp_path):
 
 def test_maze_plan_command_makes_allowed_distractors_reproducibly(tmp_path):
     from pipeline.cli import main
-    from pipeline.core.maze import allowed, split_word
+    from pipeline.core.experiment_maze import allowed, split_word
     from pipeline.formats.tables import read_table
     from tests.experiment_helpers import make_items, write_benchmark
 

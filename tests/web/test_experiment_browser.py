@@ -73,7 +73,7 @@ def real_distractors(nlp, items):
     """Distractors made as experiment-plan makes them (a 3,000-word lexicon, to stay quick)."""
     import random
 
-    from pipeline.core import maze
+    from pipeline.core import experiment_maze as maze
     from pipeline.nlp.fillers import tag_words, tokens_tags
 
     words = maze.candidate_words(3000)

@@ -27,7 +27,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 from pathlib import Path
 from typing import Iterator
 
@@ -398,10 +397,3 @@ def read_table_unit(unit: Unit) -> Iterator[Book | Skip]:
             elif not unit.columns[1]:
                 book_id = f"row-{number}"
             yield Skip(unit.rel, book_id, exc.status, str(exc), row=number)
-
-
-def table_size(path: Path) -> int:
-    try:
-        return os.path.getsize(path)
-    except OSError:
-        return 0

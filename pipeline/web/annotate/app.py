@@ -2,14 +2,14 @@
 
 Binds 127.0.0.1 only (:func:`make_server`). The annotator types a name on the start page and
 gets one question at a time; every answer is checked on the server with the same rules as in
-the browser (:func:`pipeline.core.questions.check_answer`) and committed to SQLite at once
+the browser (:func:`pipeline.core.annotation_questions.check_answer`) and committed to SQLite at once
 (WAL journal, ``synchronous=FULL``), so a crash loses nothing and reopening the page with the
 same name resumes. An annotator never gets an instance twice (a UNIQUE constraint on
 ``(annotator, instance_id)``), and an instance gets at most ``assignments`` answers (checked
 inside the writing transaction, so two annotators racing for the last slot cannot both win).
 
 Order: the seeded round-robin order of the MTurk export
-(:func:`pipeline.core.questions.interleave`: variants of one quadruple far apart); among the
+(:func:`pipeline.core.annotation_questions.interleave`: variants of one quadruple far apart); among the
 instances still open to an annotator, those with the most answers come first, so instances
 get completed before new ones are started.
 
@@ -20,12 +20,12 @@ get different questions instead of racing for the same one (and being refused wi
 annotator holds one lease at a time and gets the same question back on a reload; the lease
 ends with the answer, or expires.
 
-The database (schema and the quadruples-hash guard) is :mod:`pipeline.web.annotate.store`:
+The database (schema and the quadruples-hash guard) is :mod:`pipeline.formats.annotation_store`:
 a database started with another quadruples file is refused. The quadruples file may be a GAP
-TSV file (:mod:`pipeline.web.annotate.rows`); the guard hashes the file as given.
+TSV file (:mod:`pipeline.runs.annotation_rows`); the guard hashes the file as given.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.core.questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`.
+:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`; also :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations
@@ -35,13 +35,13 @@ import json
 import random
 import time
 
-from pipeline.core.questions import AnswerError, check_answer, interleave, parse_spans
+from pipeline.core.annotation_questions import AnswerError, check_answer, interleave, parse_spans
 from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file
 from pipeline.web.annotate import STATIC, TEMPLATES
-from pipeline.web.annotate.rows import annotation_rows
+from pipeline.runs.annotation_rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
-from pipeline.web.annotate.store import open_store
+from pipeline.formats.annotation_store import open_store
 from pipeline.web.serving import protect
 
 MAX_NAME = 80
@@ -53,7 +53,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
     """The Flask app. All state is in the SQLite file; the questions are held in memory.
 
     ``quadruples_path``: a quadruples Parquet file or a GAP TSV file (persons found with the
-    spaCy pipeline ``model``: :func:`pipeline.web.annotate.rows.annotation_rows`)."""
+    spaCy pipeline ``model``: :func:`pipeline.runs.annotation_rows.annotation_rows`)."""
     from flask import Flask, jsonify, request
 
     if assignments < 1:

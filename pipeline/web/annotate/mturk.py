@@ -4,7 +4,10 @@
 The layout is built from this package's templates and static widget (the same JavaScript
 checks as the local web app), so MTurk and the web app ask the same question.
 
-May import: the standard library, :mod:`pipeline.core.questions`, :mod:`pipeline.web.annotate`.
+The batch columns are :mod:`pipeline.formats.mturk_csv`.
+
+May import: the standard library, :mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`,
+:mod:`pipeline.web.annotate`.
 """
 
 from __future__ import annotations
@@ -13,11 +16,9 @@ import html
 import json
 import re
 
-from pipeline.core.questions import Question
+from pipeline.core.annotation_questions import Question
+from pipeline.formats.mturk_csv import INPUT_FIELDS, batch_column, batch_header
 from pipeline.web.annotate import STATIC, TEMPLATES
-
-ANSWER_FIELDS = ("spans", "none", "contradiction")
-INPUT_FIELDS = ("id", "text", "spans")
 
 
 class TemplateError(RuntimeError):
@@ -33,7 +34,7 @@ def _escape(value: str) -> str:
 def batch_rows(tasks: list[list[Question]], per_task: int) -> tuple[list[str], list[dict]]:
     """The batch CSV: header and one dict per task, values HTML-escaped for MTurk
     (MTurk pastes them verbatim into the layout; ``$`` escaped too, see :func:`_escape`)."""
-    header = [f"q{i}_{f}" for i in range(1, per_task + 1) for f in INPUT_FIELDS]
+    header = batch_header(per_task)
     out = []
     for task in tasks:
         rec = {h: "" for h in header}
@@ -41,9 +42,9 @@ def batch_rows(tasks: list[list[Question]], per_task: int) -> tuple[list[str], l
             payload = q.payload()
             spans = json.dumps({"pronoun": payload["pronoun"], "persons": payload["persons"]},
                                separators=(",", ":"))
-            rec[f"q{i}_id"] = _escape(q.id)
-            rec[f"q{i}_text"] = _escape(q.text)
-            rec[f"q{i}_spans"] = _escape(spans)
+            rec[batch_column(i, "id")] = _escape(q.id)
+            rec[batch_column(i, "text")] = _escape(q.text)
+            rec[batch_column(i, "spans")] = _escape(spans)
         out.append(rec)
     return header, out
 
@@ -67,8 +68,8 @@ def render_template(per_task: int) -> str:
               .replace("{{QUESTIONS}}", questions).replace("{{N}}", str(per_task)))
     for i in range(1, per_task + 1):
         for f in INPUT_FIELDS:
-            if "${" + f"q{i}_{f}" + "}" not in layout:
-                raise TemplateError(f"the layout has no placeholder ${{q{i}_{f}}}")
+            if "${" + batch_column(i, f) + "}" not in layout:
+                raise TemplateError(f"the layout has no placeholder ${{{batch_column(i, f)}}}")
     return layout
 
 

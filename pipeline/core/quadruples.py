@@ -1,0 +1,418 @@
+"""Counterfactual quadruples: an instance -> its four variants (pure: records in, records out).
+
+For an original x_o = s(P, C1, C2, O1, O2) (P the target pronoun, C1/C2 the two names of P's
+gender in order of first appearance, O1/O2 the two others) four instances are made:
+
+=========  ==============================  =========================================
+variant    definition                      person placed at the positions (slots) of
+=========  ==============================  =========================================
+original   s(P, C1, C2, O1, O2)            C1 C2 O1 O2 (unchanged)
+control    s(P, C2, C1, O2, O1)            C2 C1 O2 O1
+swap-1     s~(P~, O1, O2, C1, C2)          O1 O2 C1 C2, every gendered word flipped
+swap-2     s~(P~, O2, O1, C2, C1)          O2 O1 C2 C1, every gendered word flipped
+=========  ==============================  =========================================
+
+Roles are positional: in every variant the ``names`` entry with role C1 is the person now at
+the original C1's positions (which is also that variant's own C1: the first-appearing name of
+the variant's pronoun gender). A and B are the mentions at the original A and B positions, so
+the original's gold label applies to the whole quadruple.
+
+Names: by default each person is written everywhere in one form, their shortest mention in
+the context, title included (Counter-GAP's convention; ``name_forms="shape"`` takes the shape
+of the replaced mention instead). See ``docs/generate.md``.
+
+API: :func:`make_variant`, :func:`quadruple` (the four rows, typed
+:class:`pipeline.formats.records.QuadrupleRow`, their offsets checked by :func:`check_offsets`
+before they are returned), :func:`word_edits`, :class:`PersonForms`. The gendered words come
+from a :class:`pipeline.lang.gendered_words.WordList` (``words=``; default: the built-in list).
+The instance itself is :mod:`pipeline.core.instances`; GAP rows become instances in
+:mod:`pipeline.core.gap_rows`; the re-check of the variants is :mod:`pipeline.core.recheck`; the
+evaluation text without title periods :mod:`pipeline.core.title_periods`.
+
+May import: :mod:`pipeline.vocab`, :mod:`pipeline.errors`, :mod:`pipeline.lang`,
+:mod:`pipeline.formats.records`, :mod:`pipeline.core.instances`. Never loads a pipeline or
+touches a file.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from pipeline.core.instances import GenerateError, split_title as _split_title
+from pipeline.formats.records import QuadrupleRow
+from pipeline.lang import gendered_words as gw
+from pipeline.lang.pronouns import PRONOUNS, opposite
+from pipeline.vocab import ID_SUFFIX, ROLES, VARIANTS
+
+
+# variant -> slot -> role (in the original) of the person placed at that slot's positions
+SOURCE_ROLE = {
+    "original": {"C1": "C1", "C2": "C2", "O1": "O1", "O2": "O2"},
+    "control": {"C1": "C2", "C2": "C1", "O1": "O2", "O2": "O1"},
+    "swap-1": {"C1": "O1", "C2": "O2", "O1": "C1", "O2": "C2"},
+    "swap-2": {"C1": "O2", "C2": "O1", "O1": "C2", "O2": "C1"},
+}
+# How a person is written at the positions of another (docs/generate.md, "Names"):
+# "person": always the person's one form, the shortest mention as written in the context
+# (Counter-GAP's convention); "shape": a form of the replaced mention's shape (full name,
+# first name, surname, with or without title), built when the context never shows it.
+NAME_FORMS = ("person", "shape")
+FLIPS_WORDS = {"original": False, "control": False, "swap-1": True, "swap-2": True}
+# Non-PERSON entity labels whose gendered nouns are part of a proper name ("Prince Edward
+# Island", "the King's Arms") and are kept; pronouns inside them still flip.
+_KEEP_ENTS = {"GPE", "LOC", "ORG", "FAC", "WORK_OF_ART", "NORP", "EVENT", "PRODUCT", "LAW", "LANGUAGE"}
+
+
+@dataclass
+class Edit:
+    start: int          # character span in the ORIGINAL text
+    end: int
+    new: str
+    kind: str           # name | word | article
+    old: str
+    role: str = ""      # names: the slot
+    index: int = -1     # names: mention index in the slot; words: token index
+    title: str = ""     # names: the title of the rendered form
+    constructed: bool = False  # names: the form was built and never seen for that person
+
+
+# ---------------------------------------------------------------------- name rendering -----
+
+def _is_upper(s: str) -> bool:
+    letters = [c for c in s if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def _shape(mention: dict, canonical: str) -> tuple[bool, str, bool]:
+    """(has title, which part of the canonical name: full|first|last|other, all capitals)."""
+    title, rest = _split_title(mention)
+    low = [t.lower() for t in rest.split()]
+    canon = [t.lower() for t in canonical.split()]
+    if low == canon:
+        part = "full"
+    elif len(canon) > 1 and low == canon[:1]:
+        part = "first"
+    elif len(canon) > 1 and low == canon[-1:]:
+        part = "last"
+    else:
+        part = "other"
+    return bool(title), part, _is_upper(rest)
+
+
+class PersonForms:
+    """How one person can be written: the forms seen in the text, by shape."""
+
+    def __init__(self, name_rec: dict):
+        self.name = name_rec["name"]
+        self.gender = name_rec["gender"]
+        seen: dict[tuple, Counter] = {}
+        titles: Counter = Counter()
+        self.untitled_seen = False
+        for m in name_rec["mentions"]:
+            shape = _shape(m, self.name)
+            title, _ = _split_title(m)
+            seen.setdefault(shape, Counter())[(m["text"], title)] += 1
+            if title:
+                titles[title] += 1
+            else:
+                self.untitled_seen = True
+        # most frequent form per shape; ties: the first seen (Counter keeps insertion order)
+        self.literal = {shape: c.most_common(1)[0][0] for shape, c in seen.items()}
+        self.seen_texts = {text for c in seen.values() for text, _ in c}
+        self.title = titles.most_common(1)[0][0] if titles else ""
+        # the person's one form (NAME_FORMS "person"): the shortest mention as written, title
+        # included; ties: the more frequent, then the first seen
+        counts = Counter((m["text"], _split_title(m)[0]) for m in name_rec["mentions"])
+        order = {key: k for k, key in reversed(list(enumerate((m["text"], _split_title(m)[0])
+                                                              for m in name_rec["mentions"])))}
+        # (a form in capitals only when the person is never written otherwise)
+        self.person_form = min(counts, key=lambda key: (_is_upper(key[0]), len(key[0]), -counts[key], order[key]))
+
+    def render(self, shape: tuple[bool, str, bool], style: str = "person") -> tuple[str, str, bool]:
+        """(text, title, constructed) of this person written in place of a mention of ``shape``.
+
+        Style "person" (the default, Counter-GAP's convention): always the person's one form
+        (:attr:`person_form`), in capitals when the mention is; never constructed.
+        Style "shape":
+        A form seen in the text with that shape wins. Otherwise the form is built from the
+        canonical name (first token, last token or all of it) and the person's title, which is
+        used when the shape has a title or when the person is never named without one.
+        """
+        if style == "person":
+            text, title = self.person_form
+            return (text.upper(), title.upper(), False) if shape[2] else (text, title, False)
+        if shape in self.literal:
+            text, title = self.literal[shape]
+            return text, title, False
+        has_title, part, upper = shape
+        if (has_title, part, not upper) in self.literal:
+            text, title = self.literal[(has_title, part, not upper)]
+            return (text.upper() if upper else text), title, False
+        canon = self.name.split() or [self.name]
+        if part == "first" and len(canon) > 1:
+            rest = canon[0]
+        elif part == "last" and len(canon) > 1:
+            rest = canon[-1]
+        else:
+            rest = " ".join(canon)
+        if upper:
+            rest = rest.upper()
+        use_title = bool(self.title) and (has_title or not self.untitled_seen)
+        text = f"{self.title} {rest}" if use_title else rest
+        return text, (self.title if use_title else ""), text not in self.seen_texts
+
+
+# ------------------------------------------------------------------------- word edits ------
+
+def _article(word: str) -> str:
+    w = word.lower()
+    if w.startswith(("heir", "hour", "honest", "honour", "honor")):
+        return "an"
+    if w[:1] in "aeiou" and not w.startswith(("uni", "use", "eu", "one", "ewe", "usu")):
+        return "an"
+    return "a"
+
+
+def _ent_label(ent: str) -> str:
+    return ent.split("-", 1)[1] if ent and "-" in ent else ""
+
+
+def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList | None = None) -> list[Edit]:
+    """Gendered-word substitutions of a gender-swapped variant (tokens outside names)."""
+    words = words or gw.builtin()
+    text = inst["text"]
+    toks, starts, tags = inst["tokens"], inst["token_starts"], inst["token_tags"]
+    deps = inst.get("token_deps") or [""] * len(toks)
+    ents = inst.get("token_ents") or ["O"] * len(toks)
+    prot_starts = sorted(protected)
+    ps = [s for s, _ in prot_starts]
+
+    def in_name(s: int, e: int) -> bool:
+        k = bisect.bisect_right(ps, e - 1) - 1
+        return k >= 0 and prot_starts[k][1] > s
+
+    heads = inst.get("token_heads") or []
+    period = bool(re.search(r"\bMrs?\.", text)) or not re.search(r"\bMrs? ", text)
+    edits: dict[int, Edit] = {}
+    for i, (tok, s) in enumerate(zip(toks, starts)):
+        e = s + len(tok)
+        if not words.is_listed(tok) or in_name(s, e):
+            continue
+        if words.category_of(tok) != gw.PRONOUN and _ent_label(ents[i]) in _KEEP_ENTS:
+            continue
+        dep = deps[i]
+        # the subject of a gerund is a determiner: "without his running" -> "her running"
+        if dep.startswith("nsubj") and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "VBG":
+            dep = "poss"
+        # "poss" on a predicative adjective is the subject of a small clause, an object:
+        # "believing her capable" -> "him"; "her own", "her best", "did her utmost" stay
+        elif (dep == "poss" and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "JJ"
+              and deps[heads[i]] in ("ccomp", "xcomp", "oprd", "acomp")):
+            dep = "dobj"
+        new = None
+        nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
+            new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
+        if new is None:
+            new = words.flip(tok, gw.pronoun_tag(tok, tags[i], dep))
+        if new is not None and new != tok:
+            edits[i] = Edit(s, e, new, "word", tok, index=i)
+    # a / an before a word whose initial sound class changed ("an earl" -> "a countess")
+    for i, ed in list(edits.items()):
+        j = i - 1
+        if j < 0 or j in edits:
+            continue
+        art = toks[j]
+        if art.lower() not in ("a", "an") or starts[j] + len(art) + 1 != starts[i] or in_name(starts[j], starts[j] + 1):
+            continue
+        before, after = _article(ed.old), _article(ed.new)
+        if art.lower() == before and after != before:
+            if art.isupper() and len(art) > 1:
+                new_art = after.upper()
+            elif art[0].isupper():
+                new_art = after.capitalize()
+            else:
+                new_art = after
+            edits[j] = Edit(starts[j], starts[j] + len(art), new_art, "article", art, index=j)
+    return sorted(edits.values(), key=lambda x: x.start)
+
+
+# ---------------------------------------------------------------------------- variants -----
+
+def _apply(text: str, edits: list[Edit]) -> tuple[str, list[tuple[int, int]], callable]:
+    """Apply sorted, non-overlapping edits. Returns (new text, new span of each edit, shift)
+    where shift maps an original offset outside every edit to its new offset."""
+    out, pos, delta = [], 0, 0
+    new_spans, marks, deltas = [], [], []
+    for ed in edits:
+        if ed.start < pos:
+            raise GenerateError(f"overlapping edits at {ed.start}")
+        out.append(text[pos:ed.start])
+        ns = ed.start + delta
+        out.append(ed.new)
+        new_spans.append((ns, ns + len(ed.new)))
+        delta += len(ed.new) - (ed.end - ed.start)
+        pos = ed.end
+        marks.append(ed.end)
+        deltas.append(delta)
+    out.append(text[pos:])
+
+    def shift(x: int) -> int:
+        k = bisect.bisect_right(marks, x) - 1
+        return x + (deltas[k] if k >= 0 else 0)
+
+    return "".join(out), new_spans, shift
+
+
+def _names_by_role(inst: dict) -> dict[str, dict]:
+    return {n["role"]: n for n in inst["names"]}
+
+
+def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
+                 name_forms: str = "person") -> tuple[dict, list[Edit]]:
+    """One variant of an instance: an instance-shaped record for the new text (names with
+    recomputed mentions, tokens, GAP fields) and the edits that made it. ``name_forms``:
+    "person" (each person written in their one form) or "shape" (see :class:`PersonForms`)."""
+    if name_forms not in NAME_FORMS:
+        raise GenerateError(f"unknown name form convention {name_forms!r}")
+    if variant not in SOURCE_ROLE:
+        raise GenerateError(f"unknown variant {variant!r}")
+    by_role = _names_by_role(inst)
+    forms = {r: PersonForms(by_role[r]) for r in ROLES}
+    text = inst["text"]
+    edits: list[Edit] = []
+    if variant != "original":
+        for slot in ROLES:
+            person = forms[SOURCE_ROLE[variant][slot]]
+            canon = by_role[slot]["name"]
+            for k, m in enumerate(by_role[slot]["mentions"]):
+                new, title, built = person.render(_shape(m, canon), name_forms)
+                edits.append(Edit(m["start"], m["end"], new, "name", m["text"], slot, k, title, built))
+    if FLIPS_WORDS[variant]:
+        protected = [(m["start"], m["end"]) for n in inst["names"] for m in n["mentions"]]
+        edits.extend(word_edits(inst, protected, words))
+    edits.sort(key=lambda e: e.start)
+    new_text, new_spans, shift = _apply(text, edits)
+
+    # names with their mentions in the new text
+    name_new: dict[tuple[str, int], tuple[int, int, str, str]] = {}
+    word_new: dict[int, tuple[int, str]] = {}
+    for ed, (s, e) in zip(edits, new_spans):
+        if ed.kind == "name":
+            name_new[(ed.role, ed.index)] = (s, e, ed.new, ed.title)
+        else:
+            word_new[ed.index] = (s, ed.new)
+    names = []
+    for slot in ROLES:
+        src = by_role[SOURCE_ROLE[variant][slot]]
+        mentions = []
+        for k, m in enumerate(by_role[slot]["mentions"]):
+            if (slot, k) in name_new:
+                s, e, t, title = name_new[(slot, k)]
+            else:
+                s, e, t, title = shift(m["start"]), shift(m["start"]) + len(m["text"]), m["text"], m.get("title") or ""
+            mentions.append({"start": s, "end": e, "text": t, "title": title})
+        names.append({"role": slot, "name": src["name"], "gender": src["gender"], "mentions": mentions})
+
+    # tokens: name mentions become whitespace tokens tagged NNP, other tokens keep their tags
+    mention_spans = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
+    mstarts = [s for s, _ in mention_spans]
+    toks_out: list[tuple[int, str, str, str, str]] = []
+    deps = inst.get("token_deps") or [""] * len(inst["tokens"])
+    ents = inst.get("token_ents") or ["O"] * len(inst["tokens"])
+    pron_new = None
+    for i, (tok, s) in enumerate(zip(inst["tokens"], inst["token_starts"])):
+        k = bisect.bisect_right(mstarts, s) - 1
+        if k >= 0 and mention_spans[k][0] <= s < mention_spans[k][1]:
+            continue
+        if i in word_new:
+            ns, nt = word_new[i]
+        else:
+            ns, nt = shift(s), tok
+        toks_out.append((ns, nt, inst["token_tags"][i], deps[i], ents[i]))
+        if i == inst["pronoun_token"]:
+            pron_new = (ns, nt)
+    for n in names:
+        for m in n["mentions"]:
+            for j, mt in enumerate(re.finditer(r"\S+", m["text"])):
+                toks_out.append((m["start"] + mt.start(), mt.group(), "NNP", "compound",
+                                 ("B-PERSON" if j == 0 else "I-PERSON")))
+    toks_out.sort(key=lambda t: t[0])
+    tok_index = {t[0]: k for k, t in enumerate(toks_out)}
+
+    g0 = inst["pronoun_gender"]
+    g = opposite(g0) if FLIPS_WORDS[variant] else g0
+    rec = {k: v for k, v in inst.items() if k not in ("token_heads", "sentence_starts", "sentence_ends")}
+    new_by_role = {n["role"]: n for n in names}
+
+    def field_of(x: str) -> tuple[str, int]:
+        role, off = inst[f"{x}_name"], inst[f"{x}_offset"]
+        k = next(k for k, m in enumerate(by_role[role]["mentions"]) if m["start"] == off)
+        m = new_by_role[role]["mentions"][k]
+        return m["text"], m["start"]
+
+    a, a_off = field_of("a")
+    b, b_off = field_of("b")
+    rec.update(
+        text=new_text,
+        tokens=[t[1] for t in toks_out], token_starts=[t[0] for t in toks_out],
+        token_tags=[t[2] for t in toks_out], token_deps=[t[3] for t in toks_out],
+        token_ents=[t[4] for t in toks_out],
+        pronoun=pron_new[1], pronoun_offset=pron_new[0], pronoun_token=tok_index[pron_new[0]],
+        pronoun_gender=g, names=names, a=a, a_offset=a_off, b=b, b_offset=b_off,
+    )
+    if variant != "original" and FLIPS_WORDS[variant] and PRONOUNS.get(rec["pronoun"].lower(), (None,))[0] != g:
+        raise GenerateError(f"pronoun {inst['pronoun']!r} flipped to {rec['pronoun']!r}, not {g}")
+    return rec, edits
+
+
+def gutenberg_url(book_id: str) -> str:
+    """The Gutenberg page of a book whose id (the corpus-relative path) ends in an ebook number."""
+    number = str(book_id).rsplit("/", 1)[-1]
+    return f"https://www.gutenberg.org/ebooks/{number}" if number.isdigit() else ""
+
+
+def quadruple(inst: dict, quadruple_id: str, source: str = "extract", url: str | None = None,
+              a_coref: bool | None = None, b_coref: bool | None = None,
+              words: gw.WordList | None = None,
+              name_forms: str = "person") -> tuple[list[dict], dict[str, list[Edit]]]:
+    """The four QUADRUPLES rows of an instance (original, control, swap-1, swap-2) and the
+    edits of each variant. Gold labels (``a_coref``/``b_coref``) apply to all four. Every row's
+    offsets are checked (:func:`check_offsets`): a :class:`GenerateError` rather than a row
+    whose pronoun, A, B or a mention is not where it says."""
+    rows, all_edits = [], {}
+    for v in VARIANTS:
+        rec, edits = make_variant(inst, v, words, name_forms)
+        all_edits[v] = edits
+        row = QuadrupleRow(
+            id=quadruple_id + ID_SUFFIX[v], quadruple_id=quadruple_id, variant=v,
+            instance_id=inst.get("instance_id") or "",
+            pronoun_gender=rec["pronoun_gender"], original_gender=inst["pronoun_gender"],
+            pattern=inst.get("pattern") or "", book_id=inst.get("book_id") or "",
+            book=inst.get("title") or "", text=rec["text"],
+            pronoun=rec["pronoun"], pronoun_offset=rec["pronoun_offset"],
+            a=rec["a"], a_offset=rec["a_offset"], b=rec["b"], b_offset=rec["b_offset"],
+            a_coref=a_coref, b_coref=b_coref, names=rec["names"], source=source,
+            url=gutenberg_url(inst.get("book_id") or "") if url is None else url,
+        ).as_dict()
+        check_offsets(row)        # a guard on what is written: never a row whose offsets miss
+        rows.append(row)
+    return rows, all_edits
+
+
+def check_offsets(row: dict) -> None:
+    """Raise :class:`GenerateError` unless the GAP fields and name mentions of a generated row
+    point into its text (a guard before anything is written; never an ``assert``)."""
+    t = row["text"]
+    for x in ("pronoun", "a", "b"):
+        off = row[f"{x}_offset"]
+        if t[off:off + len(row[x])] != row[x]:
+            raise GenerateError(f"{row['id']}: {x} offset {off} does not point at {row[x]!r}")
+    for n in row["names"]:
+        for m in n["mentions"]:
+            if t[m["start"]:m["end"]] != m["text"]:
+                raise GenerateError(f"{row['id']}: mention {m['text']!r} of {n['role']} is not at "
+                                    f"{m['start']}:{m['end']}")

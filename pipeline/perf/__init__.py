@@ -1,0 +1,7 @@
+"""Timing and fidelity scripts (``make perf``, ``make perf-*``; the old ``make bench*`` names are
+aliases): each is run as ``python -m pipeline.perf.NAME`` and prints medians, ratios or figures
+measured side by side. Scripts, not tests, and not commands. ("Benchmark" names the
+pro/anti-stereotype test sets, never these.)
+
+May import: everything in :mod:`pipeline`, commands included.
+"""

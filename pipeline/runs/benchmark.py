@@ -1,0 +1,87 @@
+"""The ``benchmark`` run: WinoBias / Winogender / BUG / SoWinoBias into one pro/anti benchmark
+(``python -m pipeline benchmark`` parses the options and calls :func:`benchmark`).
+
+Reads each ``--source NAME --path PATH`` pair with :mod:`pipeline.formats.benchmarks`, fills
+the stereotype categories (:mod:`pipeline.core.benchmark_stereotypes`), tags the sentences with spaCy to
+decide Maze eligibility (the pronoun after every verb; BUG: the pronoun after its antecedent)
+and writes ``OUT/benchmark.parquet`` and ``OUT/benchmark.tsv`` together.
+
+May import (inside :func:`benchmark`): :mod:`pipeline.errors`, :mod:`pipeline.formats`,
+:mod:`pipeline.core`, :mod:`pipeline.nlp`; also :mod:`pipeline.lang.benchmarks`.
+"""
+
+from __future__ import annotations
+
+
+
+SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
+
+
+ORDER_SOURCES = ("bug", "cog-bug")       # Maze eligibility by the order of antecedent and pronoun
+
+
+def benchmark(args) -> int:
+    from pipeline.core.benchmark_scoring import normalise_text
+    from pipeline.core.benchmark_stereotypes import apply_category_rule, compare_categories, count_categories, \
+        maze_eligible_by_order, maze_eligible_by_verbs
+    from pipeline.errors import InputError
+    from pipeline.formats.benchmarks import write_benchmark
+    from pipeline.lang.benchmarks import load_cog_wino, load_source, winobias_list_stereotypes
+    from pipeline.formats.files import staged_outputs
+
+    if len(args.source) != len(args.path):
+        raise InputError(f"give one --path per --source ({len(args.source)} sources, "
+                         f"{len(args.path)} paths)")
+    items: list[dict] = []
+    for source, path in zip(args.source, args.path):
+        items.extend(load_source(source, path))
+    ids = [it["id"] for it in items]
+    if len(set(ids)) != len(ids):
+        raise InputError("the same item id comes from two inputs (one source given twice?)")
+    lists = None
+    if args.categories == "table4":
+        wb = [p for s, p in zip(args.source, args.path) if s == "winobias"]
+        lists = winobias_list_stereotypes(wb[0]) if wb else None
+    apply_category_rule(items, args.categories, lists)
+    comparison = None
+    if args.compare:
+        comparison = compare_categories(items, load_cog_wino(args.compare), normalise_text)
+
+    verb_items = [it for it in items if it["source"] not in ORDER_SOURCES]
+    if verb_items:
+        from tqdm import tqdm
+
+        from pipeline.nlp.load import load
+
+        nlp = load(args.model, exclude=("ner", "lemmatizer", "parser"))
+        docs = nlp.pipe((it["text"] for it in verb_items), batch_size=256)
+        for it, doc in tqdm(zip(verb_items, docs), total=len(verb_items), desc="tagging",
+                            unit="sent", leave=False):
+            it["maze_eligible"] = maze_eligible_by_verbs([t.idx for t in doc], [t.tag_ for t in doc],
+                                                         it["pronoun_end"])
+    for it in items:
+        if it["source"] in ORDER_SOURCES:
+            it["maze_eligible"] = maze_eligible_by_order(it["pronoun_start"], it["main_start"])
+
+    with staged_outputs(args.out) as stage:
+        write_benchmark(items, stage)
+        if comparison is not None:
+            from pipeline.formats.gap_tsv import write_tsv
+
+            write_tsv([{**r, "agree": "TRUE" if r["agree"] else "FALSE"} for r in comparison["rows"]],
+                      stage / "category_comparison.tsv", ["id", "study_id", "text", "ours", "study", "agree"])
+    counts = count_categories(it["category"] for it in items)
+    coarse = count_categories(it["stereotype"] for it in items)
+    n_maze = sum(bool(it["maze_eligible"]) for it in items)
+    print(f"{len(items)} items -> {args.out}/benchmark.parquet, benchmark.tsv")
+    print("categories: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
+    print(f"category rule: {args.categories}")
+    print("coarse: " + ", ".join(f"{k} {v:,}" for k, v in coarse.items()) + f"; Maze-eligible {n_maze:,}")
+    if comparison is not None:
+        c = comparison
+        print(f"study list {args.compare}: our category agrees on {c['n_agree']:,} of {c['n_matched']:,} "
+              f"matched sentences ({c['n_only_ours']:,} of ours and {c['n_only_study']:,} of the list "
+              f"unmatched) -> {args.out}/category_comparison.tsv")
+        if c["confusion"]:
+            print("disagreements (ours -> study): " + ", ".join(f"{k} {v:,}" for k, v in c["confusion"].items()))
+    return 0

@@ -1,0 +1,90 @@
+"""The ``embeddings`` run: SoWinoBias's embedding-space diagnostics for one or more word
+embeddings (the command parses the options and calls :func:`embeddings`).
+
+Loads each ``--vectors NAME=FILE`` (word2vec text/binary, GloVe text, or ``spacy:PIPELINE``),
+measures single-attribute WEAT (adjectives vs occupations, adjectives vs definitional words),
+clustering and recoverability of the reference embedding's most biased words, and GIPE, then
+writes ``OUT/embeddings.json`` and ``OUT/embeddings.md`` together. See docs/embeddings.md.
+
+May import: every layer below the runs.
+"""
+
+from __future__ import annotations
+
+
+
+def _parse_vectors(specs: list[str]) -> dict[str, str]:
+    from pipeline.errors import InputError
+
+    out = {}
+    for spec in specs:
+        name, sep, path = spec.partition("=")
+        if not sep or not name or not path:
+            raise InputError(f"--vectors wants NAME=FILE, got {spec!r}")
+        if name in out:
+            raise InputError(f"--vectors name {name!r} given twice")
+        out[name] = path
+    return out
+
+
+def word_lists(definitional_path=None):
+    from pipeline.core.embeddings import WordLists
+    from pipeline.formats.resources import read_commented, resource
+    from pipeline.lang.gendered_words import pairs
+
+    defs = read_commented(definitional_path or resource("definitional_pairs.tsv"), header="feminine", min_columns=2)
+    occ = read_commented(resource("sowinobias", "occupations.tsv"), header="occupation", min_columns=2)
+    adj = read_commented(resource("sowinobias", "adjectives.tsv"), header="adjective", min_columns=2)
+    gendered = {w for m, f, _ in pairs() for w in (m, f)}
+    return WordLists(adjectives=[f[0].lower() for _, f in adj],
+                     female_occupations=[f[0].lower() for _, f in occ if f[1] == "female"],
+                     male_occupations=[f[0].lower() for _, f in occ if f[1] == "male"],
+                     definitional=[(f[0].lower(), f[1].lower()) for _, f in defs],
+                     exclude=gendered | {"he", "she", "him", "her", "his", "hers", "himself", "herself"})
+
+
+def embeddings(args) -> int:
+    import logging
+    import time
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from pipeline.core.embeddings import Options, diagnose
+    from pipeline.errors import InputError
+    from pipeline.formats.files import staged_outputs, write_json
+    from pipeline.formats.vectors import load_vectors
+    from pipeline.nlp.load import load as load_pipeline
+    from pipeline.report.embeddings import markdown
+
+    log = logging.getLogger(__name__)
+    t0 = time.time()
+    specs = _parse_vectors(args.vectors)
+    reference = args.reference or next(iter(specs))
+    if reference not in specs:
+        raise InputError(f"--reference {reference!r} is not one of the --vectors names ({', '.join(specs)})")
+    lists = word_lists(args.definitional)
+    embeddings = {}
+    for name, path in tqdm(specs.items(), desc="loading vectors", unit="file", disable=len(specs) < 2):
+        embeddings[name] = load_vectors(path, load_pipeline=load_pipeline)
+    opts = Options(direction=args.direction, n_cluster=args.n_cluster, n_svm=args.n_svm, draws=args.draws,
+                   seed=args.seed, vocab_limit=args.vocab_limit, gipe_vocab=args.gipe_vocab,
+                   gipe_neighbours=args.gipe_neighbours, gipe_theta=args.gipe_theta)
+    result = diagnose(embeddings, reference, lists, opts)
+    result["vectors"] = {n: str(p) for n, p in specs.items()}
+    for name, row in result["embeddings"].items():
+        for key in ("weat_adj_occ", "weat_adj_def"):
+            for part, words in row[key]["missing"].items():
+                log.warning("%s: %s %s words missing from the vocabulary: %s", name, key, part, " ".join(words))
+        if row["gipe"]["sowinobias_missing"]:
+            log.warning("%s: SoWinoBias words missing (left out of GIPE): %s", name,
+                        " ".join(row["gipe"]["sowinobias_missing"]))
+    out = Path(args.out)
+    with staged_outputs(out) as stage:
+        write_json(stage / "embeddings.json", result)
+        (stage / "embeddings.md").write_text(markdown(result), encoding="utf-8")
+    print(markdown(result))
+    print(f"embeddings: {len(embeddings)} embedding(s), reference {reference}, "
+          f"{result['most_biased']['n']} most biased words; wrote {out / 'embeddings.json'} and "
+          f"{out / 'embeddings.md'} in {time.time() - t0:.1f} s")
+    return 0

@@ -1,0 +1,85 @@
+"""Units of a corpus, one partition each: what extract and persons share.
+
+A corpus is cut into units (:func:`pipeline.formats.books.plan_corpus`); each unit's results
+are written by this process alone into ``OUT/parts/<partition>/`` (a readable slug of the
+unit's key and a hash of it, so no two units share one), and a unit whose partition holds its
+marker file is done: a rerun skips it (resume). The engines (:mod:`pipeline.engines`) run the
+per-unit function; the run merges the partitions of the current corpus at the end.
+
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def partition_name(key: str) -> str:
+    """Directory name of a unit's partition: a readable slug of its key (for a file, its
+    corpus-relative path) and 12 hex digits of the key's sha256 (``a/b.txt`` ->
+    ``a_b.txt-<hash>``, ``a__b.txt`` -> ``a__b.txt-<other hash>``)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", key).strip("._")[:60] or "book"
+    return f"{slug}-{hashlib.sha256(key.encode('utf-8')).hexdigest()[:12]}"
+
+
+@dataclass(frozen=True)
+class Partitions:
+    """The partitions under ``out/parts``; a unit is done when its partition holds every file
+    of ``done_files`` (the last one written marks it done)."""
+    out: Path
+    done_files: tuple[str, ...]
+
+    def dir(self, key: str) -> Path:
+        return self.out / "parts" / partition_name(key)
+
+    def is_done(self, key: str) -> bool:
+        d = self.dir(key)
+        return all((d / f).exists() for f in self.done_files)
+
+    def done(self, keys) -> list[Path]:
+        """The partitions of the done units among ``keys``, in this order."""
+        return [self.dir(k) for k in keys if self.is_done(k)]
+
+
+def unit_label(unit) -> tuple[str, str]:
+    """(path, book id) to report a unit whose result never came back."""
+    from pipeline.formats.corpus.walk import unit_book_id
+
+    if unit.kind in ("file", "member"):
+        return unit.rel, unit_book_id(unit)
+    if unit.kind == "variants":
+        return unit.rel, unit_book_id(unit.alternatives[0])
+    return unit.rel, unit.key
+
+
+def check_cast(cast: Path | None, plan) -> str | None:
+    """Read the researcher's ``--cast`` overrides before anything is written (a bad file stops
+    the run) and refuse books the corpus does not hold, when the units' book ids are known
+    before reading; -> the file's path as a string (handed to the workers), or None."""
+    if cast is None:
+        return None
+    from pipeline.formats.cast import check_books, read_cast_overrides
+
+    overrides = read_cast_overrides(cast)
+    if all(u.kind in ("file", "member", "variants") for u in plan.units):   # ids known before reading
+        check_books(overrides, {unit_label(u)[1] for u in plan.units}, cast)
+    return str(cast)
+
+
+def check_workers(workers: int) -> None:
+    from pipeline.errors import InputError
+
+    if workers < 1:
+        raise InputError("--workers must be at least 1")
+
+
+def cast_overrides(cast_file: str | None):
+    """The overrides of a ``--cast`` file in a worker (None without one)."""
+    if not cast_file:
+        return None
+    from pipeline.formats.cast import read_cast_overrides
+
+    return read_cast_overrides(Path(cast_file))

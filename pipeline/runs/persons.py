@@ -1,0 +1,199 @@
+"""Persons run: books -> the cast of every book.
+
+One book: read it as extract does (:mod:`pipeline.formats.books`), gather the book's evidence
+over its whole text (:mod:`pipeline.lang.book_evidence`, with the researcher's ``--cast``
+overrides), run the spaCy pipeline with the person layer over every chunk, and keep the person
+mentions exactly as extract keeps them (:func:`pipeline.core.cast.doc_mentions`); then group
+them into persons (:func:`pipeline.core.cast.cast_rows`). Writes ``OUT/persons.parquet`` (one
+row per mention), ``OUT/cast.parquet`` and ``OUT/cast.tsv`` (one row per person per book; edit
+its gender column and give it back with ``--cast``).
+
+Resume: each unit's rows are kept in its partition ``OUT/parts/<partition>/``
+(:mod:`pipeline.runs.partitions`, as extract lays them out; ``books.json`` marks it done);
+``OUT/manifest.json`` holds the settings (model, pipeline components, cast file hash); a rerun
+with other settings is refused unless ``overwrite``.
+
+May import: :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.lang`,
+:mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`, :mod:`pipeline.runs.partitions`; also :mod:`pipeline.report.persons`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.runs.partitions import Partitions, cast_overrides, unit_label
+
+MANIFEST = "manifest.json"
+KIND = "persons"
+DONE = "books.json"             # a unit's partition is done once this file is written
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class PersonsSettings:
+    """What one persons run is given (the command's options)."""
+    out: Path
+    corpus: object                  # a pipeline.formats.books.CorpusSpec
+    model: str | None = None
+    workers: int = 1
+    cast: Path | None = None
+    overwrite: bool = False
+
+
+def _book_row(book_id: str, path: str, status: str = "ok", skip_reason: str = "") -> dict:
+    return {"book_id": book_id, "path": path, "status": status, "skip_reason": skip_reason, "n_words": 0,
+            "n_mentions": 0, "n_persons": 0, "seconds": 0.0}
+
+
+def process_unit(unit, spec, model: str | None, cast_file: str | None) -> list:
+    """Read one unit of the corpus (as extract does) and find the persons of each of its books
+    -> a list of (book row, mention rows, cast rows); never raises for bad data."""
+    from pipeline.formats.books import Skip, read_unit
+
+    out = []
+    for item in read_unit(unit, spec):
+        if isinstance(item, Skip):
+            values = item.row_values()
+            out.append((_book_row(values["book_id"], values["path"], values["status"], values["skip_reason"]),
+                        [], []))
+        else:
+            out.append(process_book(item, model, cast_file))
+    return out
+
+
+def process_book(book, model: str | None, cast_file: str | None):
+    """-> (book row, mention rows, cast rows) of one book that was read."""
+    from pipeline.core.cast import cast_rows, doc_mentions, resolve_in_context
+    from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs, count_words
+    from pipeline.lang.book_evidence import book_evidence
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.nlp.prune import run_components
+
+    t0 = time.perf_counter()
+    row = _book_row(book.book_id, book.path)
+    try:
+        overrides = cast_overrides(cast_file)
+        nlp = nlp_mod.load(model)
+        evidence = book_evidence(book.text, book.book_id, overrides)
+        chunks = chunk_paragraphs(book.paragraphs, CHUNK_CHARS)
+        comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
+        docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), comps)
+        found, words = [], 0
+        for (offset, _), doc in zip(chunks, docs):
+            words += count_words(doc)
+            for m in doc_mentions(doc, evidence):
+                m.start, m.end = offset + m.start, offset + m.end
+                found.append(m)
+        records = [{"book_id": book.book_id, "start": m.start, "end": m.end, "text": m.text, "name": m.name,
+                    "title": m.title, "gender": m.gender, "gender_source": m.gender_source}
+                   for m in resolve_in_context(found)]
+        mentions, cast = cast_rows(book.book_id, records)
+    except Exception as exc:  # noqa: BLE001 -- one bad book must not stop the corpus
+        log.debug("book %s failed", book.path, exc_info=True)
+        row.update(status="skipped", skip_reason=f"error: {type(exc).__name__}: {exc}")
+        return row, [], []
+    if not mentions:
+        log.warning("%s: no person found", book.path)
+    row.update(n_words=words, n_mentions=len(mentions), n_persons=len(cast), seconds=time.perf_counter() - t0)
+    return row, mentions, cast
+
+
+def _settings(s: PersonsSettings, spec) -> dict:
+    import spacy
+
+    from pipeline.formats.cast import cast_fingerprint
+    from pipeline.formats.fingerprint import run_fingerprint
+    from pipeline.nlp import load as nlp_mod
+
+    nlp = nlp_mod.load(s.model)
+    name, version = nlp_mod.model_id(nlp)
+    return {"kind": KIND, "model": f"{name}-{version}", "components": nlp.pipe_names,
+            "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(s.cast),
+            "corpus": spec.settings(), "fingerprint": run_fingerprint(nlp_mod.resolve_model_name(s.model))}
+
+
+def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
+    """Start afresh (``overwrite``) or check that the run already in ``out`` has these settings;
+    then write the manifest."""
+    from pipeline.errors import InputError
+    from pipeline.formats.fingerprint import check_fingerprint
+
+    manifest = out / MANIFEST
+    if out.exists() and overwrite:
+        shutil.rmtree(out / "parts", ignore_errors=True)
+        manifest.unlink(missing_ok=True)
+    if manifest.exists():
+        try:
+            old = json.loads(manifest.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise InputError(f"unreadable manifest: {exc}", manifest) from exc
+        changed = [k for k in settings if k != "fingerprint" and old.get(k) != settings[k]]
+        if changed:
+            raise InputError(f"a persons run with other settings is here ({', '.join(changed)} differ): "
+                             "use --overwrite or another --out", out)
+        check_fingerprint(old.get("fingerprint"), settings["fingerprint"], manifest)
+    out.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+
+
+def persons(s: PersonsSettings) -> int:
+    """The whole persons run -> the exit status."""
+    from pipeline import engines
+    from pipeline.errors import InputError
+    from pipeline.formats import schemas
+    from pipeline.formats.books import plan_corpus
+    from pipeline.formats.cast import write_cast_tsv
+    from pipeline.formats.files import staged_outputs
+    from pipeline.formats.tables import read_table, write_records
+    from pipeline.runs.partitions import check_cast, check_workers
+
+    check_workers(s.workers)
+    plan = plan_corpus(s.corpus)
+    spec = plan.spec
+    cast_file = check_cast(s.cast, plan)
+    out: Path = s.out
+    if out.exists() and not out.is_dir():
+        raise InputError("not a directory", out)
+    _open_output(out, _settings(s, spec), s.overwrite)
+    parts = Partitions(out, (DONE,))
+    todo = [(u, spec, s.model, cast_file) for u in plan.units if not parts.is_done(u.key)]
+
+    def write(task, results) -> int:
+        d = parts.dir(task[0].key)
+        d.mkdir(parents=True, exist_ok=True)
+        with staged_outputs(d) as stage:
+            write_records([m for _, ms, _ in results for m in ms], stage / "persons.parquet", schemas.PERSONS)
+            write_records([c for _, _, cs in results for c in cs], stage / "cast.parquet", schemas.CAST)
+        (d / DONE).write_text(json.dumps([r for r, _, _ in results]) + "\n", encoding="utf-8")
+        for row, _, _ in results:
+            if row["status"] not in ("ok", "duplicate", "excluded"):
+                log.warning("%s: %s (%s)", row["path"], row["status"], row["skip_reason"])
+        return sum(r["n_words"] for r, _, _ in results)
+
+    def lost(task, reason):
+        path, book_id = unit_label(task[0])
+        return [(_book_row(book_id, path, "skipped", reason), [], [])]
+
+    t0 = time.perf_counter()
+    words = engines.run_books(todo, process_unit, write, lost=lost, workers=s.workers,
+                              label=lambda t: t[0].rel)
+    elapsed = time.perf_counter() - t0
+    persons_rows, cast, books = [], [], []
+    for d in parts.done(u.key for u in plan.units):
+        books += json.loads((d / DONE).read_text(encoding="utf-8"))
+        persons_rows += read_table(d / "persons.parquet").to_pylist()
+        cast += read_table(d / "cast.parquet").to_pylist()
+    with staged_outputs(out) as stage:
+        write_records(persons_rows, stage / "persons.parquet", schemas.PERSONS)
+        write_records(cast, stage / "cast.parquet", schemas.CAST)
+        write_cast_tsv(cast, stage / "cast.tsv")
+    from pipeline.report.persons import summary
+
+    print(summary(books, persons_rows, cast, len(todo), words, elapsed, out))
+    return 0

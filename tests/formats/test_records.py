@@ -1,0 +1,74 @@
+"""Typed records and the strict table writer: a record's fields and its Parquet schema agree,
+and a row dict with an unknown or a missing field is refused instead of becoming a null column."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pyarrow.parquet as pq
+import pytest
+
+from pipeline.formats import schemas
+from pipeline.formats.records import Instance, QuadrupleRow, SystemAnswer
+from pipeline.formats.tables import RecordError, records_to_table, write_records
+
+
+def _answer(**changes) -> dict:
+    rec = SystemAnswer(id="1", system="s", quadruple_id="1", variant="original", gender="masculine",
+                       answer="A", a_coref=True, b_coref=False, gold="A", correct=True, answered=True,
+                       error=None).as_dict()
+    rec.update(changes)
+    return rec
+
+
+@pytest.mark.parametrize("record, schema", [(Instance, schemas.INSTANCES), (QuadrupleRow, schemas.QUADRUPLES),
+                                            (SystemAnswer, schemas.ANSWERS)])
+def test_each_record_has_its_schemas_fields_in_order(record, schema):
+    assert record.field_names() == tuple(schema.names)
+
+
+def test_a_record_class_refuses_a_missing_or_unknown_field():
+    values = _answer()
+    values.pop("error")
+    with pytest.raises(TypeError):
+        SystemAnswer(**values)
+    with pytest.raises(TypeError):
+        SystemAnswer(**_answer(eror="typo"))
+
+
+def test_writer_keeps_exact_records(tmp_path):
+    write_records([_answer(), _answer(id="2", answer=None, answered=False, error="missing")],
+                  tmp_path / "a.parquet", schemas.ANSWERS)
+    rows = pq.read_table(tmp_path / "a.parquet").to_pylist()
+    assert [r["id"] for r in rows] == ["1", "2"] and rows[1]["answer"] is None and rows[1]["error"] == "missing"
+
+
+def test_writer_refuses_an_unknown_field(tmp_path):
+    with pytest.raises(RecordError, match=r"record 1: unknown field\(s\) anwser"):
+        write_records([_answer(), _answer(anwser="B")], tmp_path / "a.parquet", schemas.ANSWERS)
+    assert not (tmp_path / "a.parquet").exists()
+
+
+def test_writer_refuses_a_missing_field():
+    rec = _answer()
+    del rec["gold"], rec["error"]
+    with pytest.raises(RecordError, match=r"record 0: missing field\(s\) error, gold"):
+        records_to_table([rec], schemas.ANSWERS)
+
+
+def test_schema_check_at_import_catches_drift(monkeypatch):
+    """A field added to a record but not to its schema stops the import of the schemas."""
+    import pipeline.formats.records as records
+
+    Grown = dataclasses.make_dataclass("SystemAnswer", [("extra", str)], bases=(SystemAnswer,))
+    monkeypatch.setattr(records, "SystemAnswer", Grown)
+    with pytest.raises(ImportError, match="SystemAnswer and its schema differ"):
+        schemas._check_record_schemas()
+
+
+def test_fill_missing_allows_partial_rows_but_not_unknown_fields(tmp_path):
+    rec = {"id": "1", "system": "s"}
+    write_records([rec], tmp_path / "a.parquet", schemas.ANSWERS, fill_missing=True)
+    assert pq.read_table(tmp_path / "a.parquet").to_pylist()[0]["answer"] is None
+    with pytest.raises(RecordError, match="unknown field"):
+        records_to_table([{**rec, "sytem": "t"}], schemas.ANSWERS, fill_missing=True)

@@ -30,6 +30,7 @@ import re
 from collections import Counter
 
 from pipeline.lang.book_evidence import NOT_A_PERSON, PLACE_PREPS, SPEECH_VERBS, BookEvidence
+from pipeline.lang.doc_arrays import DocArrays
 from pipeline.lang.names import NameMention, guess, mention_from_span, title_gender
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
@@ -265,10 +266,13 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
     for m in found:
         taken.update(range(m.token_start, m.token_end))
     out = []
-    for tok in doc:
-        text = tok.text
-        if tok.i in taken or not text[:1].isupper() or len(text) < 2 or not evidence.is_person(text):
+    a = DocArrays(doc)
+    texts = a.texts
+    for i in range(a.n):
+        text = texts[i]
+        if i in taken or not a.upper[i] or len(text) < 2 or not evidence.is_person(text):
             continue
+        tok = doc[i]
         if tok.ent_type_ not in _FREE_ENTS or (tok.ent_type_ and tok.ent_iob_ == "I"):
             continue
         if tok.ent_type_ and any(t.ent_iob_ == "I" for t in doc[tok.i + 1:tok.i + 2]):

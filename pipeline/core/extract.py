@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 
 from pipeline.core.cast import doc_mentions
 from pipeline.core.instances import build_instance, completed
+from pipeline.lang.doc_arrays import count_words as doc_count_words
+from pipeline.lang.doc_arrays import pronoun_indices
 from pipeline.lang.names import (NameMention, any_title, group_persons, guess, mention_from_span, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
@@ -124,7 +126,26 @@ def chunk_paragraphs(paragraphs: list[str], max_chars: int = CHUNK_CHARS) -> lis
 
 def doc_sentences(doc) -> list:
     """Sentences that hold at least one non-space token."""
-    return [s for s in doc.sents if any(not t.is_space for t in s)]
+    return [doc[s:e] for s, e in sentence_bounds(doc)]
+
+
+def sentence_bounds(doc) -> list[tuple[int, int]]:
+    """(start, end) token indices of :func:`doc_sentences`, read in bulk (the sentence starts
+    of ``doc.sents`` and each token's ``is_space``) without a ``Token`` object per token."""
+    import numpy as np
+    from spacy.attrs import IS_SPACE, SENT_START
+
+    if not doc.has_annotation("SENT_START") or "sents" in doc.user_hooks:
+        # spaCy's own path (and its error when the Doc has no sentence boundaries)
+        return [(s.start, s.end) for s in doc.sents if any(not t.is_space for t in s)]
+    n = len(doc)
+    if not n:
+        return []
+    cols = doc.to_array([SENT_START, IS_SPACE]).astype("int64")
+    starts = [0] + (np.flatnonzero(cols[1:, 0] == 1) + 1).tolist()
+    ends = starts[1:] + [n]
+    solid = np.concatenate(([0], np.cumsum(cols[:, 1] == 0)))      # non-space tokens before i
+    return [(s, e) for s, e in zip(starts, ends) if solid[e] > solid[s]]
 
 
 def person_mentions(doc, evidence=None, rejected: Counter | None = None,
@@ -136,7 +157,7 @@ def person_mentions(doc, evidence=None, rejected: Counter | None = None,
 
 def pronoun_tokens(doc) -> list:
     """Gendered non-reflexive pronouns: by spelling, and by tag (PRP, PRP$) when tagged."""
-    return [t for t in doc if target_pronoun_gender(t.text) and (t.tag_ in PRONOUN_TAGS or not t.tag_)]
+    return [doc[i] for i in pronoun_indices(doc, tags=True)]
 
 
 def _context(doc, sents, lo: int, hi: int):
@@ -357,10 +378,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         pronouns = [t for t in pronouns if t.idx in only]
     if not sents or len(mentions) < 4 or not pronouns:
         return [], mentions, pronouns
-    sent_of_token = {}
-    for k, s in enumerate(sents):
-        for t in s:
-            sent_of_token[t.i] = k
+    sent_of_token = {i: k for k, s in enumerate(sents) for i in range(s.start, s.end)}
     by_sent: list[list[NameMention]] = [[] for _ in sents]
     for m in mentions:
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))
@@ -417,7 +435,8 @@ def mention_records(book_id: str, chunk_offset: int, mentions: list[NameMention]
 
 
 def count_words(doc) -> int:
-    return sum(1 for t in doc if not (t.is_punct or t.is_space))
+    """Tokens that are neither punctuation nor space."""
+    return doc_count_words(doc)
 
 
 # ------------------------------------------------------------------ one book --------------

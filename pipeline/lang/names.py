@@ -236,9 +236,12 @@ def mention_from_span(span) -> NameMention | None:
     name_span = doc[name_start:end_tok]
     if not any(t.text[:1].isupper() or t.text.strip(EDGE_CHARS)[:1].isupper() for t in name_span):
         return None
+    # the text of the mention's tokens alone (``Doc.text`` would join every token of the Doc)
     start_char = doc[start_tok].idx
-    end_char = doc[end_tok - 1].idx + len(doc[end_tok - 1].text)
-    text = doc.text[start_char:end_char]
+    whole = doc[start_tok:end_tok].text
+    base = start_char
+    end_char = start_char + len(whole)
+    text = whole
     # trim decorative characters at the edges (e.g. "_Emma_" italics)
     while text and text[0] in EDGE_CHARS:
         start_char += 1
@@ -247,7 +250,8 @@ def mention_from_span(span) -> NameMention | None:
         end_char -= 1
         text = text[:-1]
     # a punctuation run ends the name ("Mr. Darcy!--and", one token, is "Mr. Darcy")
-    name_at = max(0, name_span.start_char - start_char)
+    name_start_char = name_span.start_char
+    name_at = max(0, name_start_char - start_char)
     cut = name_end(text, name_at)
     if cut < len(text):
         if cut <= name_at:
@@ -256,7 +260,7 @@ def mention_from_span(span) -> NameMention | None:
         text = text[:cut]
         while end_tok > name_start + 1 and doc[end_tok - 1].idx >= end_char:
             end_tok -= 1
-    name = doc.text[max(name_span.start_char, start_char):end_char].strip(EDGE_CHARS + " ")
+    name = whole[max(name_start_char, start_char) - base:end_char - base].strip(EDGE_CHARS + " ")
     if not name:
         return None
     gender, source = name_gender(name, title)

@@ -57,10 +57,14 @@ def _register_paragraph_breaks() -> None:
     def paragraph_breaks(doc):
         """A token after a line break (books: a paragraph break) starts a sentence. The
         parser respects sentence starts that are already set."""
-        for tok in doc[1:]:
-            prev = doc[tok.i - 1]
-            if prev.is_space and "\n" in prev.text:
-                tok.is_sent_start = True
+        import numpy as np
+        from spacy.attrs import IS_SPACE
+
+        if len(doc) < 2:
+            return doc
+        for i in np.flatnonzero(doc.to_array(IS_SPACE)[:-1]).tolist():    # space tokens, read in bulk
+            if "\n" in doc[i].text:
+                doc[i + 1].is_sent_start = True
         return doc
 
 

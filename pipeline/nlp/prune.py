@@ -55,57 +55,80 @@ def run_components(nlp, docs, names: list[str], batch_size: int = 16):
     return docs
 
 
-def rough_sentences(doc) -> list[int]:
+_QUOTES = ("'", '"')
+_CLOSING = _CLOSERS | set(_QUOTES)
+
+
+def _arrays(doc, arrays):
+    if arrays is None:
+        from pipeline.lang.doc_arrays import DocArrays
+        arrays = DocArrays(doc)
+    return arrays
+
+
+def rough_sentences(doc, arrays=None) -> list[int]:
     """Sentence index per token from punctuation and paragraph breaks (no parser).
 
     A token starts a sentence after a paragraph break, or after sentence-final punctuation
     (with any closing quotes or brackets attached to it) when it begins with a capital letter
-    or is an opening quote/bracket."""
+    or is an opening quote/bracket. ``arrays``: the Doc's
+    :class:`pipeline.lang.doc_arrays.DocArrays` when the caller has them already."""
+    a = _arrays(doc, arrays)
+    texts, space, space_after, punct, sent_start = a.texts, a.space, a.space_after, a.punct, a.sent_start
     sent, out, prev_end = 0, [], False
-    for tok in doc:
-        if tok.i > 0 and not tok.is_space:
-            prev = doc[tok.i - 1]
-            attached = not prev.whitespace_ and not prev.is_space
-            if prev_end and attached and (tok.text in _CLOSERS or tok.text in ("'", '"')):
+    for i in range(a.n):
+        text = texts[i]
+        if i > 0 and not space[i]:
+            attached = not space_after[i - 1] and not space[i - 1]
+            if prev_end and attached and text in _CLOSING:
                 pass                                    # a closing quote: same sentence
-            elif tok.is_sent_start or (prev_end and (tok.text[:1].isupper() or tok.text[:1] in _OPENERS)):
+            elif sent_start[i] == 1 or (prev_end and (text[:1].isupper() or text[:1] in _OPENERS)):
                 sent += 1
         out.append(sent)
-        if not tok.is_space:
-            prev_end = (tok.is_punct and tok.text.endswith(_END_PUNCT)) or (prev_end and tok.text in _CLOSERS | {"'", '"'})
+        if not space[i]:
+            prev_end = (punct[i] and text.endswith(_END_PUNCT)) or (prev_end and text in _CLOSING)
     return out
 
 
-def name_marks(doc, sent_of: list[int] | None = None, evidence=None) -> list[tuple[int, tuple[str, ...], str]]:
+def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
+               arrays=None) -> list[tuple[int, tuple[str, ...], str]]:
     """Pass 0: (token index, key, gender) for every possible gendered name, no model.
     ``sent_of``: :func:`rough_sentences` of ``doc`` when the caller has it already.
     ``evidence``: the book's :class:`pipeline.lang.book_evidence.BookEvidence` (a word may
-    take a gender from the book or a researcher's override: every such gender is marked)."""
+    take a gender from the book or a researcher's override: every such gender is marked).
+    ``arrays``: the Doc's :class:`pipeline.lang.doc_arrays.DocArrays` when the caller has them."""
     from pipeline.lang.book_evidence import mark_genders
     from pipeline.lang.names import title_gender
 
+    a = _arrays(doc, arrays)
+    texts, punct, upper, space_after = a.texts, a.punct, a.upper, a.space_after
+    capitals = [i for i, up in enumerate(upper) if up]
     marks = []
     covered: set[int] = set()               # tokens inside a mark's name run
-    n = len(doc)
-    for tok in doc:
-        text = tok.text
-        if not text[:1].isupper():
-            continue
+    n = a.n
+    genders_of: dict[str, set[str]] = {}
+    for i in capitals:
+        text = texts[i]
         gender = title_gender(text)
-        first = tok.i + 1 if gender else tok.i
-        if gender and first < n and doc[first].text == "." and not tok.whitespace_:
+        first = i + 1 if gender else i
+        if gender and first < n and texts[first] == "." and not space_after[i]:
             first += 1                      # "MRS" "." "WESTON": the period belongs to the title
-        genders = {gender} if gender else mark_genders(text, evidence)
+        if gender:
+            genders = {gender}
+        else:
+            genders = genders_of.get(text)
+            if genders is None:
+                genders = genders_of[text] = mark_genders(text, evidence)
         if not genders:
             continue
         end = first
-        while end < n and doc[end].text[:1].isupper() and not doc[end].is_punct:
+        while end < n and upper[end] and not punct[end]:
             end += 1
         if end == first:
             continue
-        key = tuple(t.text.lower() for t in doc[first:end])
-        marks.extend((tok.i, key, g) for g in sorted(genders))
-        covered.update(range(tok.i, end))
+        key = tuple(t.lower() for t in texts[first:end])
+        marks.extend((i, key, g) for g in sorted(genders))
+        covered.update(range(i, end))
     # A mention without a gendered first token ("Rostóv") takes the gender of a person whose
     # name holds its words ("Count Rostóv", "Nicholas Rostóv") in the same context (see
     # core.extract's variant grouping), so a capitalized token that is a word of a mark's name
@@ -114,31 +137,35 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None) -> list[tup
     if not marks:
         return marks
     if sent_of is None:
-        sent_of = rough_sentences(doc)
+        sent_of = rough_sentences(doc, a)
     reach = MAX_SENTENCES - 1 + SLACK
     by_word: dict[str, dict[tuple[tuple[str, ...], str], list[int]]] = {}
     for i, key, gender in marks:
         for word in key:
             by_word.setdefault(word, {}).setdefault((key, gender), []).append(sent_of[i])
-    for tok in doc:
-        if tok.i not in covered and tok.text[:1].isupper() and not tok.is_punct:
-            sources = by_word.get(tok.text.lower())
+    for i in capitals:
+        if i not in covered and not punct[i]:
+            sources = by_word.get(texts[i].lower())
             if not sources:
                 continue
-            k = sent_of[tok.i]
+            k = sent_of[i]
             for (key, gender), sents in sources.items():
                 j = bisect.bisect_left(sents, k - reach)     # sentence indices are ascending
                 if j < len(sents) and sents[j] <= k + reach:
-                    marks.append((tok.i, key, gender))
+                    marks.append((i, key, gender))
     return marks
 
 
-def promising_regions(doc, marks, sent_of: list[int] | None = None) -> list[tuple[int, int, set[int]]]:
+def promising_regions(doc, marks, sent_of: list[int] | None = None,
+                      arrays=None) -> list[tuple[int, int, set[int]]]:
     """(start token, end token, promising pronoun token indices) of the regions to process."""
+    from pipeline.lang.doc_arrays import pronoun_indices
+
     if not len(doc):
         return []
     if sent_of is None:
-        sent_of = rough_sentences(doc)
+        sent_of = rough_sentences(doc, arrays)
+    a = _arrays(doc, arrays)
     n_sents = sent_of[-1] + 1
     m_keys = [set() for _ in range(n_sents)]
     f_keys = [set() for _ in range(n_sents)]
@@ -147,11 +174,9 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None) -> list[tupl
     reach = MAX_SENTENCES - 1 + MARGIN
     span = MAX_SENTENCES + SLACK          # rough sentences a real window can cover
     spans: list[tuple[int, int, int]] = []      # (first sentence, last sentence, token)
-    for tok in doc:
-        gender = target_pronoun_gender(tok.text)
-        if not gender:
-            continue
-        k = sent_of[tok.i]
+    for i in pronoun_indices(doc):
+        gender = target_pronoun_gender(a.texts[i])
+        k = sent_of[i]
         # every pattern puts both candidates in the pronoun's sentence or the one before
         own = m_keys if gender == MASCULINE else f_keys
         if len(set().union(*own[max(0, k - 1 - SLACK):k + 1 + SLACK])) < 2:
@@ -160,14 +185,9 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None) -> list[tupl
         if not any(len(set().union(*m_keys[lo:lo + span])) >= 2 and len(set().union(*f_keys[lo:lo + span])) >= 2
                    for lo in range(max(0, k - span + 1), k + 1)):
             continue
-        spans.append((max(0, k - reach), min(n_sents - 1, k + reach), tok.i))
+        spans.append((max(0, k - reach), min(n_sents - 1, k + reach), i))
     if not spans:
         return []
-    first_tok = {}
-    last_tok = {}
-    for i, k in enumerate(sent_of):
-        first_tok.setdefault(k, i)
-        last_tok[k] = i
     regions: list[list] = []
     for lo, hi, tok_i in sorted(spans):
         if regions and lo <= regions[-1][1] + 1:
@@ -175,14 +195,30 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None) -> list[tupl
             regions[-1][2].add(tok_i)
         else:
             regions.append([lo, hi, {tok_i}])
-    return [(first_tok[lo], last_tok[hi] + 1, toks) for lo, hi, toks in regions]
+    # sentence indices ascend with the tokens: a sentence's first and last token by bisection
+    return [(bisect.bisect_left(sent_of, lo), bisect.bisect_right(sent_of, hi), toks) for lo, hi, toks in regions]
+
+
+def region_doc(doc, start: int, end: int, arrays, array_head, array):
+    """``doc[start:end].as_doc()`` of a Doc that is only tokenized, without its per-token
+    Python work: the words and spaces come from ``arrays`` (the Doc's
+    :class:`pipeline.lang.doc_arrays.DocArrays`), the other attributes (the tokenizer's norms
+    among them) from ``array`` (``doc.to_array(array_head)``, read once per Doc). A Doc
+    without a parse or entities needs none of ``as_doc``'s repairs of heads and partial
+    entities, and has no vectors to average."""
+    from spacy.tokens import Doc
+
+    sub = Doc(doc.vocab, words=arrays.texts[start:end], spaces=arrays.space_after[start:end])
+    sub.from_array(array_head, array[start:end])
+    return sub
 
 
 def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None):
     """For each chunk of a book yield ``(chunk offset, Doc of the whole chunk, parts)``;
     ``parts`` lists (book offset, processed Doc, promising pronoun offsets in that Doc or None
     for "every pronoun"). Full: one part, the whole (processed) chunk. Prune: the whole chunk
-    is only tokenized, and there is one processed part per region."""
+    is only tokenized, and there is one processed part per region. (Gathering the regions of
+    several chunks into larger batches for the model was measured: no faster on CPU.)"""
     components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
     if strategy == "full":
         docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), components, batch_size)
@@ -190,11 +226,24 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
             yield offset, doc, [(offset, doc, None)]
         return
     for offset, text in chunks:
-        doc = nlp.make_doc(text)
-        sent_of = rough_sentences(doc)
-        regions = promising_regions(doc, name_marks(doc, sent_of, evidence), sent_of)
-        subdocs = [doc[s:e].as_doc() for s, e, _ in regions]
-        processed = list(run_components(nlp, iter(subdocs), components, batch_size))
-        parts = [(offset + doc[s].idx, sub, {doc[i].idx - doc[s].idx for i in toks})
-                 for (s, e, toks), sub in zip(regions, processed)]
-        yield offset, doc, parts
+        doc, parts = _pass0(nlp, offset, text, evidence)
+        processed = list(run_components(nlp, iter([sub for _, sub, _ in parts]), components, batch_size))
+        yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
+
+
+def _pass0(nlp, offset: int, text: str, evidence):
+    """Tokenize a chunk and cut out its promising regions (as Docs not yet processed)."""
+    from pipeline.lang.doc_arrays import DocArrays
+
+    doc = nlp.make_doc(text)
+    arrays = DocArrays(doc, text)
+    sent_of = rough_sentences(doc, arrays)
+    regions = promising_regions(doc, name_marks(doc, sent_of, evidence, arrays), sent_of, arrays)
+    if not regions:
+        return doc, []
+    head = doc._get_array_attrs()
+    array = doc.to_array(head)
+    idx = arrays.idx
+    parts = [(offset + idx[s], region_doc(doc, s, e, arrays, head, array), {idx[i] - idx[s] for i in toks})
+             for s, e, toks in regions]
+    return doc, parts

@@ -10,6 +10,13 @@ full strategy's instances that prune also finds with the same book, pronoun offs
 candidate names. Peak memory: the maximum resident set size of a single-process run over
 one book alone: War and Peace (book 2600), or with ``--books`` the largest book of the subset
 (``--memory-book`` chooses another).
+
+Profile (first, ``--profile BOOK``, default 434 The Circular Staircase; ``--profile-only``
+skips the timed runs): where the time of a prune extraction of one book goes, in one process
+with the model loaded — each phase run over the whole book in turn (the book's evidence, the
+tokenizer, pass 0, the copies of the regions, each pipeline component by name, the records),
+the share of the project's own phases, and a cProfile of the same grouped by where the code
+lives (the project, spaCy and thinc, numpy, other libraries, Python).
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ import pandas as pd
 
 DEFAULT_CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "gutenberg"
 CONFIGS = [("full", 1), ("prune", 1), ("prune", 2)]
+PROFILE_BOOK = "434"        # The Circular Staircase, 72k words
 
 
 def run_extract(corpus: Path, out: Path, strategy: str, workers: int) -> tuple[float, int, float]:
@@ -68,6 +76,201 @@ def peak_memory_mb(corpus: Path, book: str, tmp: Path) -> float | None:
     return int(res.stdout.strip().splitlines()[-1]) / 1024
 
 
+# ------------------------------------------------------------------ profile --------------
+
+# cProfile's functions by where their code lives (a built-in function counts for its callers).
+PROFILE_GROUPS = (("project", ()),           # files of this package (see _PROJECT_DIR)
+                  ("spacy", ("spacy", "thinc", "cymem", "preshed", "srsly", "blis", "murmurhash")),
+                  ("numpy", ("numpy",)),
+                  ("other libraries", ("site-packages", "dist-packages")))
+PROJECT_COMPONENTS = ("paragraph_breaks", "person_layer")
+# Project functions that consume a component's ``pipe`` generator: the compiled generators of
+# the parser and NER are not seen by cProfile, so their time shows as these functions' own.
+PIPE_DRIVERS = ("parsed_docs", "_run_component")
+_PROJECT_DIR = str(Path(__file__).resolve().parents[1]) + "/"
+
+
+def _group(filename: str, funcname: str) -> str | None:
+    """Group of a cProfile entry; None for a built-in function or one of spaCy's Doc, Token and
+    Span accessors (``spacy/tokens``: building a ``Token``, ``Doc.text``): their time counts
+    for their callers (the project's loops over tokens are the project's cost)."""
+    if filename.startswith(_PROJECT_DIR):
+        return "spacy" if funcname in PIPE_DRIVERS else "project"
+    where = f"{filename} {funcname}"
+    if filename == "~" and not any(k in funcname for k in ("spacy", "thinc")):
+        return None
+    if "spacy/tokens/" in filename or "spacy/strings" in filename or "spacy/lexeme" in filename:
+        return None
+    for name, keys in PROFILE_GROUPS[1:]:
+        if any(k in where for k in keys):
+            return name
+    return "python" if filename != "~" else "spacy"
+
+
+def profile_groups(stats) -> dict[str, float]:
+    """Own time (seconds) per group of a ``pstats.Stats``: the project's code, spaCy and
+    thinc (their Cython code included where it is profiled), numpy, other libraries, Python's
+    standard library. The time of a built-in function or a spaCy accessor goes to the groups
+    of its callers (through accessors calling accessors), in proportion to what each caller
+    spent in it."""
+    table = stats.stats
+    memo: dict = {}
+
+    def where(func, depth: int = 0) -> dict[str, float]:
+        if func in memo:
+            return memo[func]
+        group = _group(func[0], func[2])
+        if group is not None:
+            memo[func] = {group: 1.0}
+            return memo[func]
+        callers = table.get(func, (0, 0, 0.0, 0.0, {}))[4]
+        total = sum(c[2] for c in callers.values())
+        if depth > 20 or not total:
+            out = {"spacy" if "spacy" in func[0] else "python": 1.0}
+        else:
+            memo[func] = {"python": 1.0}             # a cycle of accessors: cut it here
+            out = {}
+            for caller, c in callers.items():
+                for g, share in where(caller, depth + 1).items():
+                    out[g] = out.get(g, 0.0) + share * c[2] / total
+        memo[func] = out
+        return out
+
+    groups: dict[str, float] = {}
+    for func, (_, _, tottime, _, _) in table.items():
+        for g, share in where(func).items():
+            groups[g] = groups.get(g, 0.0) + tottime * share
+    return groups
+
+
+def _book_input(path: Path):
+    from pipeline.formats.books import read_book
+
+    return read_book(path, path.parent)
+
+
+def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | None = None,
+                   book_id: str = "book") -> tuple[dict[str, float], dict]:
+    """Wall seconds of each phase of extracting one book, each phase run over the whole book
+    before the next: the book's evidence, the tokenizer, pass 0 (prune: spellings, rough
+    sentences, regions; with the copies of the regions as Docs), each pipeline component by
+    name, and the records (mentions, windows, instances). Returns (phase -> seconds, the
+    extraction's counts: words, names, pronouns, instances)."""
+    import time as _time
+
+    from pipeline.core import extract as core
+    from pipeline.lang.book_evidence import book_evidence
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.nlp import prune
+
+    nlp = nlp_mod.load(model)
+    text = "\n\n".join(paragraphs)
+    phases: dict[str, float] = {}
+
+    def timed(name, fn, *a):
+        t0 = _time.perf_counter()
+        out = fn(*a)
+        phases[name] = phases.get(name, 0.0) + _time.perf_counter() - t0
+        return out
+
+    evidence = timed("book evidence", book_evidence, text, book_id)
+    chunks = core.chunk_paragraphs(paragraphs, core.CHUNK_CHARS)
+    wholes = timed("tokenizer", lambda: [nlp.make_doc(t) for _, t in chunks])
+    if strategy == "full":
+        parts = [[(offset, doc, None)] for (offset, _), doc in zip(chunks, wholes)]
+    else:
+        def pass0():
+            from pipeline.lang.doc_arrays import DocArrays
+
+            out = []
+            for (offset, text), doc in zip(chunks, wholes):
+                arrays = DocArrays(doc, text)
+                sent_of = prune.rough_sentences(doc, arrays)
+                regions = prune.promising_regions(doc, prune.name_marks(doc, sent_of, evidence, arrays), sent_of,
+                                                  arrays)
+                out.append((doc, arrays, regions))
+            return out
+
+        found = timed("pass 0", pass0)
+
+        def copies():
+            out = []
+            for (offset, _), (doc, arrays, regions) in zip(chunks, found):
+                head = doc._get_array_attrs()
+                array = doc.to_array(head) if regions else None
+                out.append([(offset + arrays.idx[s], prune.region_doc(doc, s, e, arrays, head, array),
+                             {arrays.idx[i] - arrays.idx[s] for i in toks}) for s, e, toks in regions])
+            return out
+
+        parts = timed("region copies", copies)
+    docs = [d for ps in parts for _, d, _ in ps]
+    batch = 16
+    components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
+    for name, proc in nlp.pipeline:
+        if name in components:
+            docs = timed(name, _run_component, proc, docs, batch)
+    it = iter(docs)
+    processed = [[(o, next(it), t) for o, _, t in ps] for ps in parts]
+    meta = core.BookMeta(book_id, "", "")
+    parsed = [(offset, whole, ps) for (offset, _), whole, ps in zip(chunks, wholes, processed)]
+    instances, _, counts = timed("records", core.extract_chunks, iter(parsed), meta, evidence)
+    counts["instances"] = len(instances)
+    return phases, counts
+
+
+def _run_component(proc, docs: list, batch_size: int) -> list:
+    return list(proc.pipe(docs, batch_size=batch_size) if hasattr(proc, "pipe") else map(proc, docs))
+
+
+def profile_book(paragraphs: list[str], strategy: str = "prune", model: str | None = None,
+                 book_id: str = "book") -> dict:
+    """Where the time of extracting one book goes (the model loaded beforehand):
+    ``phases`` (wall seconds per phase, :func:`profile_phases`), ``project_share`` (the share
+    of the phases that run the project's own code: the evidence, pass 0, the records and the
+    project's components ``paragraph_breaks`` and ``person_layer``), and ``groups`` (own
+    seconds per group of code in a cProfile run of the same, :func:`profile_groups`) with
+    ``group_shares``."""
+    import cProfile
+    import pstats
+
+    from pipeline.nlp import load as nlp_mod
+
+    nlp_mod.load(model)
+    phases, counts = profile_phases(paragraphs, strategy, model, book_id)
+    total = sum(phases.values())
+    project = sum(v for k, v in phases.items() if k in ("book evidence", "pass 0", "records") + PROJECT_COMPONENTS)
+    prof = cProfile.Profile()
+    prof.enable()
+    profile_phases(paragraphs, strategy, model, book_id)
+    prof.disable()
+    groups = profile_groups(pstats.Stats(prof))
+    g_total = sum(groups.values()) or 1.0
+    return {"strategy": strategy, "phases": phases, "total": total, "counts": counts,
+            "project_share": project / total if total else 0.0,
+            "groups": groups, "group_shares": {k: v / g_total for k, v in groups.items()}}
+
+
+def print_profile(path: Path, strategy: str = "prune", model: str | None = None) -> dict:
+    """Profile one book file (:func:`profile_book`) and print its tables."""
+    book = _book_input(path)
+    prof = profile_book(book.paragraphs, strategy, model, book.book_id)
+    c = prof["counts"]
+    print(f"profile of {path.name} ({c['words']:,} words, {c['instances']} instances), {strategy}, "
+          f"one process, model loaded beforehand: {prof['total']:.1f} s")
+    print()
+    print("| phase | seconds | share |")
+    print("|---|---|---|")
+    for name, sec in prof["phases"].items():
+        who = "project" if name in ("book evidence", "pass 0", "records") + PROJECT_COMPONENTS else "spaCy"
+        print(f"| {name} ({who}) | {sec:.2f} | {sec / prof['total']:.1%} |")
+    print()
+    print(f"project's own phases: {prof['project_share']:.1%} of the time (target <= 25 %)")
+    print("cProfile, own time by code (built-ins and spaCy's Doc/Token accessors counted for their callers; "
+          "cProfile slows every profiled call, so these shares only say where to look): " + ", ".join(f"{k} {v:.1%}" for k, v in
+                                                  sorted(prof["group_shares"].items(), key=lambda kv: -kv[1])))
+    return prof
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -75,9 +278,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--books", nargs="*", default=None, help="Gutenberg ids (default: every book)")
     ap.add_argument("--memory-book", default=None,
                     help="book id for the peak-memory run (default: 2600, or the largest of --books)")
+    ap.add_argument("--profile", default=None, metavar="BOOK",
+                    help="also print where the time goes for this book id (default 434; 'none': no profile)")
+    ap.add_argument("--profile-only", action="store_true", help="only the profile (no timed runs)")
     args = ap.parse_args(argv)
     if not args.corpus.is_dir():
         print(f"skipped: {args.corpus} is absent (the benchmark needs ../shared/corpus/gutenberg)")
+        return 0
+    profile = args.profile or PROFILE_BOOK
+    if profile != "none":
+        if (args.corpus / f"{profile}.txt").exists():
+            print_profile(args.corpus / f"{profile}.txt")
+        else:
+            print(f"profile skipped: {profile}.txt is not in {args.corpus}")
+        print()
+    if args.profile_only:
         return 0
     with tempfile.TemporaryDirectory(prefix="bench-extract-") as tmpdir:
         tmp = Path(tmpdir)

@@ -1,0 +1,46 @@
+"""The extract benchmark's profile (``make bench``, issue 26) on a short text: it returns its
+phases and groups (no figure is checked: timings are a benchmark, not a test)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pipeline.perf import extract as bench
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("strategy", ["prune", "full"])
+def test_profile_book_returns_its_categories(nlp, strategy):
+    story = (ROOT / "resources" / "sample" / "the-orchard-at-hollins-end.txt").read_text(encoding="utf-8")
+    paragraphs = [p for p in story[:6000].split("\n\n") if p.strip()]
+    prof = bench.profile_book(paragraphs, strategy)
+    phases = prof["phases"]
+    assert {"book evidence", "tokenizer", "ner", "parser", "person_layer", "records"} <= set(phases)
+    assert ("pass 0" in phases) == (strategy == "prune")
+    assert all(v >= 0 for v in phases.values()) and prof["total"] == pytest.approx(sum(phases.values()))
+    assert 0 < prof["project_share"] < 1
+    assert {"project", "spacy"} <= set(prof["groups"])
+    assert sum(prof["group_shares"].values()) == pytest.approx(1.0)
+    assert prof["counts"]["words"] > 500
+
+
+def test_profile_groups_send_builtins_to_their_callers():
+    project = bench._PROJECT_DIR + "nlp/prune.py"
+    spacy_file = "/venv/site-packages/spacy/language.py"
+
+    class Stats:
+        stats = {(project, 1, "name_marks"): (1, 1, 2.0, 3.0, {}),
+                 (project, 2, "parsed_docs"): (1, 1, 5.0, 5.0, {}),
+                 (spacy_file, 3, "pipe"): (1, 1, 1.0, 1.0, {}),
+                 ("~", 0, "<method 'lower' of 'str' objects>"): (4, 4, 1.0, 1.0, {
+                     (project, 1, "name_marks"): (3, 3, 0.75, 0.75), (spacy_file, 3, "pipe"): (1, 1, 0.25, 0.25)}),
+                 # Doc.text called by the project: a Token per token, the project's cost
+                 ("spacy/tokens/doc.pyx", 724, "__get__"): (1, 1, 0.5, 2.5, {(project, 1, "name_marks"): (1, 1, 0.5, 2.5)}),
+                 ("spacy/tokens/token.pxd", 22, "cinit"): (9, 9, 2.0, 2.0, {
+                     ("spacy/tokens/doc.pyx", 724, "__get__"): (9, 9, 2.0, 2.0)})}
+
+    groups = bench.profile_groups(Stats())
+    assert groups == pytest.approx({"project": 5.25, "spacy": 6.25})

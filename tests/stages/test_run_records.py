@@ -63,7 +63,7 @@ def _baseline(i, tmp):
 
 def _benchmark(i, tmp):
     from tests.stages.test_benchmarks_command import ANTI, PRO
-    from tests.lang.test_benchmarks_loaders import write_winobias
+    from tests.lang.test_benchmarks import write_winobias
 
     wb = tmp / "wb"
     wb.mkdir()

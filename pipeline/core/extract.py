@@ -36,7 +36,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.core.cast import doc_mentions
-from pipeline.core.instances import build_instance, completed
+from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
 from pipeline.lang.names import (NameMention, any_title, group_persons, guess, mention_from_span, saint_place,
@@ -174,7 +174,12 @@ def _context(doc, sents, lo: int, hi: int):
     return "".join(parts), starts, toks
 
 
-def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: BookMeta) -> dict:
+# the reason counted when a window's instance fails :func:`check_instance` (a mention that holds
+# the pronoun, overlapping mentions): generate would refuse it, so extract never writes it
+UNSOUND = "unsound instance"
+
+
+def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: BookMeta) -> dict | None:
     text, starts, toks = _context(doc, sents, lo, hi)
 
     def ctx(m: NameMention) -> tuple[int, int]:
@@ -208,6 +213,10 @@ def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: 
         sentence_ends=sent_ends, pattern=match.pattern,
         a_name=match.a_role, a=text[a_s:a_e], a_offset=a_s, b_name=match.b_role, b=text[b_s:b_e], b_offset=b_s,
         model=meta.model, model_version=meta.model_version, spacy_version=meta.spacy_version)
+    try:
+        check_instance(inst)         # what generate would refuse is never written
+    except GenerateError:
+        return None
     return completed(inst)[0]        # the mentions NER missed, added when the instance stays sound
 
 
@@ -416,7 +425,11 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             if why is not None:
                 refused = refused or why
                 continue
-            out.append(_instance(doc, chunk_offset, sents, lo, hi, sp, pron, roles, match, meta))
+            inst = _instance(doc, chunk_offset, sents, lo, hi, sp, pron, roles, match, meta)
+            if inst is None:
+                refused = refused or UNSOUND
+                continue
+            out.append(inst)
             break
         else:
             if refused is not None and rejected is not None:

@@ -109,14 +109,30 @@ def saint_place(doc, title_i: int, name_end: int) -> bool:
 _NAME_BREAK = re.compile(r"[^\w\s.'’\-]|[.'’\-]{2,}|\s[.'’\-]|[\-'’](?=\s|$)")
 
 
+# Words written with a final period inside a name: the abbreviated titles and the old
+# abbreviations of first names ("Wm. Smith"); a period after any other word of two or more
+# letters ends a sentence, and so the name: "to Father. He's had" holds no name "He".
+TITLE_ABBREVIATIONS = frozenset("""mr mrs ms mme mlle messrs mssrs m dr st ste rev revd prof capt col gen
+lt sgt maj adm cmdr cdr gov sen hon esq jr sr mt fr bros""".split())
+NAME_ABBREVIATIONS = frozenset("""wm chas geo thos jas jno benj robt edw saml jos alex richd chr danl""".split())
+_WORD_PERIOD = re.compile(r"([^\W\d_]{2,})\.(?=\s)")
+
+
 def name_end(text: str, start: int = 0) -> int:
     """Where a mention's name ends in ``text``: at its first punctuation run from ``start`` on
-    (see ``_NAME_BREAK``), trailing spaces, hyphens and apostrophes dropped; ``len(text)`` when
-    there is none."""
+    (see ``_NAME_BREAK``) or at the period after a word that is no abbreviation
+    (``TITLE_ABBREVIATIONS``, ``NAME_ABBREVIATIONS``), trailing spaces, hyphens and apostrophes
+    dropped; ``len(text)`` when there is none."""
     m = _NAME_BREAK.search(text, start)
-    if m is None:
-        return len(text)
-    end = m.start()
+    end = len(text) if m is None else m.start()
+    for w in _WORD_PERIOD.finditer(text, 0, end):
+        key = w.group(1).lower()
+        if key not in TITLE_ABBREVIATIONS and key not in NAME_ABBREVIATIONS:
+            end = w.end(1)
+            break
+    else:
+        if m is None:
+            return len(text)
     while end > start and text[end - 1] in " -'’":
         end -= 1
     return end

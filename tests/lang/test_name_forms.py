@@ -112,6 +112,9 @@ def test_saint_place_reads_the_parse(nlp):
     ("Darcy", 5), ("Mary-Anne", 9), ("O'Brien", 7), ("J. K. Rowling", 13), ("Mr. Darcy", 9),
     ("Darcy!--and", 5), ("Darcy--and", 5), ("Darcy,", 5), ("Darcy, I vow", 5), ("Darcy--", 5),
     ("Darcy -- and", 5), ("Darcy'", 5), ("Jane;", 4), ("Jane (the elder)", 4), ("Jane...", 4),
+    # a period after a word that is no abbreviation ends a sentence, and the name
+    ("Father. He", 6), ("Father.  He", 6), ("Jane. She", 4), ("Darcy. Mr. Bingley", 5),
+    ("St. John", 8), ("Dr. Watson", 10), ("Wm. Collins", 11), ("MRS. BENNET", 11), ("John Smith Jr. Esq", 18),
 ])
 def test_name_end(text, end):
     assert name_end(text) == end
@@ -130,6 +133,17 @@ def test_punctuation_tokens_inside_an_entity_end_the_mention(nlp):
     m = _mention(nlp, ["Jane", "--", "and", "Lizzy", "came"], 0, 4)
     assert (m.text, m.name) == ("Jane", "Jane")
     assert m.token_end == 1
+
+
+def test_entity_running_across_a_sentence_end_keeps_no_pronoun(nlp):
+    # Howards End: NER marked "Father.  He" as one PERSON; "He" is the pronoun, not a name
+    words = ["come", "in", "at", "once", "to", "Father", ".", " ", "He", "'s", "had", "a", "letter"]
+    spaces = [True, True, True, True, True, False, True, False, False, True, True, True, False]
+    assert _mention(nlp, words, 5, 9, spaces=spaces) is None
+    m = _mention(nlp, ["to", "Jane", ".", "She", "had"], 1, 4)
+    assert (m.text, m.name, m.token_end) == ("Jane", "Jane", 2)
+    m = _mention(nlp, ["St.", "John", "said"], 0, 2)
+    assert (m.text, m.name) == ("St. John", "John")
 
 
 def test_whole_name_of_punctuation_is_no_mention(nlp):

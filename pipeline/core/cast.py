@@ -112,6 +112,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "initials"
     if m.title and title_gender(m.title):
         return None
+    if evidence is not None and any(evidence.is_animal(w) for w in words):
+        return "animal"                 # "Dinah was the cat": the book names an animal
     first = m.title or words[0]
     if words[0] in ARTICLE_WORDS:
         return "article"
@@ -243,6 +245,7 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
         evidence = doc.user_data.get(EVIDENCE_KEY)
     out = []
     for m in base_mentions(doc):
+        m = _without_leading_place(doc, m, evidence)
         why = not_a_person(doc, m, evidence)
         if why:
             if rejected is not None:
@@ -255,6 +258,18 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
         out.extend(_missed_persons(doc, out, evidence))
         out.sort(key=lambda m: m.start)
     return out
+
+
+def _without_leading_place(doc, m: NameMention, evidence: BookEvidence | None) -> NameMention:
+    """The mention without a first word the book uses only as a place: NER glues a place to
+    the name after it ("When she returned to Moscow Pierre was handed ..." -> "Pierre")."""
+    if evidence is None or not evidence.text_rules or m.title or m.token_end - m.token_start < 2:
+        return m
+    first = doc[m.token_start].text
+    if not (evidence.is_place(first) and evidence.only_place(first)):
+        return m
+    rest = mention_from_span(doc[m.token_start + 1:m.token_end])
+    return rest if rest is not None else m
 
 
 _FREE_ENTS = {"", "GPE", "ORG", "NORP", "PRODUCT", "WORK_OF_ART", "LOC", "FAC"}

@@ -111,13 +111,17 @@ def _entity_spans(inst: dict) -> list[tuple[int, int, str]]:
     return [tuple(x) for x in out]
 
 
+_MODIFIER_BEFORE = re.compile(r"\b(?:[Tt]he|[Aa]n?)\s+$")
+
+
 def complete_mentions(inst: dict) -> tuple[dict, int]:
     """Add the name mentions NER missed (a copy of ``inst`` and how many were added).
 
     Searches whole-word, case-sensitive occurrences of each person's name forms (as written,
     without title, plus the first and last token of a name of several tokens). An occurrence
     becomes a mention when the form belongs to one person only, its tokens are tagged as proper
-    nouns (NNP/NNPS), and it overlaps no mention, the pronoun, or another entity, except an
+    nouns (NNP/NNPS), follows no article ("the Harrison place"), and it overlaps no mention,
+    the pronoun, or another entity, except an
     entity that is exactly the occurrence (a bare name NER labelled ORG or GPE). A title of the
     person's gender, or one without a gender ("Doctor", "St."), directly before it joins the
     mention. A and B are unchanged.
@@ -154,6 +158,8 @@ def complete_mentions(inst: dict) -> tuple[dict, int]:
             starts = [x.start() + s for x in re.finditer(r"\S+", form)]
             if not free(s, e) or not all(tag_at.get(x, "").startswith("NNP") for x in starts):
                 continue
+            if _MODIFIER_BEFORE.search(text, max(0, s - 6), s):
+                continue                # "the Harrison place": the name of a thing, no mention
             title = ""
             tm = re.search(r"(\S+) $", text[max(0, s - 20):s])
             if tm and (title_gender(tm.group(1)) == n["gender"] or ungendered_title(tm.group(1))) \

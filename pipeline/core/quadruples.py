@@ -180,6 +180,16 @@ def _ent_label(ent: str) -> str:
     return ent.split("-", 1)[1] if ent and "-" in ent else ""
 
 
+# "Lord" written with a capital and before no name is the deity ("Lord help 'em", "Good Lord!",
+# "the Lord"), no one's title; after a possessive it addresses a person ("my Lord") and flips
+_DEITY_WORDS = frozenset({"Lord", "LORD"})
+_ADDRESS_BEFORE = frozenset({"my", "your", "his", "her", "their", "our", "yer"})
+
+
+def _deity(tok: str, prev: str, nxt: str) -> bool:
+    return tok in _DEITY_WORDS and not nxt[:1].isupper() and prev.lower() not in _ADDRESS_BEFORE
+
+
 def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList | None = None) -> list[Edit]:
     """Gendered-word substitutions of a gender-swapped variant (tokens outside names)."""
     words = words or gw.builtin()
@@ -214,6 +224,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             dep = "dobj"
         new = None
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
+        if _deity(tok, toks[i - 1] if i else "", nxt):
+            continue
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
         if new is None:

@@ -15,7 +15,10 @@ counts for every capitalised word (a *form*):
   "Mr. Bennet" and "Mrs. Bennet": both);
 * **pronoun genders**: in a sentence where it is the only name run and ``he`` or ``she`` (only
   one of the two) follows it, that pronoun's gender ("Demi ran out, and he ...");
-* **apposition genders**: "Jo, a tall girl", "Nippers, the young man".
+* **apposition genders**: "Jo, a tall girl", "Nippers, the young man";
+* **animal uses**: "Dinah was the cat", "Snuff, the brown spaniel,", "a parrot called
+  Ginger", "his good horse Major." (household and farm animals only: "a goose", "a pig" or
+  "the old dog" are as often said of people).
 
 The decisions (thresholds named below; the rules are stated in ``docs/persons.md``):
 
@@ -28,6 +31,9 @@ The decisions (thresholds named below; the rules are stated in ``docs/persons.md
 * :meth:`BookEvidence.is_person`: a form the book shows to be a person (titled, speech verbs,
   appositions, pronoun votes; never a place): its bare mentions become persons even where the
   small NER missed them.
+* :meth:`BookEvidence.is_animal`: a form the book calls an animal at least once, never
+  titled and never described as a person: its mentions are no person (Dinah the cat,
+  Charlie the horse).
 * A researcher's overrides (``--cast``: ``form -> masculine | feminine | not-a-person``)
   come before all of this.
 
@@ -99,6 +105,22 @@ _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the sp
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 
+# animals a book names; words said as often of people ("goose", "pig", "dog" in "the old
+# dog", "lamb", "monkey", "fox", "bear") are left out, as are the words of a list ("Reuben,
+# his nag, his cart"), which are kept apart by requiring the animal word to end a phrase
+ANIMAL_NOUNS = tuple("""cat kitten dog puppy pup hound spaniel terrier poodle collie borzoi greyhound
+mastiff bulldog setter retriever wolfhound horse mare stallion colt filly pony steed cow calf bull hen
+parrot canary rabbit squirrel mouse tortoise turtle elephant camel bitch""".split())
+_ANIMAL = "|".join(ANIMAL_NOUNS)
+_OWNER = r"(?:the|a|an|my|our|his|her|their|your)"
+_ANIMAL_END = r"(?=[,.;:!?)]|\s+(?:who|which|that|of)\b)"
+_ANIMAL_USES = (
+    re.compile(rf"\b({_WORD})\s+(?:was|is)\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
+    re.compile(rf"\b({_WORD}),\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
+    re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:called|named)\s+({_WORD})\b"),
+    re.compile(rf"\b{_OWNER}\s+(?:[\w-]+\s+)?(?:{_ANIMAL})\s+({_WORD})(?=[,.;:!?])"),
+)
+
 
 @dataclass
 class FormEvidence:
@@ -108,6 +130,7 @@ class FormEvidence:
     pronouns: Counter = field(default_factory=Counter)
     appositions: Counter = field(default_factory=Counter)
     alone: Counter = field(default_factory=Counter)     # pronoun votes of the form standing alone
+    animal: int = 0                                     # "Dinah was the cat"
 
 
 @dataclass
@@ -154,6 +177,14 @@ class BookEvidence:
         if ev is None or sum(ev.titled.values()):
             return False
         return ev.place >= PLACE_MIN and ev.place >= PLACE_RATIO * (ev.person + sum(ev.appositions.values()))
+
+    def is_animal(self, form: str) -> bool:
+        """The book calls ``form`` an animal ("Dinah was the cat"), never titles it and never
+        describes it as a person ("Jo, a tall girl")."""
+        if self.overrides.get(form):
+            return False
+        ev = self.forms.get(form)
+        return bool(ev and ev.animal and not sum(ev.titled.values()) and not sum(ev.appositions.values()))
 
     def only_place(self, form: str) -> bool:
         """The book uses ``form`` as a place and never shows it as a person (no title, speech
@@ -283,6 +314,10 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
     for m in _APPOSITION.finditer(text):
         _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
+    for rx in _ANIMAL_USES:
+        for m in rx.finditer(text):
+            if not title_gender(m.group(1)):
+                _ev(forms, m.group(1)).animal += 1
     chosen: dict[str, str] = {}
     if overrides:
         chosen.update(overrides.get("*", {}))

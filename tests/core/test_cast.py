@@ -57,6 +57,14 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("John Lane came in with his daughters.", "John", "", True),
     ("John Hall lived there with his daughters.", "John Hall", "", True),
     ("Doctor Armstrong came to see her.", "Doctor Armstrong", "", True),
+    # animals the book names: the cat, the horse; people called geese or dogs stay persons
+    ("Dinah will miss me very much to-night.", "Dinah", "(Dinah was the cat.) ", False),
+    ("Dinah will miss me very much to-night.", "Dinah", "Dinah, a tall girl, was the cook. ", True),
+    ("Charlie ran off down the lane.", "Charlie", "Dan rode his good horse Charlie. ", False),
+    ("Charlie ran off down the lane.", "Charlie", "Dan rode his good horse with Charlie. ", True),
+    ("Ellen laughed at them.", "Ellen", "You are a goose, Ellen. ", True),
+    ("Sapt kicked him sharply.", "Sapt", "Colonel Sapt came. Colonel Sapt, the disrespectful old dog, swore. ", True),
+    ("Ginger talked all day.", "Ginger", "Mr. Harrison kept a parrot called Ginger. ", False),
 ])
 def test_person_or_not(nlp, text, word, evidence_text, person):
     doc = person_doc(nlp, text, word)
@@ -236,3 +244,13 @@ def test_mrs_before_a_husbands_given_name_does_not_make_him_feminine(nlp):
     ev = book_evidence("Mrs Charles came in. Mrs Charles sat down. " + "Charles rose, and he went out. " * 3, "b")
     m = doc_mentions(person_doc(nlp, "Charles looked at the fire.", "Charles"), ev)[0]
     assert m.gender == "masculine"
+
+
+def test_a_place_ner_glued_to_the_name_after_it_is_cut_off(nlp):
+    book = "They lived in Moscow for years. She was in Moscow again in May. The streets in Moscow were bad. "
+    text = "When she returned to Moscow Pierre was handed a letter."
+    doc = person_doc(nlp, text, "Moscow Pierre")
+    assert names(doc, book_evidence(book + text, "b")) == ["Pierre"]
+    # a first word the book also shows as a person stays ("Mr. Moscow said so")
+    assert names(doc, book_evidence(book + "Mr. Moscow said so. " + text, "b")) == ["Moscow Pierre"]
+    assert names(doc) == ["Moscow Pierre"]          # no book: nothing to go on

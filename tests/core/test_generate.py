@@ -238,6 +238,35 @@ def test_complete_mentions_ignores_common_words_and_other_entities(nlp):
     assert added == 1
 
 
+def test_complete_mentions_skips_a_name_after_an_article(nlp):
+    from pipeline.core.generate import complete_mentions
+
+    text = "Anne met Harrison, Tom and Mary. They walked to the Harrison place, and Anne said she was tired."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Anne", F, ["Anne"]), "C2": ("Mary", F, ["Mary"]),
+         "O1": ("Harrison", M, ["Harrison"]), "O2": ("Tom", M, ["Tom"])},
+        ("she", 0), ("C1", 1), ("C2", 0))
+    for n in inst["names"]:
+        n["mentions"] = [m for m in n["mentions"] if m["start"] != text.index("Harrison place")]
+    done, added = complete_mentions(inst)
+    got = {(m["start"], m["text"]) for n in done["names"] for m in n["mentions"]}
+    assert (text.index("Harrison place"), "Harrison") not in got        # the name of a place
+    assert (text.index("Harrison,"), "Harrison") in got
+
+
+def test_lord_before_no_name_is_the_deity_and_stays(nlp):
+    text = "Anne met Emma, Tom and Frank. Lord help them, Tom said, and my Lord Frank smiled at her."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Anne", F, ["Anne"]), "C2": ("Emma", F, ["Emma"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("her", 0), ("C1", 0), ("C2", 0))
+    t, _ = texts(inst)
+    assert t["swap-1"].count("Lord help them") == 1          # the deity: no one's title
+    assert "Lady Emma" in t["swap-1"] or "Lady Anne" in t["swap-1"]     # a title before a name flips
+
+
 def test_titles_of_other_people_and_gerund_subjects(nlp):
     text = ("Mrs Smith met Anne, Mr Elliot and Charles at the house of Lady Russell, and the Miss "
             "Musgroves came too. Anne did not like his staying away, and she said so.")

@@ -25,7 +25,8 @@ a database started with another quadruples file is refused. The quadruples file 
 TSV file (:mod:`pipeline.runs.annotation_rows`); the guard hashes the file as given.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`; also :mod:`pipeline.runs.annotation_rows`.
+:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`,
+:mod:`pipeline.web.serving` (the request guards both apps share); also :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,8 @@ package). Imports inside functions count like the others.
 
 Checked: imports point one way (:data:`LAYERS`); no cycle; only the CLI imports a command
 module; no command imports another command; cores import no reader or writer (only the pure
-modules of :data:`PURE_FORMATS`); commands stay under :data:`MAX_COMMAND_LINES` lines (the
+modules of :data:`PURE_FORMATS`); the web apps hold no SQL (their stores in formats do:
+:func:`web_sql`); commands stay under :data:`MAX_COMMAND_LINES` lines (the
 commands over it would be listed in :data:`OVERSIZE` with their count as a ceiling: none today);
 every module's docstring has a "May import:" line that covers what it imports
 (:func:`declared`; a module's own package and siblings, and :data:`IMPLICIT`, need no
@@ -267,6 +268,48 @@ def test_the_reader_or_writer_check_catches_one(tmp_path, monkeypatch):
     monkeypatch.setitem(MODULES, "pipeline.core.leaky", mod)
     assert core_io_imports("pipeline.core.leaky") == ["pipeline.formats.gap_tsv.read_gap_tsv",
                                                       "pipeline.formats.files"]
+
+
+SQL_STATEMENT = re.compile(r"\b(SELECT\b[\s\S]*\bFROM|INSERT\s+(OR\s+\w+\s+)?INTO|UPDATE\s+\w+\s+SET|"
+                           r"DELETE\s+FROM|CREATE\s+(TABLE|INDEX)|DROP\s+TABLE|PRAGMA)\b")
+SQL_CALLS = {"execute", "executemany", "executescript"}
+
+
+def web_sql(module: str) -> list[str]:
+    """SQL in a web module: string literals holding a statement (``SELECT ... FROM``,
+    ``INSERT INTO``, ``UPDATE ... SET``, ``DELETE FROM``, ``CREATE TABLE``...; docstrings
+    included) and calls of a connection's ``execute``/``executemany``/``executescript``.
+    The web apps only serve: their queries are named functions of their stores
+    (:mod:`pipeline.formats.annotation_store`, :mod:`pipeline.formats.experiment_db`)."""
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_STATEMENT.search(node.value):
+            found.append(f"line {node.lineno}: {node.value.strip()[:60]!r}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr in SQL_CALLS):
+            found.append(f"line {node.lineno}: .{node.func.attr}(...)")
+    return found
+
+
+def test_web_apps_hold_no_sql():
+    offenders = {m: web_sql(m) for m in MODULES if m.startswith("pipeline.web")}
+    assert {m: f for m, f in offenders.items() if f} == {}
+
+
+def test_the_sql_check_catches_one(tmp_path, monkeypatch):
+    mod = tmp_path / "leaky.py"
+    mod.write_text('"""Select a name FROM the list; update the page (prose, not SQL)."""\n'
+                   "def f(con, name):\n"
+                   "    rows = con.execute('SELECT id FROM answers WHERE annotator = ?', (name,))\n"
+                   "    q = ('INSERT OR IGNORE INTO meta(key, value) '\n"
+                   "         'VALUES (?, ?)')\n"
+                   "    return rows, q\n")
+    monkeypatch.setitem(MODULES, "pipeline.web.leaky", mod)
+    assert sorted(web_sql("pipeline.web.leaky")) == [
+        "line 3: 'SELECT id FROM answers WHERE annotator = ?'",
+        "line 3: .execute(...)",
+        "line 4: 'INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)'"]
 
 
 def test_commands_stay_small():

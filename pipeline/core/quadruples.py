@@ -287,14 +287,31 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
                  name_forms: str = "person") -> tuple[dict, list[Edit]]:
     """One variant of an instance: an instance-shaped record for the new text (names with
     recomputed mentions, tokens, GAP fields) and the edits that made it. ``name_forms``:
-    "person" (each person written in their one form) or "shape" (see :class:`PersonForms`)."""
+    "person" (each person written in their one form) or "shape" (see :class:`PersonForms`).
+
+    The steps: the edits (:func:`_variant_edits`), applied to the text (:func:`_apply`); the
+    names with their mentions in the new text (:func:`_variant_names`); the tokens
+    (:func:`_variant_tokens`); the GAP fields A and B (:func:`_gap_fields`); then the record,
+    its pronoun checked (:func:`_variant_record`)."""
     if name_forms not in NAME_FORMS:
         raise GenerateError(f"unknown name form convention {name_forms!r}")
     if variant not in SOURCE_ROLE:
         raise GenerateError(f"unknown variant {variant!r}")
     by_role = _names_by_role(inst)
+    edits = _variant_edits(inst, variant, by_role, words, name_forms)
+    new_text, new_spans, shift = _apply(inst["text"], edits)
+    name_new, word_new = _placed_edits(edits, new_spans)
+    names = _variant_names(variant, by_role, name_new, shift)
+    toks_out, pron_new = _variant_tokens(inst, names, word_new, shift)
+    gap = _gap_fields(inst, by_role, names)
+    return _variant_record(inst, variant, new_text, names, toks_out, pron_new, gap), edits
+
+
+def _variant_edits(inst: dict, variant: str, by_role: dict[str, dict], words: gw.WordList | None,
+                   name_forms: str) -> list[Edit]:
+    """The edits of a variant, sorted by position: every name mention rewritten as the person
+    now at its slot (none for the original), and the gendered words flipped (swaps only)."""
     forms = {r: PersonForms(by_role[r]) for r in ROLES}
-    text = inst["text"]
     edits: list[Edit] = []
     if variant != "original":
         for slot in ROLES:
@@ -307,9 +324,13 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
         protected = [(m["start"], m["end"]) for n in inst["names"] for m in n["mentions"]]
         edits.extend(word_edits(inst, protected, words))
     edits.sort(key=lambda e: e.start)
-    new_text, new_spans, shift = _apply(text, edits)
+    return edits
 
-    # names with their mentions in the new text
+
+def _placed_edits(edits: list[Edit], new_spans: list[tuple[int, int]]
+                  ) -> tuple[dict[tuple[str, int], tuple[int, int, str, str]], dict[int, tuple[int, str]]]:
+    """Where the applied edits landed in the new text: (slot, mention index) -> (start, end,
+    text, title) for the names, token index -> (start, text) for the words and articles."""
     name_new: dict[tuple[str, int], tuple[int, int, str, str]] = {}
     word_new: dict[int, tuple[int, str]] = {}
     for ed, (s, e) in zip(edits, new_spans):
@@ -317,6 +338,12 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
             name_new[(ed.role, ed.index)] = (s, e, ed.new, ed.title)
         else:
             word_new[ed.index] = (s, ed.new)
+    return name_new, word_new
+
+
+def _variant_names(variant: str, by_role: dict[str, dict], name_new: dict, shift) -> list[dict]:
+    """The variant's ``names``: per slot, the person placed there (:data:`SOURCE_ROLE`) with the
+    slot's mentions at their offsets in the new text (rewritten, or shifted unchanged)."""
     names = []
     for slot in ROLES:
         src = by_role[SOURCE_ROLE[variant][slot]]
@@ -328,8 +355,14 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
                 s, e, t, title = shift(m["start"]), shift(m["start"]) + len(m["text"]), m["text"], m.get("title") or ""
             mentions.append({"start": s, "end": e, "text": t, "title": title})
         names.append({"role": slot, "name": src["name"], "gender": src["gender"], "mentions": mentions})
+    return names
 
-    # tokens: name mentions become whitespace tokens tagged NNP, other tokens keep their tags
+
+def _variant_tokens(inst: dict, names: list[dict], word_new: dict[int, tuple[int, str]], shift
+                    ) -> tuple[list[tuple[int, str, str, str, str]], tuple[int, str] | None]:
+    """The variant's tokens as (start, text, tag, dep, ent), sorted by start: name mentions
+    become whitespace tokens tagged NNP, other tokens keep their tags (flipped words their new
+    text); and the pronoun's (start, text) in the new text."""
     mention_spans = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
     mstarts = [s for s, _ in mention_spans]
     toks_out: list[tuple[int, str, str, str, str]] = []
@@ -353,11 +386,11 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
                 toks_out.append((m["start"] + mt.start(), mt.group(), "NNP", "compound",
                                  ("B-PERSON" if j == 0 else "I-PERSON")))
     toks_out.sort(key=lambda t: t[0])
-    tok_index = {t[0]: k for k, t in enumerate(toks_out)}
+    return toks_out, pron_new
 
-    g0 = inst["pronoun_gender"]
-    g = opposite(g0) if FLIPS_WORDS[variant] else g0
-    rec = {k: v for k, v in inst.items() if k not in ("token_heads", "sentence_starts", "sentence_ends")}
+
+def _gap_fields(inst: dict, by_role: dict[str, dict], names: list[dict]) -> dict:
+    """A and B in the variant: the mentions now at the original A and B positions."""
     new_by_role = {n["role"]: n for n in names}
 
     def field_of(x: str) -> tuple[str, int]:
@@ -368,17 +401,30 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
 
     a, a_off = field_of("a")
     b, b_off = field_of("b")
+    return {"a": a, "a_offset": a_off, "b": b, "b_offset": b_off}
+
+
+def _variant_record(inst: dict, variant: str, new_text: str, names: list[dict],
+                    toks_out: list[tuple[int, str, str, str, str]], pron_new: tuple[int, str] | None,
+                    gap: dict) -> dict:
+    """The instance-shaped record of the variant (the instance's other fields kept, its parse
+    heads and sentence bounds dropped); a swap whose pronoun did not flip to the opposite
+    gender is a :class:`GenerateError`."""
+    tok_index = {t[0]: k for k, t in enumerate(toks_out)}
+    g0 = inst["pronoun_gender"]
+    g = opposite(g0) if FLIPS_WORDS[variant] else g0
+    rec = {k: v for k, v in inst.items() if k not in ("token_heads", "sentence_starts", "sentence_ends")}
     rec.update(
         text=new_text,
         tokens=[t[1] for t in toks_out], token_starts=[t[0] for t in toks_out],
         token_tags=[t[2] for t in toks_out], token_deps=[t[3] for t in toks_out],
         token_ents=[t[4] for t in toks_out],
         pronoun=pron_new[1], pronoun_offset=pron_new[0], pronoun_token=tok_index[pron_new[0]],
-        pronoun_gender=g, names=names, a=a, a_offset=a_off, b=b, b_offset=b_off,
+        pronoun_gender=g, names=names, **gap,
     )
     if variant != "original" and FLIPS_WORDS[variant] and PRONOUNS.get(rec["pronoun"].lower(), (None,))[0] != g:
         raise GenerateError(f"pronoun {inst['pronoun']!r} flipped to {rec['pronoun']!r}, not {g}")
-    return rec, edits
+    return rec
 
 
 def gutenberg_url(book_id: str) -> str:

@@ -1,8 +1,8 @@
 """SoWinoBias templates (Dawkins 2021), the pure core: vocabulary parsing, sentence
 construction, pairing, seeded sampling and the GAP rows of the test set (docs/sowinobias.md).
 
-May import: the standard library, numpy, :mod:`pipeline.errors`. No file I/O: the command
-(:mod:`pipeline.stages.sowinobias`) reads the vocabulary files and writes the outputs. The
+May import: the standard library, numpy, :mod:`pipeline.errors`. No file I/O: the run
+(:mod:`pipeline.runs.sowinobias`) reads the vocabulary files and writes the outputs. The
 nearest-candidate baseline is :mod:`pipeline.core.sowinobias_baseline`, the metrics
 :mod:`pipeline.core.sowinobias_scoring`, the table and plot :mod:`pipeline.report.sowinobias`.
 

@@ -19,13 +19,18 @@ hash and that every stored highlight still reads the same text in the quadruples
 regenerated file. A file without a stored hash (made by hand, or by an older version) is
 accepted with a warning; its stored highlights are still checked.
 
-Read and written through here by the app and by the annotation import (formats only read and write).
+Read and written through here by the app and by the annotation import (formats only read and write):
+every SQL statement of the annotation app is a named function below (the app only serves). The
+functions that take ``con`` run inside the caller's write transaction
+(:func:`pipeline.formats.sqlite_store.immediate`), so handing out a lease or storing an answer
+is decided and written at once.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.sqlite_store`.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import logging
 import secrets
@@ -185,3 +190,74 @@ def annotator_salt(db_path) -> str:
             return con.execute("SELECT value FROM meta WHERE key = ?", (SALT_KEY,)).fetchone()[0]
     finally:
         con.close()
+
+
+# ------------------------------------------------------------- the annotation app's queries ----
+
+def answered_instance_ids(db_path) -> list[str]:
+    """The ids of the instances with an answer stored, each once."""
+    con = connect(db_path)
+    try:
+        return [r[0] for r in con.execute("SELECT DISTINCT instance_id FROM answers")]
+    finally:
+        con.close()
+
+
+def drop_expired_leases(con: sqlite3.Connection, now: float) -> None:
+    """Remove the leases that expired before ``now`` (seconds since the epoch)."""
+    con.execute("DELETE FROM leases WHERE expires < ?", (now,))
+
+
+def answer_counts_per_instance(con: sqlite3.Connection) -> dict[str, int]:
+    """Instance id -> its number of stored answers (instances without one left out)."""
+    return dict(con.execute("SELECT instance_id, COUNT(*) FROM answers GROUP BY instance_id"))
+
+
+def answered_by(con: sqlite3.Connection, annotator: str) -> set[str]:
+    """The instances ``annotator`` has answered."""
+    return {r[0] for r in con.execute("SELECT instance_id FROM answers WHERE annotator = ?", (annotator,))}
+
+
+def leased_by(con: sqlite3.Connection, annotator: str) -> set[str]:
+    """The instances leased to ``annotator`` now."""
+    return {r[0] for r in con.execute("SELECT instance_id FROM leases WHERE annotator = ?", (annotator,))}
+
+
+def lease_counts_of_others(con: sqlite3.Connection, annotator: str) -> dict[str, int]:
+    """Instance id -> the number of leases other annotators hold on it."""
+    return dict(con.execute("SELECT instance_id, COUNT(*) FROM leases WHERE annotator != ? "
+                            "GROUP BY instance_id", (annotator,)))
+
+
+def release_leases(con: sqlite3.Connection, annotator: str, instance_id: str | None = None) -> None:
+    """End ``annotator``'s leases (only the one on ``instance_id`` when given)."""
+    if instance_id is None:
+        con.execute("DELETE FROM leases WHERE annotator = ?", (annotator,))
+    else:
+        con.execute("DELETE FROM leases WHERE annotator = ? AND instance_id = ?", (annotator, instance_id))
+
+
+def add_lease(con: sqlite3.Connection, instance_id: str, annotator: str, expires: float) -> None:
+    """Lease one of ``instance_id``'s slots to ``annotator`` until ``expires``."""
+    con.execute("INSERT INTO leases (instance_id, annotator, expires) VALUES (?, ?, ?)",
+                (instance_id, annotator, expires))
+
+
+def has_answered(con: sqlite3.Connection, annotator: str, instance_id: str) -> bool:
+    """Whether ``annotator`` has answered ``instance_id``."""
+    return con.execute("SELECT 1 FROM answers WHERE annotator = ? AND instance_id = ?",
+                       (annotator, instance_id)).fetchone() is not None
+
+
+def answers_to(con: sqlite3.Connection, instance_id: str) -> int:
+    """The number of answers stored for ``instance_id``."""
+    return con.execute("SELECT COUNT(*) FROM answers WHERE instance_id = ?", (instance_id,)).fetchone()[0]
+
+
+def add_answer(con: sqlite3.Connection, annotator: str, instance_id: str, spans: list, no_names: bool,
+               contradiction: str) -> None:
+    """Store an answer: ``spans`` as ``[[start, end, text], ...]`` (JSON), the time in UTC."""
+    con.execute("INSERT INTO answers (annotator, instance_id, spans, no_names, "
+                "contradiction, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (annotator, instance_id, json.dumps(spans, ensure_ascii=False), int(no_names), contradiction,
+                 dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")))

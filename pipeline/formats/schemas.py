@@ -2,6 +2,9 @@
 
 Offsets are character offsets into the row's own ``text`` unless a name says ``book_``.
 Nested columns (lists, structs) read fine in pandas, polars and duckdb.
+
+May import: pyarrow, :mod:`pipeline.formats.records` (inside the import-time check that each
+record type and its schema hold the same fields). No file I/O: a core may import it.
 """
 
 from __future__ import annotations

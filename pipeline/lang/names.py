@@ -15,6 +15,10 @@
   belongs to the title.
 * Name variants ("Harriet" / "Harriet Smith", "Knightley" / "Mr. Knightley") are merged into
   one person inside a context by :func:`group_persons`.
+
+May import: the standard library, :mod:`pipeline.lang.pronouns` (the genders),
+:mod:`pipeline.formats.resources` (the shipped title and name lists, inside the functions that
+load them), gender-guesser (inside the function that builds its detector).
 """
 
 from __future__ import annotations

@@ -26,6 +26,9 @@ Mentions chosen as A and B (the two candidate mentions that satisfied the patter
 earlier): in the pronoun's sentence, a candidate's mention closest to the pronoun; in the
 sentence before it (MEDIALPRO), its last mention; for FINALPRO, each candidate's last mention
 before the pronoun in S.
+
+May import: the standard library, :mod:`pipeline.vocab` (the pattern names, re-exported here).
+The parse (a spaCy Doc or its arrays) is handed in by the caller.
 """
 
 from __future__ import annotations

@@ -2,6 +2,8 @@
 
 Target pronouns (extract) are the non-reflexive ones; reflexives are still gendered words
 (generate flips them through the gendered word list).
+
+May import: :mod:`pipeline.vocab` (the genders and ``opposite``, re-exported here).
 """
 
 from __future__ import annotations

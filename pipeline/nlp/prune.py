@@ -30,6 +30,11 @@ differently from the same tokens in the whole chunk; the margin keeps such edges
 any window. The benchmark (``make bench``) measures the agreement with ``full``. In prune
 mode ``mentions.parquet`` holds the names of the processed regions only, and pronouns found
 by spelling (no tag) over the whole book.
+
+May import: the standard library, spaCy (inside functions), :mod:`pipeline.vocab`,
+:mod:`pipeline.nlp.load` (the pipeline and its components), :mod:`pipeline.lang.pronouns`,
+:mod:`pipeline.lang.names` (title genders), :mod:`pipeline.lang.doc_arrays` and
+:mod:`pipeline.lang.book_evidence` (inside functions).
 """
 
 from __future__ import annotations

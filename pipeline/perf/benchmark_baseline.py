@@ -10,6 +10,11 @@ the item's tokens) and scored by the same code as any system
 evaluation path. Without ``--benchmark`` the items are loaded from ../shared (WinoBias +
 Winogender; Maze eligibility is not needed here, so no spaCy run); skips with a message when
 ../shared is absent.
+
+May import: the standard library; inside functions: :mod:`pipeline.lang.benchmarks` (the
+benchmarks as distributed), :mod:`pipeline.formats.benchmarks`, :mod:`pipeline.core.benchmark_stereotypes`,
+:mod:`pipeline.core.benchmark_scoring` (the baseline), :mod:`pipeline.runs.eval_benchmark` (the
+evaluation) and :mod:`pipeline.report.benchmark` (the table).
 """
 
 from __future__ import annotations

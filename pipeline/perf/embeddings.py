@@ -9,6 +9,10 @@ absent. Tokenisation: lower-cased runs of letters (with an inner apostrophe), on
 per line of text.
 
 Outputs go to ``outputs/embeddings-litbank/`` (or ``--out``).
+
+May import: the standard library, gensim (inside :func:`main`), :mod:`pipeline.core.embeddings`,
+:mod:`pipeline.formats.vectors`, :mod:`pipeline.runs.embeddings` (the word lists) and
+:mod:`pipeline.cli` (the ``embeddings`` command is run as a user runs it).
 """
 
 from __future__ import annotations

@@ -12,6 +12,11 @@ Prints medians over several runs, side by side:
 
 The target: core < 2 s for four systems and 10,000 resamples. Skips with a message
 when ../shared is absent.
+
+May import: the standard library; inside functions: numpy (the naive bootstrap),
+from :mod:`pipeline.runs` its ``eval_quadruples`` (the evaluation's parts, timed one by one),
+:mod:`pipeline.core.alignment`, :mod:`pipeline.formats.system_outputs` and :mod:`pipeline.cli`
+(the ``evaluate`` command run end to end).
 """
 
 from __future__ import annotations

@@ -17,6 +17,12 @@ with the model loaded — each phase run over the whole book in turn (the book's
 tokenizer, pass 0, the copies of the regions, each pipeline component by name, the records),
 the share of the project's own phases, and a cProfile of the same grouped by where the code
 lives (the project, spaCy and thinc, numpy, other libraries, Python).
+
+May import: the standard library, pandas; inside functions: :mod:`pipeline.formats.books`,
+from :mod:`pipeline.core` its ``extract``, :mod:`pipeline.lang.book_evidence`,
+:mod:`pipeline.lang.doc_arrays`, from :mod:`pipeline.nlp` its ``load`` and ``prune`` (the phases
+profiled one by one); the
+``extract`` command is run in a subprocess.
 """
 
 from __future__ import annotations

@@ -29,6 +29,12 @@ Figures (printed as Markdown with the date and the machine's size):
 
 "Without the layer" runs set ``PIPELINE_PERSON_LAYER=0`` (see :mod:`pipeline.nlp.persons`).
 Not a test: it reads ../shared and takes several minutes (run it with ``nice``).
+
+May import: the standard library; inside functions: spaCy, :mod:`pipeline.vocab`,
+:mod:`pipeline.formats.books`, :mod:`pipeline.formats.conll`, :mod:`pipeline.lang.patterns`,
+:mod:`pipeline.lang.pronouns`, from :mod:`pipeline.nlp` its ``load`` and ``persons``,
+:mod:`pipeline.core.generate`, :mod:`pipeline.core.label`, :mod:`pipeline.core.extraction_ceiling`
+and :mod:`pipeline.core.alignment`; the ``extract`` command is run in a subprocess.
 """
 
 from __future__ import annotations

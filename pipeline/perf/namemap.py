@@ -16,6 +16,9 @@ nothing computed). Printed: median wall time and median peak RSS over ``--runs``
 Columns: wall and CPU seconds of the computation (medians; imports excluded), wall seconds of
 the whole child process (interpreter start, imports, computation), peak RSS. The load average
 is printed first: other jobs on the machine inflate wall times, CPU times much less.
+
+May import: the standard library; inside the measured child: from :mod:`pipeline.core` its ``namemap``, and
+:mod:`pipeline.formats.name_map`.
 """
 
 from __future__ import annotations

@@ -12,6 +12,12 @@ pipeline and the project's person detection exactly as ``persons`` and ``extract
 persons (``PER``/``PROP``), and the gender of gold named persons whose cluster has a clear
 pronoun gender. Prints the figures as Markdown with the date and machine size, and the most
 frequent errors. Not a test: it reads ../shared and takes a few minutes.
+
+May import: the standard library; inside :func:`evaluate`: :mod:`pipeline.formats.books`,
+:mod:`pipeline.formats.litbank`, :mod:`pipeline.formats.cast`, :mod:`pipeline.lang.book_evidence`,
+:mod:`pipeline.nlp.prune`, from :mod:`pipeline.nlp` its ``load``, :mod:`pipeline.core.extract`,
+:mod:`pipeline.core.cast` and from :mod:`pipeline.core` its ``person_eval`` (extract's own steps, then the
+comparison with the gold entities).
 """
 
 from __future__ import annotations

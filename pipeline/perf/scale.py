@@ -26,6 +26,9 @@ zip and Parquet against plain files, and the projected time and cost of 1,575 Gu
 words: Zhu et al. 2015) on N machines, at the steady-state words/s per core measured here.
 The projection assumes perfect scaling and a price per core-hour you give; it is a rough
 guide, not a quote.
+
+May import: the standard library, :mod:`pipeline.formats.books` (inside functions: reading the
+corpus); the commands are run in subprocesses.
 """
 
 from __future__ import annotations

@@ -4,6 +4,9 @@ Prints, per variant, the median LP time (build + solve over equivalence classes)
 objective; then, side by side on random subsets of GAP test, the class LP against the literal
 pairwise LP (one auxiliary variable per pair of examples) with their time ratio. Skips when
 ../shared is absent.
+
+May import: the standard library; inside :func:`main`: :mod:`pipeline.formats.datasets`,
+:mod:`pipeline.nlp.load`, :mod:`pipeline.core.analysis` and from :mod:`pipeline.core` its ``weights``.
 """
 
 from __future__ import annotations

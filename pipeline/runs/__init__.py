@@ -15,11 +15,14 @@ modules); the benchmarks and the web apps call the same functions.
 - :mod:`pipeline.runs.evaluate`: one evaluation entry point over every dataset kind, behind one
   interface (:mod:`pipeline.runs.eval_quadruples`, :mod:`pipeline.runs.eval_benchmark`,
   :mod:`pipeline.runs.eval_sowinobias`);
-- :mod:`pipeline.runs.annotation_rows` (the rows to annotate, spaCy run on a GAP TSV) and
-  :mod:`pipeline.runs.annotate_import` (answers -> votes -> the published dataset);
+- :mod:`pipeline.runs.annotation_rows` (the rows to annotate, spaCy run on a GAP TSV),
+  :mod:`pipeline.runs.annotate_export` (quadruples -> an MTurk batch; the layout is rendered by
+  the web package and passed in) and :mod:`pipeline.runs.annotate_import` (answers -> votes ->
+  the published dataset);
 - :mod:`pipeline.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.runs.benchmark`,
   :mod:`pipeline.runs.humans`, :mod:`pipeline.runs.experiment_plan`,
-  :mod:`pipeline.runs.experiment_export`, :mod:`pipeline.runs.embeddings`: the other commands' runs.
+  :mod:`pipeline.runs.experiment_export`, :mod:`pipeline.runs.embeddings`,
+  :mod:`pipeline.runs.sowinobias`: the other commands' runs.
 
 The bigger runs take a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
 ``GenerateSettings``...); the smaller ones the parsed options as they are.

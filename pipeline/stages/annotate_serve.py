@@ -8,7 +8,8 @@ answers are never stored against the offsets of a regenerated file. ``--quadrupl
 GAP TSV file (Counter-GAP's releases): its persons are found with ``--model``
 (:mod:`pipeline.runs.annotation_rows`).
 
-May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`; also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`.
+May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`, :mod:`pipeline.web.serving` (port check,
+server, shutdown); also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations

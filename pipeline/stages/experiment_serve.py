@@ -4,7 +4,8 @@ Thin command: builds the Flask app (:func:`pipeline.web.experiment.app.create_ap
 on 127.0.0.1 until Ctrl-C or SIGTERM and prints what is stored. The SQLite file is tied to the
 plan it was started with (another plan: one-line error, exit 2).
 
-May import: the standard library; inside ``run``: :mod:`pipeline.web.experiment`.
+May import: the standard library; inside ``run``: :mod:`pipeline.web.experiment`, :mod:`pipeline.web.serving` (port
+check, server, shutdown).
 """
 
 from __future__ import annotations

@@ -11,4 +11,6 @@
   resumable per-document cache, a crash on one document recorded as an unanswered document.
 
 Layer: above the cores and engines, below the reports (docs/architecture.md).
+
+May import: nothing of the project (the adapters are imported by the registry when used).
 """

@@ -8,7 +8,8 @@ own environment behind the ``command`` adapter, see docs/evaluate.md).
 ``Predictor.predict(document=text)`` returns ``document`` (tokens) and ``clusters``
 (``[start, end]`` inclusive token indices); :func:`convert` aligns the tokens with the text.
 
-May import: the standard library, :mod:`pipeline.systems.base`; allennlp inside the class.
+May import: the standard library, :mod:`pipeline.errors` (a missing model archive),
+:mod:`pipeline.systems.base`; allennlp inside the class.
 """
 
 from __future__ import annotations

@@ -164,3 +164,30 @@ def test_export_the_published_counter_gap_dev_file(shared_dir, tmp_path, capsys)
         a = _person_of(spans, row["A-offset"], row["A-offset"] + 1)
         b = _person_of(spans, row["B-offset"], row["B-offset"] + 1)
         assert a is not None and b is not None and a != b, qid
+
+
+def test_the_export_run_writes_the_layout_it_is_given(tmp_path):
+    """pipeline.runs.annotate_export takes its MTurk layout from the caller (a run may not
+    import the web package): the files hold what the layout made, the plan is the run's."""
+    from pipeline.runs.annotate_export import export
+
+    calls = []
+
+    def layout(tasks, per_task):
+        calls.append((len(tasks), per_task, sorted(q.id for t in tasks for q in t)))
+        header = [f"q{i}_id" for i in range(1, per_task + 1)]
+        recs = [{f"q{i}_id": q.id for i, q in enumerate(t, start=1)} for t in tasks]
+        return header, recs, "<p>layout</p>", "<p>preview</p>"
+
+    rows = _rows(2)
+    write_quadruples(rows, tmp_path / "q.parquet")
+    s = export(tmp_path / "q.parquet", tmp_path / "out", per_task=4, n_checks=0, layout=layout)
+    # 8 instances; two variants of a quadruple never share a task: 4 tasks of 2
+    assert calls == [(4, 4, sorted(r["id"] for r in rows))]
+    assert (tmp_path / "out" / "task.html").read_text() == "<p>layout</p>"
+    assert (tmp_path / "out" / "preview.html").read_text() == "<p>preview</p>"
+    with open(tmp_path / "out" / "batch.csv", newline="", encoding="utf-8") as fh:
+        recs = list(csv.DictReader(fh))
+    assert sorted(r[f"q{i}_id"] for r in recs for i in range(1, 5) if r[f"q{i}_id"]) == sorted(r["id"] for r in rows)
+    assert s["tasks"] == 4 and s["instances_per_task"] == 2 and s["reduced"] and s["check_questions"] == 0
+    assert json.loads((tmp_path / "out" / "export.json").read_text())["tasks"] == 4

@@ -20,18 +20,18 @@ get different questions instead of racing for the same one (and being refused wi
 annotator holds one lease at a time and gets the same question back on a reload; the lease
 ends with the answer, or expires.
 
-The database (schema and the quadruples-hash guard) is :mod:`pipeline.formats.annotation_store`:
-a database started with another quadruples file is refused. The quadruples file may be a GAP
+The database (schema, the quadruples-hash guard, and every query of this app) is
+:mod:`pipeline.formats.annotation_store`: a database started with another quadruples file is
+refused. The quadruples file may be a GAP
 TSV file (:mod:`pipeline.runs.annotation_rows`); the guard hashes the file as given.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`; also :mod:`pipeline.runs.annotation_rows`.
+:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`,
+:mod:`pipeline.web.serving` (the request guards both apps share); also :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import json
 import random
 import time
 
@@ -41,7 +41,7 @@ from pipeline.formats.files import sha256_file
 from pipeline.web.annotate import STATIC, TEMPLATES
 from pipeline.runs.annotation_rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
-from pipeline.formats.annotation_store import open_store
+from pipeline.formats import annotation_store as store
 from pipeline.web.serving import protect
 
 MAX_NAME = 80
@@ -62,13 +62,8 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
     sequence, _ = interleave(rows, random.Random(seed))
     questions = {q.id: q for _, q in sequence}
     position = {q.id: i for i, (_, q) in enumerate(sequence)}
-    info = open_store(db_path, quadruples_path, sha256_file(quadruples_path), assignments)
-    con = connect(db_path)
-    try:
-        unknown = [r[0] for r in con.execute("SELECT DISTINCT instance_id FROM answers")
-                   if r[0] not in questions]
-    finally:
-        con.close()
+    info = store.open_store(db_path, quadruples_path, sha256_file(quadruples_path), assignments)
+    unknown = [i for i in store.answered_instance_ids(db_path) if i not in questions]
     if unknown:
         raise InputError(f"the database holds answers to {len(unknown)} instance(s) not in the "
                          f"quadruples file, e.g. {unknown[0]!r}", db_path)
@@ -93,23 +88,20 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
         """The annotator's next question, leased to them (one write transaction)."""
         now = time.time()
         with immediate(con):
-            con.execute("DELETE FROM leases WHERE expires < ?", (now,))
-            counts = dict(con.execute("SELECT instance_id, COUNT(*) FROM answers GROUP BY instance_id"))
-            mine = {r[0] for r in con.execute("SELECT instance_id FROM answers WHERE annotator = ?",
-                                              (name,))}
-            held = {r[0] for r in con.execute("SELECT instance_id FROM leases WHERE annotator = ?", (name,))}
-            others = dict(con.execute("SELECT instance_id, COUNT(*) FROM leases WHERE annotator != ? "
-                                      "GROUP BY instance_id", (name,)))
+            store.drop_expired_leases(con, now)
+            counts = store.answer_counts_per_instance(con)
+            mine = store.answered_by(con, name)
+            held = store.leased_by(con, name)
+            others = store.lease_counts_of_others(con, name)
             taken = {i: counts.get(i, 0) + others.get(i, 0) for i in set(counts) | set(others)}
             open_ids = [i for i in questions if i not in mine and counts.get(i, 0) < assignments
                         and (i in held or taken.get(i, 0) < assignments)]
             out = {"annotator": name, "answered": len(mine), "open": len(open_ids)}
-            con.execute("DELETE FROM leases WHERE annotator = ?", (name,))
+            store.release_leases(con, name)
             if not open_ids:
                 return {**out, "done": True}
             best = min(open_ids, key=lambda i: (i not in held, -taken.get(i, 0), position[i]))
-            con.execute("INSERT INTO leases (instance_id, annotator, expires) VALUES (?, ?, ?)",
-                        (best, name, now + lease_seconds))
+            store.add_lease(con, best, name, now + lease_seconds)
         return {**out, "done": False, "question": questions[best].payload()}
 
     @app.get("/")
@@ -152,16 +144,11 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
         con = connect(db_path)
         try:
             with immediate(con):
-                mine = con.execute("SELECT 1 FROM answers WHERE annotator = ? AND instance_id = ?",
-                                   (name, qid)).fetchone()
-                count = con.execute("SELECT COUNT(*) FROM answers WHERE instance_id = ?",
-                                    (qid,)).fetchone()[0]
-                con.execute("DELETE FROM leases WHERE annotator = ? AND instance_id = ?", (name, qid))
+                mine = store.has_answered(con, name, qid)
+                count = store.answers_to(con, qid)
+                store.release_leases(con, name, qid)
                 if not (mine or count >= assignments):
-                    con.execute("INSERT INTO answers (annotator, instance_id, spans, no_names, "
-                                "contradiction, answered_at) VALUES (?, ?, ?, ?, ?, ?)",
-                                (name, qid, json.dumps(stored, ensure_ascii=False), int(none), contradiction,
-                                 dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")))
+                    store.add_answer(con, name, qid, stored, none, contradiction)
             if mine or count >= assignments:
                 reason = ("you have already answered this question" if mine
                           else "this question already has enough answers")

@@ -91,3 +91,13 @@ def preview_page(template: str, values: dict) -> str:
     page = page.replace('<crowd-form answer-format="flatten-objects">', '<form data-preview="1">')
     page = page.replace("</crowd-form>", '<button type="submit" id="cg-submit">Submit</button>\n</form>')
     return "<!doctype html>\n<meta charset=\"utf-8\">\n<title>counter-gap task preview</title>\n" + page
+
+
+def mturk_files(tasks: list[list[Question]], per_task: int) -> tuple[list[str], list[dict], str, str]:
+    """The MTurk files of an export: the batch header and rows (:func:`batch_rows`), the layout
+    (``task.html``, :func:`render_template`) and the layout filled with the first task
+    (``preview.html``, :func:`preview_page`). Handed to :func:`pipeline.runs.annotate_export.export`
+    as its ``layout`` by the ``annotate-export`` command."""
+    header, recs = batch_rows(tasks, per_task)
+    template = render_template(per_task)
+    return header, recs, template, preview_page(template, recs[0])

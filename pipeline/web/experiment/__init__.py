@@ -1,4 +1,7 @@
-"""The human experiment app (timed QA and Maze): templates and static assets."""
+"""The human experiment app (timed QA and Maze): templates and static assets.
+
+May import: the standard library (the paths of the templates and assets).
+"""
 
 from pathlib import Path
 

@@ -31,7 +31,8 @@ participant's place in the plan is :mod:`.state`, the request checks :mod:`.comm
 SQL statement is a function of the store, :mod:`pipeline.formats.experiment_db`.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.formats`, :mod:`pipeline.web.experiment`.
+:mod:`pipeline.formats`, :mod:`pipeline.web.experiment`, :mod:`pipeline.web.serving` (the request
+guards both apps share).
 """
 
 from __future__ import annotations

@@ -21,7 +21,11 @@ The first fitting window whose names let the pronoun match a GAP pattern
 (:mod:`pipeline.lang.patterns`) and that holds no further person-like mention
 (:func:`other_person`: "the Lucases", a titled or first name NER missed) gives the instance;
 a pronoun yields at most one instance.
-Windows never cross a chunk.
+Leads. A window may reach back across a chunk's start: every chunk but the first is parsed
+with a *lead*, the whole sentences of the book text just before it (at most ``LEAD_CHARS``
+characters, from the first sentence start in that stretch; :func:`with_leads`). Only the
+chunk's own pronouns, mentions and words are kept (:func:`extract_chunks`), so nothing is
+counted twice; a pronoun whose windows reach further back than the lead loses them.
 
 Takes spaCy Doc/Token objects as input, but reads and writes no files.
 
@@ -46,6 +50,7 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_prono
 from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
+LEAD_CHARS = 1_000      # text before a chunk parsed with it (see "Leads")
 PRONOUN_TAGS = {"PRP", "PRP$"}
 # A sentence end inside a long paragraph: end punctuation, closing quotes/brackets, spaces.
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]_]*\s+")
@@ -120,6 +125,33 @@ def chunk_paragraphs(paragraphs: list[str], max_chars: int = CHUNK_CHARS) -> lis
     if current:
         chunks.append((start, "\n\n".join(current)))
     return chunks
+
+
+def lead_start(book_text: str, own: int, lead_chars: int = LEAD_CHARS) -> int:
+    """Where the lead of a chunk starting at book offset ``own`` begins: the first sentence
+    start (after a sentence end or a paragraph break) in the ``lead_chars`` characters before
+    ``own``; ``own`` itself when there is none."""
+    lo = max(0, own - lead_chars)
+    if lo == 0:
+        return 0
+    m = _LEAD_FROM.search(book_text, lo, own)
+    return m.end() if m else own
+
+
+_LEAD_FROM = re.compile(r"[.!?…][\"'”’)\]_]*\s+|\n\n")
+
+
+def with_leads(chunks: list[tuple[int, str]], book_text: str,
+               lead_chars: int = LEAD_CHARS) -> tuple[list[tuple[int, str]], list[int]]:
+    """The chunks with their leads (see "Leads"), and where each chunk's own text begins (a
+    book offset): ``(offset, text)`` pairs as :func:`chunk_paragraphs` gives, each still
+    ``book_text[offset:offset + len(text)]``."""
+    out, owns = [], []
+    for k, (offset, text) in enumerate(chunks):
+        start = lead_start(book_text, offset, lead_chars) if k and lead_chars > 0 else offset
+        out.append((start, book_text[start:offset] + text))
+        owns.append(offset)
+    return out, owns
 
 
 # ------------------------------------------------------------------ one Doc ---------------
@@ -447,9 +479,9 @@ def mention_records(book_id: str, chunk_offset: int, mentions: list[NameMention]
     return rows
 
 
-def count_words(doc) -> int:
-    """Tokens that are neither punctuation nor space."""
-    return doc_count_words(doc)
+def count_words(doc, from_char: int = 0) -> int:
+    """Tokens that are neither punctuation nor space (from character ``from_char`` on)."""
+    return doc_count_words(doc, from_char)
 
 
 # ------------------------------------------------------------------ one book --------------
@@ -472,7 +504,8 @@ def skipped_book(path: str, book_id: str, reason: str, status: str = "skipped", 
     return BookResult(book_row(book_id=book_id, path=path, status=status, skip_reason=reason, **values))
 
 
-def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None) -> tuple[list[dict], list[dict], dict]:
+def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None,
+                   owns: list[int] | None = None) -> tuple[list[dict], list[dict], dict]:
     """Records of one book from its parsed chunks.
 
     ``parsed`` yields ``(chunk offset, whole chunk Doc, parts)`` as
@@ -481,20 +514,27 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None) -> tupl
     each chunk with its word count. Returns (instances in text order, one per pronoun at most;
     mention records; counts ``words``, ``names``, ``pronouns``, ``rejected`` (windows refused
     for a fifth person, by reason) and ``not_persons`` (PERSON entities dropped, by reason)). ``evidence``: the book's evidence (see
-    :func:`instances_from_doc`)."""
+    :func:`instances_from_doc`). ``owns``: per chunk, the book offset where its own text
+    begins (:func:`with_leads`); what lies before it (the lead) is context only: its pronouns,
+    mentions and words belong to the chunk before."""
     rejected: Counter = Counter()
     not_persons: Counter = Counter()
     instances: list[dict] = []
     mentions: list[dict] = []
     words = n_names = n_prons = 0
-    for offset, whole, parts in parsed:
-        prons = pronoun_tokens(whole)
+    for k, (offset, whole, parts) in enumerate(parsed):
+        own = owns[k] if owns is not None else offset
+        prons = [t for t in pronoun_tokens(whole) if offset + t.idx >= own]
         mentions.extend(mention_records(meta.book_id, offset, [], prons))
-        chunk_words = count_words(whole)
+        chunk_words = count_words(whole, own - offset)
         words += chunk_words
         n_prons += len(prons)
         for part_offset, doc, only in parts:
+            if part_offset < own:           # a lead: its pronouns belong to the chunk before
+                mine = only if only is not None else [t.idx for t in pronoun_tokens(doc)]
+                only = {x for x in mine if part_offset + x >= own}
             insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected, not_persons)
+            names = [m for m in names if part_offset + m.start >= own]
             instances.extend(insts)
             mentions.extend(mention_records(meta.book_id, part_offset, names, []))
             n_names += len(names)

@@ -92,12 +92,16 @@ def pronoun_indices(doc, tags: bool = False) -> list[int]:
     return np.flatnonzero(keep).tolist()
 
 
-def count_words(doc) -> int:
-    """Tokens that are neither punctuation nor space."""
+def count_words(doc, from_char: int = 0) -> int:
+    """Tokens that are neither punctuation nor space (those starting at character
+    ``from_char`` or later)."""
     import numpy as np
-    from spacy.attrs import IS_PUNCT, IS_SPACE
+    from spacy.attrs import IDX, IS_PUNCT, IS_SPACE
 
     if not len(doc):
         return 0
-    cols = doc.to_array([IS_PUNCT, IS_SPACE])
-    return int(len(doc) - np.count_nonzero(cols[:, 0] | cols[:, 1]))
+    cols = doc.to_array([IS_PUNCT, IS_SPACE, IDX]).astype(np.int64)
+    word = (cols[:, 0] | cols[:, 1]) == 0
+    if from_char > 0:
+        word &= cols[:, 2] >= from_char
+    return int(np.count_nonzero(word))

@@ -180,7 +180,7 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
         return out
 
     evidence = timed("book evidence", book_evidence, text, book_id)
-    chunks = core.chunk_paragraphs(paragraphs, core.CHUNK_CHARS)
+    chunks, owns = core.with_leads(core.chunk_paragraphs(paragraphs, core.CHUNK_CHARS), text)
     wholes = timed("tokenizer", lambda: [nlp.make_doc(t) for _, t in chunks])
     if strategy == "full":
         parts = [[(offset, doc, None)] for (offset, _), doc in zip(chunks, wholes)]
@@ -219,7 +219,7 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
     processed = [[(o, next(it), t) for o, _, t in ps] for ps in parts]
     meta = core.BookMeta(book_id, "", "")
     parsed = [(offset, whole, ps) for (offset, _), whole, ps in zip(chunks, wholes, processed)]
-    instances, _, counts = timed("records", core.extract_chunks, iter(parsed), meta, evidence)
+    instances, _, counts = timed("records", core.extract_chunks, iter(parsed), meta, evidence, None, owns)
     counts["instances"] = len(instances)
     return phases, counts
 

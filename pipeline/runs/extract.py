@@ -131,11 +131,12 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
             from pipeline.formats.cast import read_cast_overrides
             overrides = read_cast_overrides(Path(cast_file))
         evidence = book_evidence(book.text, book.book_id, overrides)
-        chunks = core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS)
+        chunks, owns = core.with_leads(core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS), book.text)
         from pipeline.engines import report_progress
 
         instances, mentions, n = core.extract_chunks(
-            parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence=evidence, progress=report_progress)
+            parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence=evidence, progress=report_progress,
+            owns=owns)
     except Exception as exc:    # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", book.path, exc_info=True)
         return core.skipped_book(book.path, book.book_id, f"error: {type(exc).__name__}: {exc}",
@@ -265,7 +266,7 @@ def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path
     from pipeline.vocab import MAX_SENTENCES
 
     settings = {"model": model, "strategy": strategy,
-                "chunk_chars": core.CHUNK_CHARS, "max_sentences": MAX_SENTENCES,
+                "chunk_chars": core.CHUNK_CHARS, "lead_chars": core.LEAD_CHARS, "max_sentences": MAX_SENTENCES,
                 "prune_margin": prune.MARGIN, "prune_slack": prune.SLACK,
                 "book_id_rule": BOOK_ID_RULE, "corpus": (spec or CorpusSpec(path="")).settings(),
                 "window_rules": "fifth-person-v1"}

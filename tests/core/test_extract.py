@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from spacy.tokens import Doc, Span
 
 from pipeline.core.extract import (CHUNK_CHARS, BookMeta, candidate_windows, chunk_paragraphs, extract_chunks,
-                                   fit_window, instances_from_doc, split_paragraph)
+                                   fit_window, instances_from_doc, lead_start, split_paragraph, with_leads)
 from pipeline.lang.names import mention_from_span
 from pipeline.lang.patterns import FINALPRO, INITIALPRO, MEDIALPRO, initial_clause_kind, match_pattern
 
@@ -220,3 +220,42 @@ def test_extract_chunks_keeps_one_instance_per_pronoun_in_text_order(nlp):
     assert [i["instance_id"] for i in instances] == ["b-52", "b-110"]
     assert counts["pronouns"] == 2 and counts["names"] == 16 and counts["words"] == 20
     assert {m["kind"] for m in mentions} == {"name", "pronoun"}
+
+
+# --------------------------------------------------------------------- leads ------------
+
+def test_leads_start_at_a_sentence_and_keep_book_offsets():
+    paras = ["Anne walked. Tom ran far away.", "Mary sang a song. Frank listened to her.", "The end came."]
+    text = "\n\n".join(paras)
+    chunks = chunk_paragraphs(paras, max_chars=45)
+    led, owns = with_leads(chunks, text, lead_chars=25)
+    assert owns == [off for off, _ in chunks]
+    assert led[0] == chunks[0]                              # the first chunk has no lead
+    for (off, t), own, (_, own_text) in zip(led, owns, chunks):
+        assert text[off:off + len(t)] == t and t.endswith(own_text) and off <= own
+    assert led[1][1].startswith("Tom ran far away.")        # whole sentences only, within 25 characters
+    assert lead_start(text, owns[1], 0) == owns[1]
+    assert lead_start(text, 10, 1000) == 0
+
+
+def test_a_window_reaches_back_across_a_chunk_start_and_nothing_counts_twice(nlp):
+    from pipeline.nlp.prune import parsed_docs
+
+    paras = ["Thomas and William met Clara in the lane.",
+             "Eleanor laughed, and Clara told William that she had seen him."]
+    text = "\n\n".join(paras)
+    chunks = chunk_paragraphs(paras, max_chars=80)
+    assert len(chunks) == 2
+    meta = BookMeta("b", "T", "A")
+    for strategy in ("full", "prune"):
+        alone, m0, n0 = extract_chunks(parsed_docs(nlp, chunks, strategy), meta)
+        led, owns = with_leads(chunks, text)
+        both, m1, n1 = extract_chunks(parsed_docs(nlp, led, strategy), meta, owns=owns)
+        assert alone == []                                  # the second chunk alone has three persons
+        assert [i["pronoun"] for i in both] == ["she", "him"] or [i["pronoun"] for i in both] == ["she"]
+        assert {n["name"] for n in both[0]["names"]} == {"Thomas", "William", "Clara", "Eleanor"}
+        for k in ("words", "pronouns"):                     # the lead is context, not counted again
+            assert n1[k] == n0[k], (strategy, k)
+        if strategy == "full":          # (prune records the names of the regions it parses only)
+            key = lambda m: (m["kind"], m["book_start"], m["book_end"])   # noqa: E731
+            assert sorted(map(key, m1)) == sorted(map(key, m0)) and n1["names"] == n0["names"]

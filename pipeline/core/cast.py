@@ -29,7 +29,7 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import NOT_A_PERSON, PLACE_PREPS, SPEECH_VERBS, BookEvidence
+from pipeline.lang.book_evidence import NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, BookEvidence
 from pipeline.lang.doc_arrays import DocArrays
 from pipeline.lang.names import NameMention, guess, mention_from_span, title_gender
 from pipeline.lang.places import known_place
@@ -165,6 +165,47 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
             return "place-here"
+        why = _known_place_here(doc, m, word, prev, nxt, evidence)
+        if why:
+            return why
+    return None
+
+
+# after "to", a place follows these words ("his summons to Odessa", "went to York"); after
+# "said to", "wrote to", "married to" a person does
+MOTION_WORDS = frozenset("""go goes going gone went come comes coming came return returns returned returning
+removed moved travelled traveled journeyed journey summons summoned sailed fled drove rode walked way road
+back off""".split())
+COMPASS_WORDS = frozenset("north south east west new".split())
+
+
+def _known_place_here(doc, m: NameMention, word: str, prev, nxt, evidence: BookEvidence | None) -> str | None:
+    """A well-known place (:func:`pipeline.lang.places.known_place`) that its own sentence shows
+    to be one, even where the text is too short for the book's evidence and the place is
+    also a first name: right after a place preposition ("at York") or after "to" following
+    a verb of motion ("summons to Odessa"); after a compass word ("SOUTH CAROLINA"); beside
+    another well-known place ("Paris and Vienna"). Never a form the text shows to be a person."""
+    name = word[:1] + word[1:].lower() if word.isupper() else word
+    if evidence is not None and (evidence.is_person(word) or _titled_in_book(evidence, word)):
+        return None
+    if prev is not None and prev.text.lower() in COMPASS_WORDS and prev.text[:1].isupper() \
+            and known_place(f"{prev.text[:1]}{prev.text[1:].lower()} {name}"):
+        return "known-place"
+    if not known_place(name) or (nxt is not None and nxt.text in POSSESSIVE):
+        return None
+    if prev is not None and prev.lower_ in PLACE_PREPS:
+        before = _prev(doc, prev.i)
+        if not (prev.lower_ == "at" and before is not None and before.lower_ in NOT_PLACE_BEFORE_AT):
+            return "known-place"        # "at York"; not "smiled at Florence"
+    if prev is not None and prev.lower_ == "to":
+        before = _prev(doc, prev.i)
+        if before is not None and before.lower_ in MOTION_WORDS:
+            return "known-place"
+    for a, b in ((prev, _prev(doc, prev.i) if prev is not None else None),
+                 (nxt, _next(doc, nxt.i + 1) if nxt is not None else None)):
+        if a is not None and b is not None and a.lower_ in ("and", "or") and b.text[:1].isupper() \
+                and known_place(b.text) and not (evidence is not None and evidence.is_person(b.text)):
+            return "known-place"
     return None
 
 

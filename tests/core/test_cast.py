@@ -65,6 +65,15 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("Ellen laughed at them.", "Ellen", "You are a goose, Ellen. ", True),
     ("Sapt kicked him sharply.", "Sapt", "Colonel Sapt came. Colonel Sapt, the disrespectful old dog, swore. ", True),
     ("Ginger talked all day.", "Ginger", "Mr. Harrison kept a parrot called Ginger. ", False),
+    # a well-known place its own sentence shows, in a text too short for the book's evidence
+    ("He lived afterwards at York, and married.", "York", "A short text. ", False),
+    ("She smiled at Florence and went out.", "Florence", "A short text. ", True),
+    ("Of his summons to Odessa nothing was said.", "Odessa", "A short text. ", False),
+    ("He said to Florence that it was late.", "Florence", "A short text. ", True),
+    ("A STRANGER FROM SOUTH CAROLINA came in.", "CAROLINA", "A short text. ", False),
+    ("The Opera houses of Paris and Vienna were full.", "Vienna", "A short text. ", False),
+    ("Tom and Vienna were full of fun.", "Vienna", "A short text. ", True),
+    ("He lived afterwards at York, and married.", "York", "Mr. York came. Mr. York said so. ", True),
 ])
 def test_person_or_not(nlp, text, word, evidence_text, person):
     doc = person_doc(nlp, text, word)

@@ -117,7 +117,8 @@ _NAME_BREAK = re.compile(r"[^\w\s.'’\-]|[.'’\-]{2,}|\s[.'’\-]|[\-'’](?=\
 # abbreviations of first names ("Wm. Smith"); a period after any other word of two or more
 # letters ends a sentence, and so the name: "to Father. He's had" holds no name "He".
 TITLE_ABBREVIATIONS = frozenset("""mr mrs ms mme mlle messrs mssrs m dr st ste rev revd prof capt col gen
-lt sgt maj adm cmdr cdr gov sen hon esq jr sr mt fr bros""".split())
+lt lieut sgt serg sergt corp pte maj adm cmdr cdr gov supt insp det sen hon esq jr sr mt fr bros bp abp
+mons mlles mmes""".split())
 NAME_ABBREVIATIONS = frozenset("""wm chas geo thos jas jno benj robt edw saml jos alex richd chr danl""".split())
 _WORD_PERIOD = re.compile(r"([^\W\d_]{2,})\.(?=\s)")
 

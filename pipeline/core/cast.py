@@ -149,6 +149,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             return "date"
         if prev is not None and prev.lower_ == "the" and not word.endswith("s"):
             return "article"
+        if prev is not None and prev.lower_ in ("a", "an"):
+            return "article"            # "in love with an Elliot": one of a family, no one person
         if word.lower().endswith(PLACE_SUFFIXES):
             return "place-name"
         if evidence is not None and guess(word)[0] == UNGENDERED and not evidence.is_person(word) \

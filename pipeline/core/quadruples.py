@@ -224,8 +224,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             dep = "dobj"
         new = None
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if _deity(tok, toks[i - 1] if i else "", nxt):
-            continue
+        if _deity(tok, toks[i - 1] if i else "", nxt) or words.category_of(tok) == gw.ANIMAL:
+            continue                    # the deity; animals ("three cheers and a tiger", "her cows")
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
         if new is None:

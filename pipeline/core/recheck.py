@@ -113,8 +113,9 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
     at = {t.idx: t for t in doc}
     for tok, s in zip(inst["tokens"], inst["token_starts"]):
         e = s + len(tok)
-        if not words.is_listed(tok) or _found(edited, s, e) or _found(names, s, e):
-            continue
+        if not words.is_listed(tok) or _found(edited, s, e) or _found(names, s, e) \
+                or words.category_of(tok) == gw.ANIMAL:
+            continue                    # animals are left by rule (word_edits)
         t = at.get(shift(s))
         if t is None or t.text != tok:
             continue

@@ -45,6 +45,7 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE
 # Category whose masculine form is gender-neutral: only feminine -> masculine flips.
 MARKED_FEMININE = "marked-feminine"
 PRONOUN = "pronoun"
+ANIMAL = "animal"       # "tiger" / "tigress": no person; a gender-swapped variant leaves them
 # Pronouns whose opposite depends on the tag; always gendered, whatever the tagger said.
 AMBIGUOUS_PRONOUNS = {"her", "his", "him", "hers"}
 # The fixed pronoun rules (her / his by tag in flip_lower).

@@ -267,6 +267,19 @@ def test_lord_before_no_name_is_the_deity_and_stays(nlp):
     assert "Lady Emma" in t["swap-1"] or "Lady Anne" in t["swap-1"]     # a title before a name flips
 
 
+def test_animal_words_are_no_persons_and_stay(nlp):
+    text = "Anne met Emma, Tom and Frank. Three cheers and a tiger, Tom said, and Frank sold her cows to Emma."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Anne", F, ["Anne"]), "C2": ("Emma", F, ["Emma"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("her", 0), ("C1", 0), ("C2", 0))
+    t, _ = texts(inst)
+    assert "a tiger" in t["swap-1"] and "cows" in t["swap-1"]
+    assert "tigress" not in t["swap-1"] and "bulls" not in t["swap-1"]
+    assert " his cows" in t["swap-1"]                       # the owner's pronoun still flips
+
+
 def test_titles_of_other_people_and_gerund_subjects(nlp):
     text = ("Mrs Smith met Anne, Mr Elliot and Charles at the house of Lady Russell, and the Miss "
             "Musgroves came too. Anne did not like his staying away, and she said so.")

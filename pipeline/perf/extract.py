@@ -89,7 +89,7 @@ PROFILE_GROUPS = (("project", ()),           # files of this package (see _PROJE
                   ("spacy", ("spacy", "thinc", "cymem", "preshed", "srsly", "blis", "murmurhash")),
                   ("numpy", ("numpy",)),
                   ("other libraries", ("site-packages", "dist-packages")))
-PROJECT_COMPONENTS = ("paragraph_breaks", "person_layer")
+PROJECT_COMPONENTS = ("paragraph_breaks", "space_attrs", "person_layer")
 # Project functions that consume a component's ``pipe`` generator: the compiled generators of
 # the parser and NER are not seen by cProfile, so their time shows as these functions' own.
 PIPE_DRIVERS = ("parsed_docs", "_run_component")

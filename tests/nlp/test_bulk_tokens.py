@@ -102,3 +102,34 @@ def test_parsed_docs_prune_regions_are_the_full_parse_of_their_text(nlp):
             start = book_offset - offset
             assert TEXT[start:start + len(sub.text)] == sub.text
             assert sub.has_annotation("DEP") and toks <= {t.idx for t in sub if target_pronoun_gender(t.text)}
+
+
+def test_space_attrs_stand_in_for_the_attribute_ruler_on_tags_and_deps(nlp):
+    """Extract skips en_core_web_sm's attribute ruler: ``space_attrs`` writes the only TAG and
+    DEP values the ruler writes (space tokens), so every tag and label comes out the same."""
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.nlp.prune import run_components
+
+    comps = nlp_mod.parse_components(nlp)
+    assert nlp_mod.SPACE_ATTRS in comps and nlp_mod.ATTRIBUTE_RULER not in comps
+    text = TEXT + "\n\n  He said   so.\n \nShe  did not.  "
+    ruled = nlp(text)
+    ours = list(run_components(nlp, iter([nlp.make_doc(text)]), nlp_mod.ner_components(nlp) + comps))[0]
+    assert any(t.is_space for t in ruled)
+    assert [t.tag_ for t in ours] == [t.tag_ for t in ruled]
+    assert [t.dep_ for t in ours] == [t.dep_ for t in ruled]
+    assert [t.head.i for t in ours] == [t.head.i for t in ruled]
+    assert [(e.start, e.end, e.label_) for e in ours.ents] == [(e.start, e.end, e.label_) for e in ruled.ents]
+
+
+def test_a_ruler_writing_other_tags_keeps_running():
+    from types import SimpleNamespace
+
+    from pipeline.nlp.load import _SPACE_DEP, _SPACE_TAG, ruler_sets_only_space_attrs
+
+    space_tag = {**_SPACE_TAG, "attrs": {"TAG": "_SP", "POS": "SPACE"}}
+    pos_only = {"patterns": [[{"ORTH": "ai"}]], "attrs": {"POS": "VERB", "LEMMA": "be"}}
+    assert ruler_sets_only_space_attrs(SimpleNamespace(patterns=[space_tag, _SPACE_DEP, pos_only]))
+    other_tag = {"patterns": [[{"ORTH": "ai"}]], "attrs": {"TAG": "VBP"}}
+    assert not ruler_sets_only_space_attrs(SimpleNamespace(patterns=[space_tag, _SPACE_DEP, other_tag]))
+    assert not ruler_sets_only_space_attrs(SimpleNamespace(patterns=[pos_only]))

@@ -2,6 +2,7 @@
 measured side by side in one run, the agreement of prune with full, and peak memory.
 
     python -m pipeline.perf.extract [--corpus DIR] [--repeats N] [--books ID ...] [--memory-book ID]
+                                    [--baseline OLD_CHECKOUT] [--full-repeats N]
 
 Every configuration runs ``python -m pipeline extract`` in a fresh subprocess into a fresh
 output directory (so nothing is resumed and each pays its own model loading, like a user),
@@ -45,14 +46,26 @@ CONFIGS = [("full", 1), ("prune", 1), ("prune", 2)]
 PROFILE_BOOK = "434"        # The Circular Staircase, 72k words
 
 
-def run_extract(corpus: Path, out: Path, strategy: str, workers: int) -> tuple[float, int, float]:
-    """(seconds, words, peak RSS of the slowest child in MB) of one extract run."""
+def code_env(code: Path | None) -> tuple[dict, str | None]:
+    """(environment, working directory) of a subprocess running the package of checkout
+    ``code`` (None: this checkout) with this interpreter."""
+    env = dict(os.environ, TQDM_DISABLE="1")
+    if code is None:
+        return env, None
+    env["PYTHONPATH"] = str(code)
+    return env, str(code)
+
+
+def run_extract(corpus: Path, out: Path, strategy: str, workers: int,
+                code: Path | None = None) -> tuple[float, int, float]:
+    """(seconds, words, peak RSS of the slowest child in MB) of one extract run, with the
+    package of checkout ``code`` (default: this one)."""
     cmd = [sys.executable, "-m", "pipeline", "extract", "--corpus", str(corpus), "--out", str(out),
            "--strategy", strategy, "--workers", str(workers)]
-    env = dict(os.environ, TQDM_DISABLE="1")
+    env, cwd = code_env(code)
     t0 = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=cwd)
     seconds = time.perf_counter() - t0
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     books = pd.read_parquet(out / "books.parquet")
@@ -68,17 +81,20 @@ def instance_keys(out: Path) -> set:
     return keys
 
 
-def peak_memory_mb(corpus: Path, book: str, tmp: Path) -> float | None:
+def peak_memory_mb(corpus: Path, book: str, tmp: Path, code: Path | None = None, tag: str = "") -> float | None:
     src = corpus / f"{book}.txt"
     if not src.exists():
         return None
     one = tmp / f"only-{book}"
-    one.mkdir()
-    shutil.copy(src, one / src.name)
-    code = ("import resource, sys; from pipeline.cli import main; rc = main(sys.argv[1:]); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    res = subprocess.run([sys.executable, "-c", code, "extract", "--corpus", str(one), "--out", str(tmp / f"out-{book}")],
-                         check=True, capture_output=True, text=True, env=dict(os.environ, TQDM_DISABLE="1"))
+    if not one.exists():
+        one.mkdir()
+        shutil.copy(src, one / src.name)
+    script = ("import resource, sys; from pipeline.cli import main; rc = main(sys.argv[1:]); "
+              "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    env, cwd = code_env(code)
+    res = subprocess.run([sys.executable, "-c", script, "extract", "--corpus", str(one),
+                          "--out", str(tmp / f"out-{book}{tag}")],
+                         check=True, capture_output=True, text=True, env=env, cwd=cwd)
     return int(res.stdout.strip().splitlines()[-1]) / 1024
 
 
@@ -277,20 +293,33 @@ def print_profile(path: Path, strategy: str = "prune", model: str | None = None)
     return prof
 
 
+def _sides(baseline: Path | None) -> list[tuple[str, Path | None]]:
+    return [("new", None)] + ([("old", baseline)] if baseline else [])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--repeats", type=int, default=1)
+    ap.add_argument("--full-repeats", type=int, default=None,
+                    help="repeats of the full strategy (default: --repeats; full is the slowest run)")
     ap.add_argument("--books", nargs="*", default=None, help="Gutenberg ids (default: every book)")
     ap.add_argument("--memory-book", default=None,
                     help="book id for the peak-memory run (default: 2600, or the largest of --books)")
     ap.add_argument("--profile", default=None, metavar="BOOK",
                     help="also print where the time goes for this book id (default 434; 'none': no profile)")
     ap.add_argument("--profile-only", action="store_true", help="only the profile (no timed runs)")
+    ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
+                    help="another checkout of the project (e.g. `git worktree add /tmp/old COMMIT`): every "
+                         "configuration also runs its code, interleaved with this one, and the table compares them")
     args = ap.parse_args(argv)
     if not args.corpus.is_dir():
         print(f"skipped: {args.corpus} is absent (the benchmark needs ../shared/corpus/gutenberg)")
         return 0
+    if args.baseline is not None and not (args.baseline / "pipeline" / "__main__.py").is_file():
+        print(f"error: --baseline: {args.baseline} is no checkout of this project (no pipeline/__main__.py)",
+              file=sys.stderr)
+        return 2
     profile = args.profile or PROFILE_BOOK
     if profile != "none":
         if (args.corpus / f"{profile}.txt").exists():
@@ -300,6 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         print()
     if args.profile_only:
         return 0
+    sides = _sides(args.baseline)
+    full_repeats = args.repeats if args.full_repeats is None else args.full_repeats
     with tempfile.TemporaryDirectory(prefix="bench-extract-") as tmpdir:
         tmp = Path(tmpdir)
         corpus = args.corpus
@@ -308,42 +339,58 @@ def main(argv: list[str] | None = None) -> int:
             corpus.mkdir()
             for b in args.books:
                 shutil.copy(args.corpus / f"{b}.txt", corpus / f"{b}.txt")
-        times: dict[tuple[str, int], list[float]] = {c: [] for c in CONFIGS}
+        runs = [(side, code, strategy, workers) for side, code in sides for strategy, workers in CONFIGS]
+        times: dict[tuple, list[float]] = {(side, s, w): [] for side, _, s, w in runs}
         words = 0
         outs = {}
-        for r in range(args.repeats):
-            order = CONFIGS if r % 2 == 0 else CONFIGS[::-1]
-            for strategy, workers in order:
-                out = tmp / f"{strategy}-{workers}-{r}"
-                seconds, words, _ = run_extract(corpus, out, strategy, workers)
-                times[(strategy, workers)].append(seconds)
-                outs[(strategy, workers)] = out
-                print(f"  run {r + 1}: {strategy:<5} workers={workers}: {seconds:7.1f} s, {words / seconds:7.0f} words/s",
-                      flush=True)
-        full, prune = instance_keys(outs[("full", 1)]), instance_keys(outs[("prune", 1)])
-        agreement = len(full & prune) / len(full) if full else 1.0
+        for r in range(max(args.repeats, full_repeats)):
+            order = runs if r % 2 == 0 else runs[::-1]
+            for side, code, strategy, workers in order:
+                if r >= (full_repeats if strategy == "full" else args.repeats):
+                    continue
+                out = tmp / f"{side}-{strategy}-{workers}-{r}"
+                seconds, words, _ = run_extract(corpus, out, strategy, workers, code)
+                times[(side, strategy, workers)].append(seconds)
+                outs[(side, strategy, workers)] = out
+                print(f"  run {r + 1}: {side} {strategy:<5} workers={workers}: {seconds:7.1f} s, "
+                      f"{words / seconds:7.0f} words/s", flush=True)
+        keys = {(side, s): instance_keys(outs[(side, s, 1)]) for side, _ in sides for s in ("full", "prune")}
         memory_book = args.memory_book or (
             max(args.books, key=lambda b: (args.corpus / f"{b}.txt").stat().st_size) if args.books else "2600")
-        peak = peak_memory_mb(args.corpus, memory_book, tmp)
+        peaks = {side: peak_memory_mb(args.corpus, memory_book, tmp, code, f"-{side}") for side, code in sides}
 
     med = {c: statistics.median(v) for c, v in times.items()}
     wps = {c: words / s for c, s in med.items()}
     print()
-    print(f"extract benchmark: {words:,} words, {args.repeats} repeat(s), {os.cpu_count()} cores, "
-          f"{time.strftime('%Y-%m-%d')}")
+    print(f"extract benchmark: {words:,} words, {args.repeats} repeat(s) ({full_repeats} of full), "
+          f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}"
+          + (f"; old = {args.baseline}" if args.baseline else ""))
     print()
-    print("| configuration | median s | words/s | ratio |")
-    print("|---|---|---|---|")
-    print(f"| full, 1 worker | {med[('full', 1)]:.1f} | {wps[('full', 1)]:,.0f} | 1.00 |")
-    print(f"| prune, 1 worker | {med[('prune', 1)]:.1f} | {wps[('prune', 1)]:,.0f} | "
-          f"{wps[('prune', 1)] / wps[('full', 1)]:.2f} (target >= 1.6 vs full) |")
-    print(f"| prune, 2 workers | {med[('prune', 2)]:.1f} | {wps[('prune', 2)]:,.0f} | "
-          f"{wps[('prune', 2)] / wps[('prune', 1)]:.2f} (target >= 1.7 vs 1 worker) |")
-    print()
-    print(f"agreement of prune with full: {agreement:.2%} of {len(full)} full instances "
-          f"({len(full - prune)} missed, {len(prune - full)} only in prune) (target >= 99 %)")
-    if peak is not None:
-        print(f"peak memory, book {memory_book} alone, prune, 1 worker: {peak:,.0f} MB")
+    for side, _ in sides:
+        if len(sides) > 1:
+            print(f"{side} code:")
+        print("| configuration | median s | words/s | ratio |")
+        print("|---|---|---|---|")
+        print(f"| full, 1 worker | {med[(side, 'full', 1)]:.1f} | {wps[(side, 'full', 1)]:,.0f} | 1.00 |")
+        print(f"| prune, 1 worker | {med[(side, 'prune', 1)]:.1f} | {wps[(side, 'prune', 1)]:,.0f} | "
+              f"{wps[(side, 'prune', 1)] / wps[(side, 'full', 1)]:.2f} (target >= 1.6 vs full) |")
+        print(f"| prune, 2 workers | {med[(side, 'prune', 2)]:.1f} | {wps[(side, 'prune', 2)]:,.0f} | "
+              f"{wps[(side, 'prune', 2)] / wps[(side, 'prune', 1)]:.2f} (target >= 1.7 vs 1 worker) |")
+        print()
+        full, prune = keys[(side, "full")], keys[(side, "prune")]
+        agreement = len(full & prune) / len(full) if full else 1.0
+        print(f"agreement of prune with full: {agreement:.2%} of {len(full)} full instances "
+              f"({len(full - prune)} missed, {len(prune - full)} only in prune) (target >= 99 %)")
+        if peaks[side] is not None:
+            print(f"peak memory, book {memory_book} alone, prune, 1 worker: {peaks[side]:,.0f} MB")
+        print()
+    if args.baseline:
+        print("new / old, words/s (medians, side by side in this run):")
+        for strategy, workers in CONFIGS:
+            c_new, c_old = ("new", strategy, workers), ("old", strategy, workers)
+            print(f"  {strategy}, {workers} worker(s): {wps[c_new]:,.0f} / {wps[c_old]:,.0f} = "
+                  f"{wps[c_new] / wps[c_old]:.2f}")
+        print(f"  instances: new full {len(keys[('new', 'full')])}, old full {len(keys[('old', 'full')])}")
     return 0
 
 

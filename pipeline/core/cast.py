@@ -31,7 +31,7 @@ from collections import Counter
 
 from pipeline.lang.book_evidence import NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, BookEvidence
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import NameMention, guess, mention_from_span, title_gender
+from pipeline.lang.names import NameMention, any_title, guess, mention_from_span, title_gender
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -42,6 +42,8 @@ FEASTS = {"Easter", "Christmas", "Michaelmas", "Whitsuntide", "Whitsun", "Lent",
           "Martinmas", "Lammas", "Epiphany", "Pentecost", "Advent", "Sabbath", "Hallowmas", "Yule"}
 POWERS = {"Heaven", "Heavens", "Providence", "Fate", "Fortune", "Nature", "Destiny", "Death",
           "Time", "Love", "Hell", "Paradise", "Nay", "Yes", "Oh", "Ah", "Alas", "Amen"}
+# places of scripture, like "Paradise" above: "their souls again in Eden", "o'er Eden"
+SACRED_PLACES = {"Eden", "Zion", "Sion", "Calvary", "Gethsemane", "Golgotha", "Canaan", "Babylon"}
 DATE_WORDS = MONTHS | DAYS | FEASTS
 DATE_CUES = {"in", "of", "since", "until", "till", "last", "next", "early", "late", "this",
              "every", "during", "by", "before", "after", "on", "at", "from", "to", "between", "mid"}
@@ -51,6 +53,10 @@ PLACE_SUFFIXES = ("shire", "borough", "chester", "caster")
 # frequency of its lower-case form) and never shown to be a person by the book: "Beauty",
 # "Liberty", "Lane", "Marry"
 COMMON_WORD_ZIPF = 4.0
+# a word the book capitalises only where a sentence starts, also writes in lower case, never
+# shows to be a person, and that is at least this common in English is a noun there, even if
+# gender-guesser lists it
+COMMON_NOUN_ZIPF = 3.0
 # a listed first name that is also a known place ("York", "Odessa", "Elizabeth") is a place only
 # in a whole book that never shows such a person: a short text's silence proves nothing
 BOOK_WORDS = 20_000
@@ -68,6 +74,12 @@ ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Ma
                 "Arms", "Green", "Common", "Bridge", "Wharf", "Vale", "Valley", "Hill", "Wood"}
 HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
 POSSESSIVE = {"'s", "’s"}
+# dialect spellings of function words and archaic oaths that gender-guesser lists as names
+# ("Dat's a fac'", "Marry, I trow not")
+DIALECT_WORDS = {"Dat", "Dis", "Dey", "Dem", "Dese", "Dose", "Dar", "Dere", "Wid", "Marry"}
+BE_FORMS = {"is", "was", "were", "am", "are", "be", "been", "being", "'m", "'s", "’m", "’s"}
+WORD_NOUNS = {"word", "words", "name", "names", "cry", "title"}
+_QUOTE_MARKS = {'"', "'", "“", "”", "‘", "’"}
 
 
 def _words(m: NameMention) -> list[str]:
@@ -128,6 +140,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     if nxt is not None and nxt.text in ESTATE_WORDS and nxt.i == m.token_end and not m.title \
             and _no_first_name(words[0], evidence):
         return "estate"                 # "Stagfoot Lane", "the Abbey Close": the NER took only the first word
+    why = _place_or_title_around(doc, m, words, prev, nxt, evidence)
+    if why:
+        return why
     if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
         if prev is not None and prev.lower_ in PLACE_PREPS:
             return "saint-place"
@@ -140,6 +155,14 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         word = words[0]
         if word in POWERS:
             return "power"
+        if word in SACRED_PLACES and not (evidence is not None and (evidence.is_person(word)
+                                                                     or _titled_in_book(evidence, word))):
+            return "sacred-place"       # not "Martin Eden", whom his book shows to be a person
+        if word in DIALECT_WORDS:
+            return "dialect"
+        if nxt is not None and nxt.text == "," and (after := _next(doc, nxt.i + 1)) is not None \
+                and after.text == word.lower():
+            return "call"               # "Kitty, kitty, kitty": calling an animal
         if word in DATE_WORDS:
             if evidence is not None and (_titled_in_book(evidence, word) or evidence.is_person(word)):
                 # a name that is also a month ("Mrs. March"): a date only where it reads as one
@@ -147,9 +170,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
                     return "date"
                 return None
             return "date"
-        if prev is not None and prev.lower_ == "the" and not word.endswith("s"):
+        if prev is not None and prev.lower_ == "the" and not word.endswith("s") and not m.title:
             return "article"
-        if prev is not None and prev.lower_ in ("a", "an"):
+        if prev is not None and prev.lower_ in ("a", "an") and not m.title:
             return "article"            # "in love with an Elliot": one of a family, no one person
         if word.lower().endswith(PLACE_SUFFIXES):
             return "place-name"
@@ -170,7 +193,75 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         why = _known_place_here(doc, m, word, prev, nxt, evidence)
         if why:
             return why
+        if prev is not None and prev.lower_ in ("at", "in") and not (nxt is not None and nxt.text in POSSESSIVE) \
+                and (be := _prev(doc, prev.i)) is not None and be.lower_ in BE_FORMS \
+                and not (evidence is not None and (evidence.is_person(word) or _titled_in_book(evidence, word))):
+            return "place-here"         # "I was at Trinity": one is at a place, not at a person
+        if nxt is not None and nxt.i == m.token_end and nxt.text[:1].isupper() and known_place(nxt.text) \
+                and guess(nxt.text)[0] == UNGENDERED and not (evidence is not None and evidence.is_person(word)) \
+                and (common_word(word) >= COMMON_WORD_ZIPF or (evidence is not None and evidence.lower[word.lower()])):
+            return "place-name"         # "Merry England"
+        if evidence is not None and _sentence_start(doc, m.token_start) and evidence.never_mid_sentence(word) \
+                and not evidence.is_person(word) and not _titled_in_book(evidence, word) \
+                and evidence.lower[word.lower()] and common_word(word) >= COMMON_NOUN_ZIPF \
+                and not _speech_next(doc, m):
+            return "common-word"        # "Grit in a sensitive instrument": capitalised only where a sentence starts
     return None
+
+
+def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,
+                           evidence: BookEvidence | None) -> str | None:
+    """What the words around an untitled mention show it is not a person: a well-known place
+    as a whole ("SOUTH CAROLINA", "New York"); a title of a work or a ship in italics
+    ("the Minuet in _Samson_", "the _Golden Hind_"); a name after "the" and capitalised words
+    that are no titles ("the Royal George", "the Lion Wallace booth"); a street or building
+    word after a capitalised word ("Park Lane"); a word quoted as a word ("the word
+    'Victoria'"). Never a form the book shows to be a person."""
+    if m.title or (evidence is not None and (evidence.is_person(m.name) or _titled_in_book(evidence, m.name))):
+        return None
+    cased = " ".join(w[:1] + w[1:].lower() if w.isupper() else w for w in words)
+    if len(words) > 1 and known_place(cased):
+        return "known-place"
+    first = cased.split()[0]
+    if prev is not None and prev.text.lower() in COMPASS_WORDS and prev.text[:1].isupper() \
+            and known_place(f"{prev.text[:1]}{prev.text[1:].lower()} {first}"):
+        return "known-place"            # "SOUTH CAROLINA Time": the NER glued the next word on
+    last = cased.split()[-1]
+    if len(words) > 1 and known_place(last) and guess(last)[0] == UNGENDERED and evidence is not None \
+            and evidence.lower[words[0].lower()] > 0 and not evidence.is_person(words[0]):
+        return "place-name"             # "Merry England": a word the book writes in lower case, then a place
+    start, end = m.token_start, m.token_end
+    while start > 0 and _capitalised_word(doc[start - 1]):
+        start -= 1
+    while end < len(doc) and _capitalised_word(doc[end]):
+        end += 1
+    if start > 0 and end < len(doc) and doc[start - 1].text == "_" and doc[end].text == "_":
+        return "italic-title"
+    before = doc[start - 1] if start > 0 else None
+    if (start < m.token_start or len(words) > 1) and before is not None and before.lower_ == "the" \
+            and not any(any_title(doc[i].text) or doc[i].lower_ in NEUTRAL_TITLES for i in range(start, m.token_start)):
+        return "article"
+    if len(words) == 1 and words[0] in ESTATE_WORDS and m.token_start > 0 \
+            and _capitalised_word(doc[m.token_start - 1]) and not any_title(doc[m.token_start - 1].text) \
+            and _no_first_name(doc[m.token_start - 1].text, evidence):
+        return "estate"
+    if prev is not None and prev.text in _QUOTE_MARKS:
+        prev = _prev(doc, prev.i)
+    if prev is not None and prev.lower_ in WORD_NOUNS and (w := _prev(doc, prev.i)) is not None \
+            and w.lower_ == "the":
+        return "word"                   # "the word 'Victoria'"
+    return None
+
+
+def _sentence_start(doc, i: int) -> bool:
+    """Token ``i`` starts a sentence (after any opening quotes or brackets)."""
+    while i > 0 and (doc[i - 1].is_space or doc[i - 1].is_quote or doc[i - 1].is_left_punct):
+        i -= 1
+    return i == 0 or doc[i].is_sent_start is True
+
+
+def _capitalised_word(tok) -> bool:
+    return tok.text[:1].isupper() and tok.text.isalpha() and not tok.is_sent_start
 
 
 # after "to", a place follows these words ("his summons to Odessa", "went to York"); after

@@ -43,7 +43,7 @@ from pipeline.core.cast import doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
-from pipeline.lang.names import (NameMention, any_title, group_persons, guess, mention_from_span, saint_place,
+from pipeline.lang.names import (NameMention, any_title, confusable_persons, group_persons, guess, mention_from_span, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
@@ -255,7 +255,7 @@ def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: 
 def fit_window(mentions: list[NameMention]):
     """Persons of a window if they are exactly 2 masculine + 2 feminine (nothing else)."""
     persons, ok = group_persons(mentions)
-    if not ok:
+    if not ok or confusable_persons(persons):
         return None
     genders = Counter(p.gender for p in persons)
     if genders.get(UNGENDERED) or genders.get(MASCULINE) != 2 or genders.get(FEMININE) != 2 or len(persons) != 4:

@@ -335,3 +335,80 @@ def group_persons(mentions: list[NameMention]) -> tuple[list[Person], bool]:
         p.mentions.sort(key=lambda m: m.start)
     persons.sort(key=lambda p: p.mentions[0].start)
     return persons, ok
+
+
+# English pet forms of given names (those of the period's novels): "Eliza" and "Elizabeth",
+# "Jo" and "Josephine" may be one person under two names.
+_PET_FORMS = {
+    "elizabeth": "eliza lizzy lizzie liz lizbeth betsy betsey betty bess bessie bessy beth elsie libby",
+    "margaret": "meg maggie maggy madge peggy peg margery marjorie",
+    "catherine": "kitty kate katy katie kit cathy kathy katharine katherine",
+    "mary": "polly molly mamie mollie mae",
+    "anne": "ann anna annie nan nancy nanny nannie",
+    "sarah": "sally sal sadie",
+    "frances": "fanny fan frankie",
+    "ellen": "nell nelly nellie eleanor elinor",
+    "jane": "jenny jennie janet jean",
+    "josephine": "jo josie",
+    "dorothy": "dolly dora dot dottie",
+    "henrietta": "hetty etta",
+    "caroline": "carrie carry lina",
+    "susan": "sue susie suky susanna susannah",
+    "amelia": "emmy milly",
+    "thomas": "tom tommy",
+    "william": "will willie willy bill billy",
+    "robert": "bob bobby rob robin bertie",
+    "richard": "dick dicky rick",
+    "edward": "ned neddy ted teddy ed eddie",
+    "henry": "harry hal hank",
+    "john": "jack johnny jacky",
+    "charles": "charley charlie chas",
+    "frederick": "fred freddy freddie fritz",
+    "james": "jim jimmy jem jamie",
+    "joseph": "joe joey",
+    "samuel": "sam sammy",
+    "benjamin": "ben benny",
+    "daniel": "dan danny",
+    "nathaniel": "nat",
+    "nicholas": "nick nicky",
+    "theodore": "theo teddy",
+    "alexander": "alec alick sandy",
+    "andrew": "andy",
+    "peter": "pete",
+    "michael": "mike mick",
+    "francis": "frank frankie",
+    "lawrence": "laurie larry",
+    "george": "georgie geordie",
+    "arthur": "art",
+    "albert": "bertie",
+    "natalia": "natasha natásha",
+}
+PET_FORMS: dict[str, frozenset[str]] = {}
+for _formal, _pets in _PET_FORMS.items():
+    for _form in [_formal, *_pets.split()]:
+        PET_FORMS[_form] = PET_FORMS.get(_form, frozenset()) | {_formal}
+
+
+def one_given_name(a: str, b: str) -> bool:
+    """Two different given names (lower case) that may be one person's: a name and its pet
+    form ("elizabeth", "eliza"), or two pet forms of one name ("lizzy", "eliza")."""
+    return a != b and bool(PET_FORMS.get(a, frozenset()) & PET_FORMS.get(b, frozenset()))
+
+
+def _plain_title(title: str) -> str:
+    return title.rstrip(".").lower()
+
+
+def confusable_persons(persons: list[Person]) -> str | None:
+    """Why the persons of a context may not be the persons they seem (or None): one person
+    under two titles of one gender ("Mrs. Shaw" and "Madam Shaw", "Miss Bennet" and "Mrs.
+    Bennet": variant grouping made them one, but they are likely two), or two persons of one
+    gender whose given names are one name and its pet form ("Miss Eliza" and "Elizabeth")."""
+    for p in persons:
+        if len({_plain_title(m.title) for m in p.mentions if m.title}) > 1:
+            return "one surname under two titles"
+    for i, a in enumerate(persons):
+        for b in persons[i + 1:]:
+            if a.gender == b.gender and any(one_given_name(x, y) for x in a.key_tokens for y in b.key_tokens):
+                return "a name and its pet form"
+    return None

@@ -11,6 +11,10 @@ from __future__ import annotations
 import functools
 
 MIN_POPULATION = 50_000
+# well-known places GeoNames lists under other names (the United Kingdom's nations, the old
+# names of the country and the continent)
+EXTRA_PLACES = frozenset({"England", "Scotland", "Wales", "Britain", "Great Britain", "America",
+                          "New England", "Northern Ireland"})
 
 
 @functools.lru_cache(maxsize=1)
@@ -22,7 +26,7 @@ def place_names() -> frozenset[str]:
     names |= {c["name"] for c in gc.get_continents().values() if "name" in c}
     names |= {s["name"] for s in gc.get_us_states().values()}
     names |= {c["name"] for c in gc.get_cities().values() if c.get("population", 0) >= MIN_POPULATION}
-    return frozenset(names)
+    return frozenset(names | EXTRA_PLACES)
 
 
 def known_place(name: str) -> bool:

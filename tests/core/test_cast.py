@@ -77,6 +77,43 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("The Opera houses of Paris and Vienna were full.", "Vienna", "A short text. ", False),
     ("Tom and Vienna were full of fun.", "Vienna", "A short text. ", True),
     ("He lived afterwards at York, and married.", "York", "Mr. York came. Mr. York said so. ", True),
+    # a well-known place as a whole, or glued to the next word by the NER
+    ("A STRANGER FROM SOUTH CAROLINA Time touches all things.", "CAROLINA Time", "A short text. ", False),
+    ("They had sailed for New York last May.", "New York", "A short text. ", False),
+    ("We call it Merry England, and held farms.", "Merry England", "They were merry. ", False),
+    ("We call it Merry England, and held farms.", "Merry", "They were merry. ", False),
+    ("Merry came home, and she sang.", "Merry", "A short text. ", True),
+    ("Jack London wrote it down.", "Jack London", "A short text. ", True),
+    # works and ships in italics; names of inns, ships and booths after "the"
+    ("She could play the Minuet in _Samson_ on one.", "Samson", "A short text. ", False),
+    ("Samson took up the gate and went.", "Samson", "A short text. ", True),
+    ("He came from the _Golden Hind_ with news.", "Hind", "A short text. ", False),
+    ("He had been at the Royal George, he said.", "George", "A short text. ", False),
+    ("He gazed outside the Lion Wallace booth.", "Lion Wallace", "A short text. ", False),
+    ("He spoke to the Reverend George at last.", "George", "A short text. ", True),
+    ("He saw the Emperor Napoleon ride by.", "Napoleon", "A short text. ", True),
+    ("Royal George came in and sat down.", "George", "A short text. ", True),
+    # a street or building word after a capitalised word; a word quoted as a word
+    ("It was Number 305 Park Lane, W.", "Lane", "A short text. ", False),
+    ("Mr. Lane came in at once.", "Mr. Lane", "A short text. ", True),
+    ("The guard shouts out the word 'Victoria,' and stops.", "Victoria", "A short text. ", False),
+    ("The guard shouts for Victoria, and stops.", "Victoria", "A short text. ", True),
+    # dialect, oaths, calling an animal, places of scripture
+    ("\"Dat's a fac', suh,\" he said.", "Dat", "A short text. ", False),
+    ("\"Marry, I trow not,\" he said.", "Marry", "A short text. ", False),
+    ("She held out her arms, crying, \"Kitty, kitty, kitty,\" softly.", "Kitty", "A short text. ", False),
+    ("She held out her arms, crying, \"Kitty, come here,\" softly.", "Kitty", "A short text. ", True),
+    ("Their souls were again in Eden at last.", "Eden", "A short text. ", False),
+    ("Eden sat down at the desk.", "Eden", "Martin Eden came. Eden said so. Eden said it. ", True),
+    # "was at" a place
+    ("I was at Trinity, and I found her there.", "Trinity", "A short text. ", False),
+    ("I was at Trinity's side when she fell.", "Trinity", "A short text. ", True),
+    ("She smiled at Trinity and went.", "Trinity", "A short text. ", True),
+    # a word the book capitalises only at sentence starts
+    ("He saw it all. Grit in a sensitive instrument would not be more disturbing.", "Grit",
+     "There was no grit in it. ", False),
+    ("He saw it all. Grit said that it would not be more disturbing.", "Grit", "A short text. ", True),
+    ("He saw it all. Grit came in; then Grit sat down.", "Grit", "A short text. ", True),
 ])
 def test_person_or_not(nlp, text, word, evidence_text, person):
     doc = person_doc(nlp, text, word)

@@ -259,3 +259,24 @@ def test_a_window_reaches_back_across_a_chunk_start_and_nothing_counts_twice(nlp
         if strategy == "full":          # (prune records the names of the regions it parses only)
             key = lambda m: (m["kind"], m["book_start"], m["book_end"])   # noqa: E731
             assert sorted(map(key, m1)) == sorted(map(key, m0)) and n1["names"] == n0["names"]
+
+
+def test_a_window_with_a_name_and_its_pet_form_or_one_surname_under_two_titles_is_not_fitted(nlp):
+    """"Miss Eliza" and "Elizabeth" (one person under two names?), "Mrs. Shaw" and "Madam
+    Shaw" (two persons under one name?): no window of four persons is fitted from them."""
+    from spacy.tokens import Doc, Span
+
+    from pipeline.core.extract import fit_window
+    from pipeline.lang.names import mention_from_span
+
+    def persons(words, spans):
+        doc = Doc(nlp.vocab, words=words)
+        doc.ents = [Span(doc, s, e, label="PERSON") for s, e in spans]
+        return fit_window([mention_from_span(e) for e in doc.ents])
+
+    ok = persons(["John", "and", "Tom", "met", "Jane", "and", "Elizabeth"], [(0, 1), (2, 3), (4, 5), (6, 7)])
+    assert ok is not None and len(ok) == 4
+    assert persons(["John", "and", "Tom", "met", "Miss", "Eliza", "and", "Elizabeth"],
+                   [(0, 1), (2, 3), (5, 6), (7, 8)]) is None
+    assert persons(["John", "and", "Tom", "met", "Mrs.", "Shaw", "Jane", "and", "Madam", "Shaw"],
+                   [(0, 1), (2, 3), (5, 6), (6, 7), (9, 10)]) is None

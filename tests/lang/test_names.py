@@ -142,3 +142,39 @@ def test_accents_gender_guesser_lists_are_kept_and_unknown_names_stay_unknown():
     assert guess("Hélène") == ("feminine", "female")       # listed with its accent: no folding needed
     assert fold_accents("Zoë") == "Zoe" and guess("Zoë")[0] == "feminine"
     assert guess("Dólokhov")[0] == "ungendered"             # a surname stays unknown after folding
+
+
+# ------------------------------------------------------ persons that may not be who they seem --
+
+@pytest.mark.parametrize("words,persons,why", [
+    # one surname under two titles of one gender: two persons, whom grouping made one
+    (["Mrs.", "Shaw", "and", "Madam", "Shaw", "and", "Tom"], [(1, 2), (4, 5), (6, 7)], "one surname under two titles"),
+    (["Miss", "Bennet", "and", "Mrs.", "Bennet"], [(1, 2), (4, 5)], "one surname under two titles"),
+    # a name and its pet form: perhaps one person under two names
+    (["Miss", "Eliza", "and", "Elizabeth"], [(1, 2), (3, 4)], "a name and its pet form"),
+    (["Lizzy", "and", "Eliza", "Bennet"], [(0, 1), (2, 4)], "a name and its pet form"),
+    (["Tom", "and", "Thomas"], [(0, 1), (2, 3)], "a name and its pet form"),
+    # not confusable
+    (["Mr.", "Weston", "and", "Mrs.", "Weston"], [(1, 2), (4, 5)], None),
+    (["Mrs.", "Shaw", "and", "Mrs", "Shaw"], [(1, 2), (4, 5)], None),
+    (["Elizabeth", "and", "Jane"], [(0, 1), (2, 3)], None),
+    (["Tom", "and", "John"], [(0, 1), (2, 3)], None),
+    (["Harriet", "Smith", "and", "Harriet"], [(0, 2), (3, 4)], None),
+])
+def test_confusable_persons(nlp, words, persons, why):
+    from pipeline.lang.names import confusable_persons
+
+    grouped, ok = group_persons(_mentions(nlp, words, persons))
+    assert ok
+    assert confusable_persons(grouped) == why
+
+
+def test_pet_forms_are_symmetric_and_never_a_name_with_itself():
+    from pipeline.lang.names import PET_FORMS, one_given_name
+
+    for a in PET_FORMS:
+        assert not one_given_name(a, a)
+        for b in PET_FORMS:
+            assert one_given_name(a, b) == one_given_name(b, a)
+    assert one_given_name("eliza", "elizabeth") and one_given_name("jo", "josephine")
+    assert not one_given_name("elizabeth", "jane")

@@ -387,11 +387,40 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
             if dropped is not None:
                 dropped.update(range(m.token_start, m.token_end))
             continue
-        out.append(gender_from_book(m, evidence))
+        out.append(_kin_gender(doc, gender_from_book(m, evidence)))
     if evidence is not None:
         out.extend(_missed_persons(doc, out, evidence))
         out.sort(key=lambda m: m.start)
     return out
+
+
+KIN_WORDS = {"grandmother": FEMININE, "grandfather": MASCULINE, "mother": FEMININE, "father": MASCULINE,
+             "aunt": FEMININE, "uncle": MASCULINE, "sister": FEMININE, "brother": MASCULINE,
+             "daughter": FEMININE, "son": MASCULINE, "wife": FEMININE, "husband": MASCULINE,
+             "niece": FEMININE, "nephew": MASCULINE, "granddaughter": FEMININE, "grandson": MASCULINE}
+POSSESSIVE_DETERMINERS = {"his", "her", "my", "your", "our", "their", "thy"}
+
+
+def _kin_gender(doc, m: NameMention) -> NameMention:
+    """A kin word between a possessive and an untitled name says whose gender the name is:
+    "her aunt Josephine"; "his grandmother Irving" is a woman whatever gender-guesser says
+    of Irving, but "told his mother Tom was coming" is not, so a name of the other gender
+    loses its gender (the window is not used) instead of taking the kin word's. A title or
+    the researcher's cast decides before this."""
+    if m.title or m.gender_source in ("title", "cast"):
+        return m
+    kin = _prev(doc, m.token_start)
+    if kin is None or kin.lower_ not in KIN_WORDS or kin.text != kin.lower_:
+        return m
+    det = _prev(doc, kin.i)
+    if det is None or det.lower_ not in POSSESSIVE_DETERMINERS:
+        return m
+    gender = KIN_WORDS[kin.lower_]
+    if m.gender == UNGENDERED:
+        m.gender, m.gender_source = gender, "kin word"
+    elif m.gender != gender:
+        m.gender, m.gender_source = UNGENDERED, "kin word against the name"
+    return m
 
 
 def _without_leading_place(doc, m: NameMention, evidence: BookEvidence | None) -> NameMention:

@@ -303,3 +303,17 @@ def test_a_place_ner_glued_to_the_name_after_it_is_cut_off(nlp):
     # a first word the book also shows as a person stays ("Mr. Moscow said so")
     assert names(doc, book_evidence(book + "Mr. Moscow said so. " + text, "b")) == ["Moscow Pierre"]
     assert names(doc) == ["Moscow Pierre"]          # no book: nothing to go on
+
+
+@pytest.mark.parametrize("text,word,gender", [
+    ("Paul went to see his grandmother Irving at the farm.", "Irving", "ungendered"),   # Irving: a man's name
+    ("She met her aunt Pontifex there.", "Pontifex", "feminine"),                      # a surname: the kin word
+    ("Her brother John came in.", "John", "masculine"),
+    ("He told his mother Tom was coming.", "Tom", "ungendered"),                       # in doubt: not used
+    ("He told Tom the news.", "Tom", "masculine"),
+    ("It was the mother Tom saw.", "Tom", "masculine"),                                # no possessive before
+    ("She met her aunt Mr. Pontifex there.", "Mr. Pontifex", "masculine"),              # a title decides
+])
+def test_a_kin_word_between_a_possessive_and_a_name(nlp, text, word, gender):
+    ms = doc_mentions(person_doc(nlp, text, word))
+    assert [m.gender for m in ms] == [gender]

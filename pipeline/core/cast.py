@@ -29,7 +29,8 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, BookEvidence
+from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS,
+                                         BookEvidence)
 from pipeline.lang.doc_arrays import DocArrays
 from pipeline.lang.names import NameMention, any_title, guess, mention_from_span, title_gender
 from pipeline.lang.places import known_place
@@ -185,8 +186,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if evidence is not None and guess(word)[0] == UNGENDERED and evidence.only_place(word):
             return "place-in-book"
         if evidence is not None and known_place(word) and not evidence.is_person(word) \
-                and (guess(word)[0] == UNGENDERED or (evidence.n_words >= BOOK_WORDS and _no_first_name(word, evidence))):
-            return "known-place"        # "at York", "to Odessa": a place no one in the book is called
+                and (guess(word)[0] == UNGENDERED or (evidence.n_words >= BOOK_WORDS and _no_first_name(word, evidence))
+                     or (evidence.shown_place_only(word) and not _speech_next(doc, m))):
+            return "known-place"        # "at York", "to Odessa": a place no one in the book is called;
+            #                             "what is Victoria now" in a text that says "come to Victoria"
         if prev is not None and prev.lower_ in PLACE_PREPS and not (nxt is not None and nxt.text in POSSESSIVE) \
                 and not (evidence is not None and evidence.is_person(word)) and guess(word)[0] == UNGENDERED:
             return "place-here"
@@ -264,11 +267,6 @@ def _capitalised_word(tok) -> bool:
     return tok.text[:1].isupper() and tok.text.isalpha() and not tok.is_sent_start
 
 
-# after "to", a place follows these words ("his summons to Odessa", "went to York"); after
-# "said to", "wrote to", "married to" a person does
-MOTION_WORDS = frozenset("""go goes going gone went come comes coming came return returns returned returning
-removed moved travelled traveled journeyed journey summons summoned sailed fled drove rode walked way road
-back off""".split())
 COMPASS_WORDS = frozenset("north south east west new".split())
 
 

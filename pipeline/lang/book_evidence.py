@@ -91,6 +91,12 @@ _WORD = r"[A-Z][a-z]+(?:[-'’][A-Za-z]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 _PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _LAST_WORD = re.compile(r"([a-z]+)\s*$")
+# after "to", a place follows these words ("his summons to Odessa", "come to Victoria"); after
+# "said to", "wrote to", "married to" a person does
+MOTION_WORDS = frozenset("""go goes going gone went come comes coming came return returns returned returning
+removed moved travelled traveled journeyed journey summons summoned sailed fled drove rode walked way road
+back off""".split())
+_MOTION_TO = re.compile(rf"\b(?:{'|'.join(sorted(MOTION_WORDS))})\s+to\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
@@ -131,6 +137,7 @@ class FormEvidence:
     appositions: Counter = field(default_factory=Counter)
     alone: Counter = field(default_factory=Counter)     # pronoun votes of the form standing alone
     animal: int = 0                                     # "Dinah was the cat"
+    motion: int = 0                                     # "come to Victoria": after "to" and a verb of motion
 
 
 @dataclass
@@ -185,6 +192,13 @@ class BookEvidence:
             return False
         ev = self.forms.get(form)
         return bool(ev and ev.animal and not sum(ev.titled.values()) and not sum(ev.appositions.values()))
+
+    def shown_place_only(self, form: str) -> bool:
+        """The book puts ``form`` after a place preposition or after "to" and a verb of motion
+        at least once and never shows it as a person (see :meth:`only_place`)."""
+        ev = self.forms.get(form)
+        return bool(ev and (ev.place or ev.motion) and not (ev.person or sum(ev.titled.values())
+                                                            or sum(ev.appositions.values()) or sum(ev.pronouns.values())))
 
     def only_place(self, form: str) -> bool:
         """The book uses ``form`` as a place and never shows it as a person (no title, speech
@@ -301,6 +315,8 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
             if before and before.group(1) in NOT_PLACE_BEFORE_AT:
                 continue
         _ev(forms, m.group(2)).place += 1
+    for m in _MOTION_TO.finditer(text):
+        _ev(forms, m.group(1)).motion += 1
     for rx in (_SPEECH_AFTER, _SPEECH_BEFORE, _POSSESSIVE):
         for m in rx.finditer(text):
             if not title_gender(m.group(1)):

@@ -14,7 +14,7 @@ MIN_POPULATION = 50_000
 # well-known places GeoNames lists under other names (the United Kingdom's nations, the old
 # names of the country and the continent)
 EXTRA_PLACES = frozenset({"England", "Scotland", "Wales", "Britain", "Great Britain", "America",
-                          "New England", "Northern Ireland"})
+                          "New England", "Northern Ireland", "Merry England"})
 
 
 @functools.lru_cache(maxsize=1)

@@ -105,6 +105,12 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("She held out her arms, crying, \"Kitty, come here,\" softly.", "Kitty", "A short text. ", True),
     ("Their souls were again in Eden at last.", "Eden", "A short text. ", False),
     ("Eden sat down at the desk.", "Eden", "Martin Eden came. Eden said so. Eden said it. ", True),
+    # a well-known place the text puts after "to" and a verb of motion, and never shows as a person
+    ("And what is Victoria now that you are there?", "Victoria", "You must come to Victoria. ", False),
+    ("And what is Victoria now that you are there?", "Victoria",
+     "You must come to Victoria. Victoria said so. Victoria's hand shook. ", True),
+    ("And what is Victoria now that you are there?", "Victoria", "You must write to Victoria. ", True),
+    ("We call it Merry England, and held farms.", "Merry England", "A short text. ", False),
     # "was at" a place
     ("I was at Trinity, and I found her there.", "Trinity", "A short text. ", False),
     ("I was at Trinity's side when she fell.", "Trinity", "A short text. ", True),

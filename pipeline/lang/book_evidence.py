@@ -87,6 +87,11 @@ APPOSITION_NOUNS = {
                "mother", "aunt", "niece", "queen", "princess", "widow", "spinster", "Englishwoman",
                "Frenchwoman", "nun", "duchess", "countess", "governess", "heiress", "actress"),
 }
+# capitalised words that are never names: a sentence-initial "She was the daughter" or "He
+# said" is no apposition or speech of a person named "She"
+FUNCTION_WORDS = frozenset("""i he she it we you they me him her us them his hers its our your their
+this that these those there here who whom whose which what the a an one none each every all both
+some any such no nobody somebody everybody anybody someone everyone anyone""".split())
 _WORD = r"[A-Z][a-z]+(?:[-'’][A-Za-z]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 _PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
@@ -219,8 +224,10 @@ class BookEvidence:
         if o in (MASCULINE, FEMININE):
             return o, "cast"
         ev = self.forms.get(form)
-        if ev is None:
-            return None
+        if ev is None or (self.text_rules and self.never_mid_sentence(form) and self.lower[form.lower()]
+                          and not sum(ev.titled.values())):
+            return None             # "Yes", "How", "Oh": capitalised only where a sentence starts,
+            #                         and a word of the book's in lower case
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]
@@ -342,6 +349,8 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     mid = Counter(_MID.findall(text))
     evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
     _pronoun_votes(text, forms, evidence.proper)
+    for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:
+        del forms[form]             # "She was the daughter": no apposition of a person "She"
     return evidence
 
 
@@ -370,6 +379,10 @@ def _vote(forms: dict, words: tuple, pronoun: str) -> None:
         _ev(forms, words[0]).alone[g] += 1
 
 
+# a run right after these words is no sentence subject: "In Petersburg he …", "The French
+# … he", "At Hartfield she …" give no pronoun vote
+NOT_SUBJECT_BEFORE = frozenset("""in at to from near into within through across of by with for on upon
+the a an""".split())
 _LEAD_PRONOUN = re.compile(r"\s*(He|She)\b")
 
 
@@ -402,6 +415,9 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         start, end, words, run = first
         if len(sent[:start].split()) > SUBJECT_REACH:
             continue
+        before = _LAST_WORD.search(sent, max(0, start - 12), start)
+        if before and before.group(1) in NOT_SUBJECT_BEFORE:
+            continue                # "In Petersburg he …", "The French … he": no subject
         p = _HE_SHE.search(sent, end, end + PRONOUN_REACH)
         if not p or _QUOTE.search(sent, end, p.start()):
             continue

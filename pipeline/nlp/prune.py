@@ -21,7 +21,9 @@ sentence boundary), then tok2vec, tagger, parser and attribute ruler.
   around it holds two masculine and two feminine name marks. Both are necessary conditions
   for an instance — a PERSON mention is gendered only through its title, its first token or
   a variant of the same person — each widened by ``SLACK`` rough sentences. Only the rough
-  sentences around promising pronouns, ``MAX_SENTENCES - 1 + MARGIN`` on each side (merged into regions),
+  sentences of the runs that hold two and two (the windows that can hold an instance), with
+  ``MARGIN`` more on each side and never more than ``MAX_SENTENCES - 1 + MARGIN`` on each side
+  of the pronoun (merged into regions),
   go through the model, each region as a Doc of its own; instances are kept only for
   promising pronouns, whose every possible window lies inside their region.
 
@@ -162,8 +164,10 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
 
 
 def promising_regions(doc, marks, sent_of: list[int] | None = None,
-                      arrays=None) -> list[tuple[int, int, set[int]]]:
-    """(start token, end token, promising pronoun token indices) of the regions to process."""
+                      arrays=None, from_char: int = 0) -> list[tuple[int, int, set[int]]]:
+    """(start token, end token, promising pronoun token indices) of the regions to process.
+    ``from_char``: pronouns before this character of the Doc are not the caller's (a chunk's
+    lead, see :func:`pipeline.core.extract.with_leads`) and make no region."""
     from pipeline.lang.doc_arrays import pronoun_indices
 
     if not len(doc):
@@ -180,17 +184,21 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None,
     span = MAX_SENTENCES + SLACK          # rough sentences a real window can cover
     spans: list[tuple[int, int, int]] = []      # (first sentence, last sentence, token)
     for i in pronoun_indices(doc):
+        if a.idx[i] < from_char:
+            continue
         gender = target_pronoun_gender(a.texts[i])
         k = sent_of[i]
         # every pattern puts both candidates in the pronoun's sentence or the one before
         own = m_keys if gender == MASCULINE else f_keys
         if len(set().union(*own[max(0, k - 1 - SLACK):k + 1 + SLACK])) < 2:
             continue
-        # some window around the pronoun must hold two masculine and two feminine names
-        if not any(len(set().union(*m_keys[lo:lo + span])) >= 2 and len(set().union(*f_keys[lo:lo + span])) >= 2
-                   for lo in range(max(0, k - span + 1), k + 1)):
+        # some window around the pronoun must hold two masculine and two feminine names; only
+        # the sentences of such windows, and a margin around them, are parsed
+        fits = [lo for lo in range(max(0, k - span + 1), k + 1)
+                if len(set().union(*m_keys[lo:lo + span])) >= 2 and len(set().union(*f_keys[lo:lo + span])) >= 2]
+        if not fits:
             continue
-        spans.append((max(0, k - reach), min(n_sents - 1, k + reach), i))
+        spans.append((max(0, k - reach, fits[0] - MARGIN), min(n_sents - 1, k + reach, fits[-1] + span - 1 + MARGIN), i))
     if not spans:
         return []
     regions: list[list] = []
@@ -218,7 +226,8 @@ def region_doc(doc, start: int, end: int, arrays, array_head, array):
     return sub
 
 
-def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None):
+def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None,
+                owns: list[int] | None = None):
     """For each chunk of a book yield ``(chunk offset, Doc of the whole chunk, parts)``;
     ``parts`` lists (book offset, processed Doc, promising pronoun offsets in that Doc or None
     for "every pronoun"). Full: one part, the whole (processed) chunk. Prune: the whole chunk
@@ -230,20 +239,21 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
         for (offset, _), doc in zip(chunks, docs):
             yield offset, doc, [(offset, doc, None)]
         return
-    for offset, text in chunks:
-        doc, parts = _pass0(nlp, offset, text, evidence)
+    for k, (offset, text) in enumerate(chunks):
+        doc, parts = _pass0(nlp, offset, text, evidence, (owns[k] - offset) if owns is not None else 0)
         processed = list(run_components(nlp, iter([sub for _, sub, _ in parts]), components, batch_size))
         yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
 
 
-def _pass0(nlp, offset: int, text: str, evidence):
-    """Tokenize a chunk and cut out its promising regions (as Docs not yet processed)."""
+def _pass0(nlp, offset: int, text: str, evidence, from_char: int = 0):
+    """Tokenize a chunk and cut out its promising regions (as Docs not yet processed); only
+    pronouns from ``from_char`` on (the chunk's own text, after its lead) make regions."""
     from pipeline.lang.doc_arrays import DocArrays
 
     doc = nlp.make_doc(text)
     arrays = DocArrays(doc, text)
     sent_of = rough_sentences(doc, arrays)
-    regions = promising_regions(doc, name_marks(doc, sent_of, evidence, arrays), sent_of, arrays)
+    regions = promising_regions(doc, name_marks(doc, sent_of, evidence, arrays), sent_of, arrays, from_char)
     if not regions:
         return doc, []
     head = doc._get_array_attrs()

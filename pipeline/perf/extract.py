@@ -205,11 +205,11 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
             from pipeline.lang.doc_arrays import DocArrays
 
             out = []
-            for (offset, text), doc in zip(chunks, wholes):
+            for (offset, text), doc, own in zip(chunks, wholes, owns):
                 arrays = DocArrays(doc, text)
                 sent_of = prune.rough_sentences(doc, arrays)
                 regions = prune.promising_regions(doc, prune.name_marks(doc, sent_of, evidence, arrays), sent_of,
-                                                  arrays)
+                                                  arrays, own - offset)
                 out.append((doc, arrays, regions))
             return out
 

@@ -135,7 +135,7 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
         from pipeline.engines import report_progress
 
         instances, mentions, n = core.extract_chunks(
-            parsed_docs(nlp, chunks, strategy, batch_size, evidence), meta, evidence=evidence, progress=report_progress,
+            parsed_docs(nlp, chunks, strategy, batch_size, evidence, owns), meta, evidence=evidence, progress=report_progress,
             owns=owns)
     except Exception as exc:    # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", book.path, exc_info=True)

@@ -29,6 +29,7 @@ profiled one by one); the
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import resource
 import shutil
@@ -309,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", default=None, metavar="BOOK",
                     help="also print where the time goes for this book id (default 434; 'none': no profile)")
     ap.add_argument("--profile-only", action="store_true", help="only the profile (no timed runs)")
+    ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
+                    help="keep every run's output in DIR (a new directory) instead of a temporary one")
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="another checkout of the project (e.g. `git worktree add /tmp/old COMMIT`): every "
                          "configuration also runs its code, interleaved with this one, and the table compares them")
@@ -331,8 +334,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     sides = _sides(args.baseline)
     full_repeats = args.repeats if args.full_repeats is None else args.full_repeats
-    with tempfile.TemporaryDirectory(prefix="bench-extract-") as tmpdir:
+    if args.keep is not None and args.keep.exists():
+        print(f"error: --keep: {args.keep} exists (give a new directory)", file=sys.stderr)
+        return 2
+    with (contextlib.nullcontext(str(args.keep)) if args.keep else tempfile.TemporaryDirectory(prefix="bench-extract-")) \
+            as tmpdir:
         tmp = Path(tmpdir)
+        tmp.mkdir(parents=True, exist_ok=True)
         corpus = args.corpus
         if args.books:
             corpus = tmp / "corpus"

@@ -416,7 +416,7 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         if len(sent[:start].split()) > SUBJECT_REACH:
             continue
         before = _LAST_WORD.search(sent, max(0, start - 12), start)
-        if before and before.group(1) in NOT_SUBJECT_BEFORE:
+        if (before and before.group(1) in NOT_SUBJECT_BEFORE) or run.split()[0].lower() in NOT_SUBJECT_BEFORE:
             continue                # "In Petersburg he …", "The French … he": no subject
         p = _HE_SHE.search(sent, end, end + PRONOUN_REACH)
         if not p or _QUOTE.search(sent, end, p.start()):

@@ -280,3 +280,45 @@ def test_a_window_with_a_name_and_its_pet_form_or_one_surname_under_two_titles_i
                    [(0, 1), (2, 3), (5, 6), (7, 8)]) is None
     assert persons(["John", "and", "Tom", "met", "Mrs.", "Shaw", "Jane", "and", "Madam", "Shaw"],
                    [(0, 1), (2, 3), (5, 6), (6, 7), (9, 10)]) is None
+
+
+def _regions(nlp, text, from_char=0):
+    from pipeline.lang.doc_arrays import DocArrays
+    from pipeline.nlp import prune
+
+    doc = nlp.make_doc(text)
+    arrays = DocArrays(doc, text)
+    sent_of = prune.rough_sentences(doc, arrays)
+    regions = prune.promising_regions(doc, prune.name_marks(doc, sent_of, None, arrays), sent_of, arrays, from_char)
+    return doc, sent_of, regions
+
+
+def test_prune_parses_only_the_windows_that_can_hold_two_and_two(nlp):
+    """The four names stand after the pronoun: the sentences long before it are not parsed,
+    though they are within a window's reach of the pronoun."""
+    from pipeline.nlp.prune import MARGIN
+
+    from pipeline.nlp.prune import SLACK
+    from pipeline.vocab import MAX_SENTENCES
+
+    filler = "The rain fell on the roofs. " * 8
+    text = filler + "John and Thomas walked. He saw them. The sun set. The wind rose. Mary met Jane. " + filler
+    doc, sent_of, regions = _regions(nlp, text)
+    pron = next(t.i for t in doc if t.text == "He")
+    k = sent_of[pron]
+    women = sent_of[next(t.i for t in doc if t.text == "Jane")]
+    assert women == k + 3 and len(regions) == 1
+    first = sent_of[regions[0][0]]
+    # the windows (rough sentences, widened by SLACK) that hold both women start here at the earliest
+    earliest = women - (MAX_SENTENCES + SLACK) + 1
+    assert first == earliest - MARGIN
+    assert first > k - (MAX_SENTENCES - 1 + MARGIN)     # less than every window around the pronoun
+    assert pron in regions[0][2]
+
+
+def test_prune_makes_no_region_for_a_pronoun_in_a_lead(nlp):
+    text = "John and Thomas walked. He saw Mary. Mary met Jane at noon."
+    doc, _, regions = _regions(nlp, text)
+    assert regions
+    own = text.index("Mary met")                     # the chunk's own text starts after the pronoun
+    assert _regions(nlp, text, from_char=own)[2] == []

@@ -1,0 +1,36 @@
+"""What a book says of its capitalised words (pipeline/lang/book_evidence.py): the rules that
+keep pronouns, places and sentence-start words from getting a person's gender."""
+
+from pipeline.lang.book_evidence import book_evidence, mark_genders
+
+
+def test_pronouns_and_function_words_are_no_forms():
+    ev = book_evidence("She was the daughter of a clergyman. He was a tall man. It was a girl. " * 3
+                       + "She said so. He said so.")
+    for word in ("She", "He", "It"):
+        assert word not in ev.forms
+        assert ev.gender(word) is None
+        assert mark_genders(word, ev) == set()
+
+
+def test_a_name_after_a_preposition_or_an_article_gives_no_pronoun_vote():
+    places = ("In Petersburg he found the house empty. At Hartfield she sat down. "
+              "The French marched, and he watched. ") * 4
+    ev = book_evidence(places)
+    assert ev.gender("Petersburg") is None and ev.gender("Hartfield") is None and ev.gender("French") is None
+    subject = "Ogilvy went to the door, and he opened it. " * 4
+    assert book_evidence(subject).gender("Ogilvy") == ("masculine", "book:pronouns")
+
+
+def test_a_word_capitalised_only_at_sentence_starts_and_written_in_lower_case_gets_no_gender():
+    text = "Yes, he said it. " * 6 + "He said yes to it. "
+    assert book_evidence(text).gender("Yes") is None
+    # a name written only at sentence starts, never in lower case, keeps its book gender
+    assert book_evidence("Demi ran out, and he laughed. " * 6).gender("Demi") == ("masculine", "book:pronouns")
+
+
+def test_a_place_after_to_and_a_verb_of_motion():
+    ev = book_evidence("You must come to Victoria. He went to Bath. Mr. Bath said so. She wrote to Emma.")
+    assert ev.shown_place_only("Victoria")
+    assert not ev.shown_place_only("Bath")          # titled: a person too
+    assert not ev.shown_place_only("Emma")          # "wrote to": no motion

@@ -44,3 +44,23 @@ def test_profile_groups_send_builtins_to_their_callers():
 
     groups = bench.profile_groups(Stats())
     assert groups == pytest.approx({"project": 5.25, "spacy": 6.25})
+
+
+def test_the_baseline_runs_another_checkouts_code(tmp_path):
+    """``--baseline CHECKOUT`` runs the configurations with that checkout's package: the
+    subprocess environment puts it first on the path and starts there."""
+    env, cwd = bench.code_env(ROOT)
+    assert env["PYTHONPATH"] == str(ROOT) and cwd == str(ROOT) and env["TQDM_DISABLE"] == "1"
+    env, cwd = bench.code_env(None)
+    assert cwd is None
+    assert [s for s, _ in bench._sides(None)] == ["new"]
+    assert [s for s, _ in bench._sides(ROOT)] == ["new", "old"]
+
+
+def test_a_baseline_that_is_no_checkout_and_an_existing_keep_directory_are_refused(tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    assert bench.main(["--corpus", str(corpus), "--profile", "none", "--baseline", str(tmp_path)]) == 2
+    assert "no checkout of this project" in capsys.readouterr().err
+    assert bench.main(["--corpus", str(corpus), "--profile", "none", "--keep", str(tmp_path)]) == 2
+    assert "--keep" in capsys.readouterr().err

@@ -8,12 +8,20 @@ Doc (NER + the person layer) into name mentions, applying
 2. **local guards** on what a sentence shows is no person: a month, weekday or feast in a
    date ("born March 1, 1760", "in June", "at Easter"); a saint's name used as a place ("at
    St. James's", "in St. Paul's"); a single untitled word after "the" ("the Moonstone",
-   "the Fuwalda"); personifications and powers ("Heaven", "Providence", "Fate");
+   "the Fuwalda"), or a name after "the" and capitalised words that are no titles ("the
+   Royal George"); personifications and powers ("Heaven", "Providence", "Fate"); places of
+   scripture ("in Eden"); a well-known place as a whole or glued to the next word ("SOUTH
+   CAROLINA Time", "Merry England"); titles of works and ships in italics ("_Samson_");
+   a street word after a capitalised word ("Park Lane"); a word quoted as a word ("the word
+   'Victoria'"); dialect and oaths ("Dat", "Marry"); calling an animal ("Kitty, kitty");
+   "was at Trinity";
 3. **the book's evidence** (:mod:`pipeline.lang.book_evidence`): a form the book uses as a
    place is no person without a title ("in Kent" -> "Kent" is a county in this book, even in
    "Kent was green"), unless the sentence itself shows a person ("Kent said");
 4. **gender from the book** where the name and title give none (surnames, "Jo") or the
-   book's pronouns strongly contradict gender-guesser ("Demi");
+   book's pronouns strongly contradict gender-guesser ("Demi"); a kin word between a
+   possessive and the name ("her aunt Pontifex"; "his grandmother Irving" loses Irving's
+   masculine gender);
 5. **persons the NER missed**: a bare capitalised word the book shows to be a person
    ("Tuppence", "Winterbourne") becomes a mention wherever it stands outside another entity.
 

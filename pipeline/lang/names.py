@@ -404,8 +404,8 @@ def confusable_persons(persons: list[Person]) -> str | None:
     under two titles of one gender ("Mrs. Shaw" and "Madam Shaw", "Miss Bennet" and "Mrs.
     Bennet": variant grouping made them one, but they are likely two), or two persons of one
     gender whose given names are one name and its pet form ("Miss Eliza" and "Elizabeth")."""
-    for p in persons:
-        if len({_plain_title(m.title) for m in p.mentions if m.title}) > 1:
+    for p in persons:       # (a gendered and an ungendered title: extract's REJECT_TITLE_CLASH)
+        if len({_plain_title(m.title) for m in p.mentions if m.title and title_gender(m.title)}) > 1:
             return "one surname under two titles"
     for i, a in enumerate(persons):
         for b in persons[i + 1:]:

@@ -131,6 +131,11 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "heading"
     if all(len(w.rstrip(".")) <= 1 for w in words):
         return "initials"
+    if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
+        prev_t = _prev(doc, m.token_start)
+        singular = words[0][:-2] if words[0].endswith("es") and evidence.capital[words[0][:-2]] else words[0][:-1]
+        if prev_t is not None and prev_t.lower_ == "the" and evidence.capital[singular]:
+            return "family"             # "the Miss Steeles", "the Miss Bennets": sisters, no one person
     if m.title and title_gender(m.title):
         return None
     if evidence is not None and any(evidence.is_animal(w) for w in words):
@@ -435,10 +440,24 @@ def _without_leading_place(doc, m: NameMention, evidence: BookEvidence | None) -
     if evidence is None or not evidence.text_rules or m.title or m.token_end - m.token_start < 2:
         return m
     first = doc[m.token_start].text
-    if not (evidence.is_place(first) and evidence.only_place(first)):
+    if not ((evidence.is_place(first) and evidence.only_place(first)) or _mostly_a_known_place(first, evidence)):
         return m
     rest = mention_from_span(doc[m.token_start + 1:m.token_end])
     return rest if rest is not None else m
+
+
+PLACE_DOMINANCE = 10     # place uses per person-like use of a well-known place's name
+
+
+def _mostly_a_known_place(word: str, evidence: BookEvidence) -> bool:
+    """A well-known place no name list knows, that the book uses as a place at least
+    ``PLACE_DOMINANCE`` times as often as in any person-like way ("Moscow" in *War and Peace*:
+    257 place uses, a stray title and a few votes)."""
+    ev = evidence.forms.get(word)
+    if ev is None or not known_place(word) or guess(word)[0] != UNGENDERED or evidence.is_person(word):
+        return False
+    personal = ev.person + sum(ev.titled.values()) + sum(ev.pronouns.values()) + sum(ev.appositions.values())
+    return ev.place + ev.motion >= PLACE_DOMINANCE * max(1, personal)
 
 
 _FREE_ENTS = {"", "GPE", "ORG", "NORP", "PRODUCT", "WORK_OF_ART", "LOC", "FAC"}

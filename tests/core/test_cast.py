@@ -111,6 +111,13 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
      "You must come to Victoria. Victoria said so. Victoria's hand shook. ", True),
     ("And what is Victoria now that you are there?", "Victoria", "You must write to Victoria. ", True),
     ("We call it Merry England, and held farms.", "Merry England", "A short text. ", False),
+    # a title before a plural surname the book also writes in the singular: a family
+    ("It was the intimate knowledge of the Miss Steeles as to Norland.", "Miss Steeles",
+     "Miss Steele came in. Lucy Steele said so. ", False),
+    ("It was the intimate knowledge of Miss Steeles as to Norland.", "Miss Steeles",
+     "Miss Steele came in. Lucy Steele said so. ", True),
+    ("It was the intimate knowledge of the Mr. Jones as to Norland.", "Mr. Jones",
+     "Mr. Jones came in. ", True),
     # "was at" a place
     ("I was at Trinity, and I found her there.", "Trinity", "A short text. ", False),
     ("I was at Trinity's side when she fell.", "Trinity", "A short text. ", True),
@@ -323,3 +330,14 @@ def test_a_place_ner_glued_to_the_name_after_it_is_cut_off(nlp):
 def test_a_kin_word_between_a_possessive_and_a_name(nlp, text, word, gender):
     ms = doc_mentions(person_doc(nlp, text, word))
     assert [m.gender for m in ms] == [gender]
+
+
+def test_a_well_known_place_the_book_mostly_uses_as_one_is_cut_off_despite_a_stray_title(nlp):
+    """War and Peace titles "Moscow" once and gives it a few pronoun votes, but uses it as a
+    place over two hundred times: "returned to Moscow Pierre" is Pierre."""
+    book = "They lived in Moscow for years. " * 12 + "\"No,\" Moscow said. "
+    text = "When she returned to Moscow Pierre was handed a letter."
+    doc = person_doc(nlp, text, "Moscow Pierre")
+    assert names(doc, book_evidence(book + text, "b")) == ["Pierre"]
+    few = "They lived in Moscow for years. " * 3 + "\"No,\" Moscow said. "
+    assert names(doc, book_evidence(few + text, "b")) == ["Moscow Pierre"]      # not mostly a place

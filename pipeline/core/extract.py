@@ -273,7 +273,11 @@ REJECT_COUPLE = "a title shared by two names (Mr. and Mrs. Weston)"
 REJECT_FIRST_NAME = "a first name tagged NNP that is not one of the four persons"
 REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucases)"
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+REJECT_GENERATIONS = "one name for two generations (old Wickham, the late Mr. Darcy)"
+# before a mention, these words name another generation of the family: "the son of old
+# Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
+GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
@@ -345,7 +349,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     of one of the four: "the Westons" beside "Mr. Weston") or a proper
     noun in a person's role (:func:`_person_role`: "Wickham said", not "at Longbourn").
     A person named with both an ungendered and a gendered title ("Doctor Armstrong" beside
-    "Mrs. Armstrong", merged because "Armstrong" has no gender) is refused too. Only the
+    "Mrs. Armstrong", merged because "Armstrong" has no gender) is refused too, and so is a
+    person some of whose mentions follow a word of another generation and some not ("the son of
+    old Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy). Only the
     tokens of the window are looked at, so prune and full agree. ``not_persons``: token indices
     of PERSON entities the cast rules found to be no person (:func:`pipeline.core.cast.
     doc_mentions`: "in Kent", "March 1"): not person-like."""
@@ -354,6 +360,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         titles = {m.title for m in p.mentions if m.title}
         if any(title_gender(t) for t in titles) and any(not title_gender(t) for t in titles):
             found.setdefault(REJECT_TITLE_CLASH, " / ".join(sorted(titles)))
+        elders = [_generation(doc, m) for m in p.mentions]
+        if any(elders) and not all(elders):
+            found.setdefault(REJECT_GENERATIONS, next(f"{e} {m.text}" for e, m in zip(elders, p.mentions) if e))
     covered: set[int] = set()
     for m in mentions:
         covered.update(range(m.token_start, m.token_end))
@@ -392,6 +401,20 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             elif not ent and _person_role(tok):
                 found.setdefault(REJECT_PROPER, text)
     return found
+
+
+def _generation(doc, m: NameMention) -> str:
+    """The word before ``m`` that names another generation ("the late Mr. Darcy"; "old" only
+    before a bare untitled name: "old Wickham", not "poor old Mr. Woodhouse"), or ""."""
+    j = m.token_start - 1
+    while j >= 0 and doc[j].is_space:
+        j -= 1
+    if j < 0:
+        return ""
+    word = doc[j].lower_
+    if word in GENERATION_WORDS or (word == "old" and not m.title and doc[j].text == "old"):
+        return word
+    return ""
 
 
 def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES):

@@ -121,3 +121,21 @@ def test_extract_chunks_counts_the_refused_pronouns(nlp):
     doc = nlp(text)
     _, _, counts = core.extract_chunks([(0, doc, [(0, doc, None)])], META)
     assert counts["rejected"] == {core.REJECT_FAMILY: 1}
+
+
+@pytest.mark.parametrize("text,refused", [
+    # a father and a son under one name: "old Wickham" is not George Wickham
+    ("Although she admired Clara, Eleanor would not say so to William or to Thomas Wickham, the son of old Wickham.",
+     True),
+    ("Although she admired Clara, Eleanor would not say so to William or to Mr. Darcy, the son of the late Mr. Darcy.",
+     True),
+    # the same person with and without the word: nothing to refuse
+    ("Although she admired Clara, Eleanor would not say so to William or to Thomas Wickham, the son of Wickham.",
+     False),
+    ("Although she admired Clara, Eleanor would not say so to old Wickham or to Thomas.", False),
+])
+def test_one_name_for_two_generations_refuses_the_window(nlp, text, refused):
+    doc = nlp(text)
+    rejected = Counter()
+    core.instances_from_doc(doc, 0, META, rejected=rejected)
+    assert (rejected.get(core.REJECT_GENERATIONS, 0) > 0) is refused, (text, rejected)

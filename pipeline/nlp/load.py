@@ -81,7 +81,6 @@ def load(name: str | None = None, exclude: tuple[str, ...] = tuple(EXCLUDE)):
         nlp = spacy.load(name, exclude=list(exclude))
     except OSError as exc:
         raise _missing(name) from exc
-    split_dashes_after_sentence_ends(nlp)
     _register_paragraph_breaks()
     nlp.add_pipe(PARAGRAPH_BREAKS, first=True)
     if ATTRIBUTE_RULER in nlp.pipe_names and ruler_sets_only_space_attrs(nlp.get_pipe(ATTRIBUTE_RULER)):
@@ -95,24 +94,6 @@ def load(name: str | None = None, exclude: tuple[str, ...] = tuple(EXCLUDE)):
         # its guards read (en_core_web_sm runs NER last anyway)
         nlp.add_pipe(persons.PERSON_LAYER, last=True)
     return nlp
-
-
-# A sentence end glued to a dash and the next word ("surprized.--Mr.", "us.--Poor",
-# "came?--Yes": Austen writes them by the hundred, Emma 961 times) is one token to the English
-# tokenizer, so the name after it is no name and its pronoun no pronoun. These infixes split
-# the punctuation and the dash off: "surprized", ".", "--", "Mr.".
-DASH_INFIXES = (r"(?<=[A-Za-z])[.!?]+(?=--)", r"(?<=[.!?])--(?=[A-Za-z\"'“‘])")
-
-
-def split_dashes_after_sentence_ends(nlp) -> None:
-    """Add :data:`DASH_INFIXES` to the tokenizer's infixes (once)."""
-    import re
-
-    finder = nlp.tokenizer.infix_finditer
-    pattern = finder.__self__.pattern if finder is not None else ""
-    if DASH_INFIXES[0] in pattern:
-        return
-    nlp.tokenizer.infix_finditer = re.compile("|".join(filter(None, [pattern, *DASH_INFIXES]))).finditer
 
 
 ATTRIBUTE_RULER = "attribute_ruler"

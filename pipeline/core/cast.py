@@ -287,14 +287,12 @@ def _known_place_here(doc, m: NameMention, word: str, prev, nxt, evidence: BookE
     """A well-known place (:func:`pipeline.lang.places.known_place`) that its own sentence shows
     to be one, even where the text is too short for the book's evidence and the place is
     also a first name: right after a place preposition ("at York") or after "to" following
-    a verb of motion ("summons to Odessa"); after a compass word ("SOUTH CAROLINA"); beside
-    another well-known place ("Paris and Vienna"). Never a form the text shows to be a person."""
+    a verb of motion ("summons to Odessa"); beside another well-known place ("Paris and
+    Vienna"). Never a form the text shows to be a person. (After a compass word, "SOUTH
+    CAROLINA": :func:`_place_or_title_around`, for a mention of any length.)"""
     name = word[:1] + word[1:].lower() if word.isupper() else word
     if evidence is not None and (evidence.is_person(word) or _titled_in_book(evidence, word)):
         return None
-    if prev is not None and prev.text.lower() in COMPASS_WORDS and prev.text[:1].isupper() \
-            and known_place(f"{prev.text[:1]}{prev.text[1:].lower()} {name}"):
-        return "known-place"
     if not known_place(name) or (nxt is not None and nxt.text in POSSESSIVE):
         return None
     if prev is not None and prev.lower_ in PLACE_PREPS:

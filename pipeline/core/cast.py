@@ -369,14 +369,39 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
     return m
 
 
+COORDINATORS = {"and", "or", "&"}
+
+
+def _named(tokens) -> bool:
+    """Whether ``tokens`` hold a capitalised word that is no title."""
+    return any(t.text[:1].isupper() and not any_title(t.text) for t in tokens)
+
+
+def person_parts(ent) -> list:
+    """A PERSON entity cut at a coordinator between two names: "Anna's and Vronsky" (one
+    entity of the small NER in some contexts) is two persons, "Anna's" and "Vronsky". A
+    title alone before the coordinator is no part ("Mr. and Mrs. Weston" stays whole: a
+    couple, which the window rules refuse)."""
+    doc = ent.doc
+    parts, start = [], ent.start
+    for i in range(ent.start + 1, ent.end - 1):
+        if doc[i].lower_ in COORDINATORS and _named(doc[start:i]) and _named(doc[i + 1:ent.end]):
+            parts.append(doc[start:i])
+            start = i + 1
+    parts.append(doc[start:ent.end])
+    return parts
+
+
 def base_mentions(doc) -> list[NameMention]:
-    """Name mentions of the PERSON entities of ``doc`` (NER + the person layer)."""
+    """Name mentions of the PERSON entities of ``doc`` (NER + the person layer), an entity
+    naming two persons cut in two (:func:`person_parts`)."""
     out = []
     for ent in doc.ents:
         if ent.label_ == "PERSON":
-            m = mention_from_span(ent)
-            if m is not None:
-                out.append(m)
+            for part in person_parts(ent):
+                m = mention_from_span(part)
+                if m is not None:
+                    out.append(m)
     return out
 
 

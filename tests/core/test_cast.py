@@ -341,3 +341,17 @@ def test_a_well_known_place_the_book_mostly_uses_as_one_is_cut_off_despite_a_str
     assert names(doc, book_evidence(book + text, "b")) == ["Pierre"]
     few = "They lived in Moscow for years. " * 3 + "\"No,\" Moscow said. "
     assert names(doc, book_evidence(few + text, "b")) == ["Moscow Pierre"]      # not mostly a place
+
+
+def test_an_entity_of_two_coordinated_names_is_two_persons(nlp):
+    # the small NER makes "Anna's and Vronsky" one PERSON entity in some contexts
+    doc = person_doc(nlp, "He came, notwithstanding Anna's and Vronsky's invitations.", "Anna 's and Vronsky")
+    assert names(doc) == ["Anna", "Vronsky"]
+    doc = person_doc(nlp, "Then Anna and Vronsky left the room.", "Anna and Vronsky")
+    assert names(doc) == ["Anna", "Vronsky"]
+
+
+def test_a_couple_under_one_surname_is_not_cut(nlp):
+    # a title alone before "and" is no name: the couple stays one entity for the window rules
+    doc = person_doc(nlp, "Then Mr. and Mrs. Weston left the room.", "Mr. and Mrs. Weston")
+    assert names(doc) == ["Mr. and Mrs. Weston"]

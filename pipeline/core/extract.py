@@ -43,7 +43,7 @@ from pipeline.core.cast import doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
-from pipeline.lang.names import (NameMention, any_title, confusable_persons, group_persons, guess, mention_from_span, saint_place,
+from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, mention_from_span, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
@@ -274,10 +274,11 @@ REJECT_FIRST_NAME = "a first name tagged NNP that is not one of the four persons
 REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucases)"
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
 REJECT_GENERATIONS = "one name for two generations (old Wickham, the late Mr. Darcy)"
+REJECT_GLUED = "a name glued to another word by a dash (congratulations.--Harriet)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_GLUED, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
@@ -369,6 +370,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     words = {w for p in persons for w in p.key_tokens}
     places = saint_places(doc, tokens)
     in_window = {t.i for t in tokens}
+    glued = _glued_name(tokens, mentions, words)
+    if glued:
+        found.setdefault(REJECT_GLUED, glued)
     for tok in tokens:
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
@@ -401,6 +405,22 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             elif not ent and _person_role(tok):
                 found.setdefault(REJECT_PROPER, text)
     return found
+
+
+def _glued_name(tokens, mentions: list[NameMention], words: set[str]) -> str | None:
+    """The first name word the tokenizer left glued to another word by a dash
+    (:func:`pipeline.lang.names.glued_pieces`), outside every mention: a word of one of the
+    four persons ("congratulations.--Harriet", which no swap would reach), a title, or a word
+    gender-guesser calls a first name; else None."""
+    spans = [(m.start, m.end) for m in mentions]
+    for tok in tokens:
+        for off, piece in glued_pieces(tok.text):
+            at = tok.idx + off
+            if not piece[:1].isupper() or any(s <= at < e for s, e in spans):
+                continue
+            if piece.lower() in words or any_title(piece) or guess(piece)[0] in (MASCULINE, FEMININE):
+                return tok.text
+    return None
 
 
 def _generation(doc, m: NameMention) -> str:

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pipeline.core.instances import GenerateError, split_title as _split_title
 from pipeline.formats.records import QuadrupleRow
 from pipeline.lang import gendered_words as gw
+from pipeline.lang.names import glued_pieces
 from pipeline.lang.pronouns import PRONOUNS, opposite
 from pipeline.vocab import ID_SUFFIX, ROLES, VARIANTS
 
@@ -209,7 +210,12 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
     edits: dict[int, Edit] = {}
     for i, (tok, s) in enumerate(zip(toks, starts)):
         e = s + len(tok)
-        if not words.is_listed(tok) or in_name(s, e):
+        if not words.is_listed(tok):
+            glued = _glued_edit(i, toks, starts, tags, words, in_name)
+            if glued is not None:
+                edits[i] = glued
+            continue
+        if in_name(s, e):
             continue
         if words.category_of(tok) != gw.PRONOUN and _ent_label(ents[i]) in _KEEP_ENTS:
             continue
@@ -250,6 +256,44 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
                 new_art = after
             edits[j] = Edit(starts[j], starts[j] + len(art), new_art, "article", art, index=j)
     return sorted(edits.values(), key=lambda x: x.start)
+
+
+_NOUN_NEXT = ("NN", "JJ", "CD")
+
+
+def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], words: gw.WordList,
+                in_name) -> Edit | None:
+    """The edit flipping the gendered words of token ``i`` when it is several words glued by a
+    dash run ("meal.--She" -> "meal.--He", :func:`pipeline.lang.names.glued_pieces`), or None.
+    Pieces inside a name mention stay (the name's own edit rewrites them); a glued "her" is a
+    determiner before a noun or adjective, else an object. The edit spans the whole token when
+    no name shares it (its index is the token's), else only the flipped pieces (index -1)."""
+    tok, s = toks[i], starts[i]
+    pieces = glued_pieces(tok)
+    if not pieces:
+        return None
+    nxt_tag = tags[i + 1] if i + 1 < len(tags) else ""
+    new_tok, first, last = tok, None, None
+    for off, piece in reversed(pieces):
+        at = s + off
+        if in_name(at, at + len(piece)) or not words.is_listed(piece) or words.category_of(piece) == gw.ANIMAL:
+            continue
+        if _deity(piece, "", ""):
+            continue
+        is_last = off + len(piece) == len(tok)
+        tag = ("PRP$" if nxt_tag.startswith(_NOUN_NEXT) else "PRP") if is_last else "PRP"
+        new = words.flip(piece, tag if piece.lower() == "her" else None)
+        if new is None or new == piece:
+            continue
+        new_tok = new_tok[:off] + new + new_tok[off + len(piece):]
+        first = off
+        last = off + len(piece) if last is None else last
+    if first is None:
+        return None
+    if not in_name(s, s + len(tok)):
+        return Edit(s, s + len(tok), new_tok, "word", tok, index=i)
+    end_new = len(new_tok) - (len(tok) - last)
+    return Edit(s + first, s + last, new_tok[first:end_new], "word", tok[first:last], index=-1)
 
 
 # ---------------------------------------------------------------------------- variants -----
@@ -336,7 +380,7 @@ def _placed_edits(edits: list[Edit], new_spans: list[tuple[int, int]]
     for ed, (s, e) in zip(edits, new_spans):
         if ed.kind == "name":
             name_new[(ed.role, ed.index)] = (s, e, ed.new, ed.title)
-        else:
+        elif ed.index >= 0:                 # -1: glued pieces of a token a name rewrites
             word_new[ed.index] = (s, ed.new)
     return name_new, word_new
 

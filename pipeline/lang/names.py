@@ -143,6 +143,21 @@ def name_end(text: str, start: int = 0) -> int:
     return end
 
 
+# Words the tokenizer leaves glued to a dash run and its neighbours ("meal.--She",
+# "congratulations.--Harriet", "herself—Her"): one token, so no tagger, NER or swap sees them.
+_DASH_RUN = re.compile(r"--+|—+|–")
+_PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
+
+
+def glued_pieces(token: str) -> list[tuple[int, str]]:
+    """The words (offset in ``token``, word) of a token made of words joined by a dash run,
+    else []: "meal.--She" -> [(0, "meal"), (7, "She")]."""
+    if not _DASH_RUN.search(token):
+        return []
+    pieces = [(m.start(), m.group()) for m in _PIECE.finditer(token)]
+    return pieces if len(pieces) > 1 else []
+
+
 @functools.lru_cache(maxsize=1)
 def _detector():
     import gender_guesser.detector as gd

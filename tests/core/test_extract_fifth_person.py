@@ -139,3 +139,28 @@ def test_one_name_for_two_generations_refuses_the_window(nlp, text, refused):
     rejected = Counter()
     core.instances_from_doc(doc, 0, META, rejected=rejected)
     assert (rejected.get(core.REJECT_GENERATIONS, 0) > 0) is refused, (text, rejected)
+
+
+@pytest.mark.parametrize("text,refused", [
+    # the tokenizer leaves "thanks.--Clara" one token: a Clara no swap would reach
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Clara smiled.",
+     True),
+    # a glued name that is none of the four, and a glued title
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Margaret smiled.",
+     True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Mrs. Smith smiled.",
+     True),
+    # glued words that name nobody
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--But she smiled.",
+     False),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--She smiled.",
+     False),
+])
+def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused):
+    doc = nlp(text)
+    assert any("--" in t.text and t.text != "--" for t in doc), [t.text for t in doc]
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(doc, 0, META, rejected=rejected)
+    assert (rejected.get(core.REJECT_GLUED, 0) > 0) is refused, (text, rejected)
+    if not refused:
+        assert insts, rejected

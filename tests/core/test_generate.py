@@ -345,3 +345,32 @@ def test_her_stepmother_and_the_governess(nlp):
         ("she", 0), ("C1", 0), ("C2", 0))
     t, _ = texts(inst)
     assert t["swap-1"] == "Tom met Ned, Polly and Fanny, and he went home with his stepfather and the tutor."
+
+
+def test_gendered_words_glued_by_a_dash_flip(nlp):
+    # "meal.--She" and "herself.--Her" are single tokens of the tokenizer; the words inside flip
+    text = ("Emma saw Anne with Frank and John at the meal.--She was glad. "
+            "Anne blamed herself.--Her book was lost. She smiled.")
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        ("She", 1), ("C1", 0), ("C2", 0))
+    assert "meal.--She" in inst["tokens"] and "herself.--Her" in inst["tokens"], inst["tokens"]
+    t, _ = texts(inst)
+    assert t["swap-1"] == ("Frank saw John with Emma and Anne at the meal.--He was glad. "
+                           "John blamed himself.--His book was lost. He smiled.")
+    assert t["control"] == ("Anne saw Emma with John and Frank at the meal.--She was glad. "
+                            "Emma blamed herself.--Her book was lost. She smiled.")
+
+
+def test_a_gendered_word_glued_to_a_name_flips_and_the_name_is_rewritten(nlp):
+    text = "Emma saw Anne with Frank and John. Frank laughed at Emma.--She was glad. She smiled."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        ("She", 1), ("C1", 0), ("C2", 0))
+    assert "Emma.--She" in inst["tokens"], inst["tokens"]
+    t, _ = texts(inst)
+    assert t["swap-1"] == "Frank saw John with Emma and Anne. Emma laughed at Frank.--He was glad. He smiled."

@@ -275,10 +275,17 @@ REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucase
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
 REJECT_GENERATIONS = "one name for two generations (old Wickham, the late Mr. Darcy)"
 REJECT_GLUED = "a name glued to another word by a dash (congratulations.--Harriet)"
+REJECT_RANK = "a rank used as a name (the little princess)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_GLUED, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+# Ranks of nobility that stand for a person's name after "the" ("the little princess" is
+# Prince Andrew's wife in War and Peace; a swap would make her "the pretty, pregnant prince").
+# "count" only capitalised ("the count of the votes").
+RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "marquis",
+              "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
+              "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_GLUED, REJECT_RANK, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
@@ -374,6 +381,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     if glued:
         found.setdefault(REJECT_GLUED, glued)
     for tok in tokens:
+        if tok.i not in covered and _rank_as_name(doc, tok):
+            found.setdefault(REJECT_RANK, f"the {tok.text}")
+            break
+    for tok in tokens:
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
         ent = tok.ent_type_
@@ -405,6 +416,19 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             elif not ent and _person_role(tok):
                 found.setdefault(REJECT_PROPER, text)
     return found
+
+
+def _rank_as_name(doc, tok) -> bool:
+    """Whether ``tok`` is a rank of nobility (``RANK_WORDS``) standing for a person: a noun
+    whose determiner is "the", before no capitalised word (then it is a title: "the Prince
+    Andrew") and no "of" ("the Prince of Wales" names a rank's holder too, but by a place)."""
+    low = tok.lower_
+    if not (low in RANK_WORDS or (low == "count" and tok.text == "Count")) or not tok.tag_.startswith("NN"):
+        return False
+    nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    if nxt is not None and (nxt.text[:1].isupper() or nxt.lower_ == "of"):
+        return False
+    return any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
 
 
 def _glued_name(tokens, mentions: list[NameMention], words: set[str]) -> str | None:

@@ -17,7 +17,7 @@ counts for every capitalised word (a *form*):
   one of the two) follows it, that pronoun's gender ("Demi ran out, and he ...");
 * **apposition genders**: "Jo, a tall girl", "Nippers, the young man";
 * **animal uses**: "Dinah was the cat", "Snuff, the brown spaniel,", "a parrot called
-  Ginger", "his good horse Major." (household and farm animals only: "a goose", "a pig" or
+  Ginger", "his good horse Major.", "Polly's old cage" (household and farm animals only: "a goose", "a pig" or
   "the old dog" are as often said of people).
 
 The decisions (thresholds named below; the rules are stated in ``docs/persons.md``):
@@ -130,6 +130,8 @@ _ANIMAL_USES = (
     re.compile(rf"\b({_WORD}),\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
     re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:called|named)\s+({_WORD})\b"),
     re.compile(rf"\b{_OWNER}\s+(?:[\w-]+\s+)?(?:{_ANIMAL})\s+({_WORD})(?=[,.;:!?])"),
+    # what only an animal has: "Polly's old cage" (not "collar", "stall": shirts, bazaars)
+    re.compile(rf"\b({_WORD})['’]s\s+(?:[\w-]+\s+)?(?:cage|kennel|hutch|perch)\b"),
 )
 
 

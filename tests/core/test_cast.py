@@ -65,6 +65,8 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("Ellen laughed at them.", "Ellen", "You are a goose, Ellen. ", True),
     ("Sapt kicked him sharply.", "Sapt", "Colonel Sapt came. Colonel Sapt, the disrespectful old dog, swore. ", True),
     ("Ginger talked all day.", "Ginger", "Mr. Harrison kept a parrot called Ginger. ", False),
+    ("Polly talked all day.", "Polly", "Polly's old cage will be just the thing. ", False),
+    ("Polly talked all day.", "Polly", "Polly's old collar was torn. ", True),
     # a name after an indefinite article is one of a family, no one person
     ("He was in love with an Elliot, it seemed.", "Elliot", "", False),
     ("He was in love with Elliot, it seemed.", "Elliot", "", True),

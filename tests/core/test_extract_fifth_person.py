@@ -164,3 +164,21 @@ def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused)
     assert (rejected.get(core.REJECT_GLUED, 0) > 0) is refused, (text, rejected)
     if not refused:
         assert insts, rejected
+
+
+@pytest.mark.parametrize("text,refused", [
+    # a rank standing for a person who is none of the four
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He stood by the little princess.",
+     True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to the Duke.", True),
+    # a rank before a name or "of", a rank without "the", a common "count"
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to a duke.", False),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He lost the count of the days.",
+     False),
+])
+def test_a_rank_used_as_a_name_refuses_the_window(nlp, text, refused):
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, META, rejected=rejected)
+    assert (rejected.get(core.REJECT_RANK, 0) > 0) is refused, (text, rejected)
+    if not refused:
+        assert insts, rejected

@@ -85,15 +85,18 @@ def rough_sentences(doc, arrays=None) -> list[int]:
     sent, out, prev_end = 0, [], False
     for i in range(a.n):
         text = texts[i]
+        opens = False
         if i > 0 and not space[i]:
             attached = not space_after[i - 1] and not space[i - 1]
             if prev_end and attached and text in _CLOSING:
                 pass                                    # a closing quote: same sentence
             elif sent_start[i] == 1 or (prev_end and (text[:1].isupper() or text[:1] in _OPENERS)):
                 sent += 1
+                opens = True
         out.append(sent)
         if not space[i]:
-            prev_end = (punct[i] and text.endswith(_END_PUNCT)) or (prev_end and text in _CLOSING)
+            # a quote that opens a sentence ('"Oh, dear!" after a paragraph break') closes none
+            prev_end = (punct[i] and text.endswith(_END_PUNCT)) or (prev_end and not opens and text in _CLOSING)
     return out
 
 

@@ -61,10 +61,11 @@ def test_region_doc_is_the_same_doc_as_as_doc(nlp):
 
 
 def _rough_sentences_by_token(doc) -> list[int]:
-    """The token-by-token statement of prune's rough sentences (before issue 26)."""
+    """The token-by-token statement of prune's rough sentences (spaCy's Token attributes)."""
     sent, out, prev_end = 0, [], False
     closers = prune._CLOSERS | {"'", '"'}
     for tok in doc:
+        opens = False
         if tok.i > 0 and not tok.is_space:
             prev = doc[tok.i - 1]
             attached = not prev.whitespace_ and not prev.is_space
@@ -72,9 +73,11 @@ def _rough_sentences_by_token(doc) -> list[int]:
                 pass
             elif tok.is_sent_start or (prev_end and (tok.text[:1].isupper() or tok.text[:1] in prune._OPENERS)):
                 sent += 1
+                opens = True
         out.append(sent)
         if not tok.is_space:
-            prev_end = (tok.is_punct and tok.text.endswith(prune._END_PUNCT)) or (prev_end and tok.text in closers)
+            prev_end = (tok.is_punct and tok.text.endswith(prune._END_PUNCT)) or \
+                (prev_end and not opens and tok.text in closers)
     return out
 
 
@@ -133,3 +136,18 @@ def test_a_ruler_writing_other_tags_keeps_running():
     other_tag = {"patterns": [[{"ORTH": "ai"}]], "attrs": {"TAG": "VBP"}}
     assert not ruler_sets_only_space_attrs(SimpleNamespace(patterns=[space_tag, _SPACE_DEP, other_tag]))
     assert not ruler_sets_only_space_attrs(SimpleNamespace(patterns=[pos_only]))
+
+
+def test_a_quote_opening_a_paragraph_starts_one_rough_sentence(nlp):
+    # a straight quote after a paragraph break opens the sentence; it closes nothing, so the
+    # capitalised word after it does not start a second one (Little Women writes its dialogue so)
+    text = 'She spilled the coffee.\n\n"Oh, dear, what a blunderbuss I am!" exclaimed Jo.\n\n"Can I help you?" said a voice.'
+    doc = nlp.make_doc(text)
+    sent_of = prune.rough_sentences(doc)
+    assert sent_of == _rough_sentences_by_token(doc)
+    starts = [doc[i].text for i in range(len(doc)) if i == 0 or sent_of[i] != sent_of[i - 1]]
+    assert starts == ["She", '"', '"'], starts
+    # a closing quote after a sentence end stays with its sentence
+    doc = nlp.make_doc('He said "Go." Then he left.')
+    sent_of = prune.rough_sentences(doc)
+    assert [doc[i].text for i in range(len(doc)) if i == 0 or sent_of[i] != sent_of[i - 1]] == ["He", "Then"]

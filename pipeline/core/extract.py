@@ -39,7 +39,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.core.cast import doc_mentions
+from pipeline.core.cast import common_word, doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
@@ -336,15 +336,16 @@ def saint_places(doc, tokens) -> set[int]:
     return out
 
 
-def other_person(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset()) -> str | None:
+def other_person(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset(),
+                 evidence=None) -> str | None:
     """The first reason (in the order of ``WINDOW_REJECTIONS``, rules of ``PERSON_LIKE_RULES``
     only) of :func:`person_like`, or None."""
-    found = person_like(doc, tokens, mentions, persons, not_persons)
+    found = person_like(doc, tokens, mentions, persons, not_persons, evidence)
     return next((r for r in WINDOW_REJECTIONS if r in found and r in PERSON_LIKE_RULES), None)
 
 
 def person_like(doc, tokens, mentions: list[NameMention], persons,
-                not_persons: set[int] = frozenset()) -> dict[str, str]:
+                not_persons: set[int] = frozenset(), evidence=None) -> dict[str, str]:
     """Reason -> the first word found for it: why the window made of ``tokens`` (with its name
     mentions and their four persons) holds a person-like mention that is none of the four
     persons (empty: none). Person-like (outside the
@@ -377,11 +378,12 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     words = {w for p in persons for w in p.key_tokens}
     places = saint_places(doc, tokens)
     in_window = {t.i for t in tokens}
-    glued = _glued_name(tokens, mentions, words)
+    glued = _glued_name(tokens, mentions, words, evidence)
     if glued:
         found.setdefault(REJECT_GLUED, glued)
+    ranks = {m.title.rstrip(".").lower() for p in persons for m in p.mentions if m.title}
     for tok in tokens:
-        if tok.i not in covered and _rank_as_name(doc, tok):
+        if tok.i not in covered and tok.lower_ not in ranks and _rank_as_name(doc, tok):
             found.setdefault(REJECT_RANK, f"the {tok.text}")
             break
     for tok in tokens:
@@ -421,7 +423,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
 def _rank_as_name(doc, tok) -> bool:
     """Whether ``tok`` is a rank of nobility (``RANK_WORDS``) standing for a person: a noun
     whose determiner is "the", before no capitalised word (then it is a title: "the Prince
-    Andrew") and no "of" ("the Prince of Wales" names a rank's holder too, but by a place)."""
+    Andrew") and no "of" ("the Prince of Wales" names a rank's holder too, but by a place).
+    The caller lets it pass when one of the four persons bears that rank as a title ("the
+    princess" beside "Princess Mary" is most likely her, and flips with her)."""
     low = tok.lower_
     if not (low in RANK_WORDS or (low == "count" and tok.text == "Count")) or not tok.tag_.startswith("NN"):
         return False
@@ -431,18 +435,29 @@ def _rank_as_name(doc, tok) -> bool:
     return any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
 
 
-def _glued_name(tokens, mentions: list[NameMention], words: set[str]) -> str | None:
+# gender-guesser lists "The", "My", "Just", "Go" as names: a glued word it calls one counts as a
+# name only if the book writes it capitalised far more often than in lower case (without the
+# book's evidence: if it is rarer in English than this Zipf frequency; "John" 5.4, "Just" 6.4)
+GLUED_NAME_ZIPF = 5.5
+
+
+def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=None) -> str | None:
     """The first name word the tokenizer left glued to another word by a dash
     (:func:`pipeline.lang.names.glued_pieces`), outside every mention: a word of one of the
     four persons ("congratulations.--Harriet", which no swap would reach), a title, or a word
-    gender-guesser calls a first name; else None."""
+    gender-guesser calls a first name that is a name in this book (``evidence``: the book's
+    :class:`pipeline.lang.book_evidence.BookEvidence`; see ``GLUED_NAME_ZIPF``); else None."""
     spans = [(m.start, m.end) for m in mentions]
     for tok in tokens:
         for off, piece in glued_pieces(tok.text):
             at = tok.idx + off
             if not piece[:1].isupper() or any(s <= at < e for s, e in spans):
                 continue
-            if piece.lower() in words or any_title(piece) or guess(piece)[0] in (MASCULINE, FEMININE):
+            if piece.lower() in words or any_title(piece):
+                return tok.text
+            if guess(piece)[0] in (MASCULINE, FEMININE) and (
+                    evidence.proper(piece) if evidence is not None and evidence.text_rules and evidence.n_words
+                    else common_word(piece) < GLUED_NAME_ZIPF):
                 return tok.text
     return None
 
@@ -520,7 +535,8 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             match = match_pattern(pron.idx, sp - lo, initial, spans)
             if match is None:
                 continue
-            why = other_person(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons, dropped)
+            why = other_person(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons, dropped,
+                               evidence)
             if why is not None:
                 refused = refused or why
                 continue

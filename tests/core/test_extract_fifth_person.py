@@ -150,7 +150,11 @@ def test_one_name_for_two_generations_refuses_the_window(nlp, text, refused):
      True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Mrs. Smith smiled.",
      True),
-    # glued words that name nobody
+    # glued words that name nobody (gender-guesser calls "The" and "Just" names)
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--The end.",
+     False),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Just so.",
+     False),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--But she smiled.",
      False),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--She smiled.",
@@ -171,6 +175,9 @@ def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused)
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He stood by the little princess.",
      True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to the Duke.", True),
+    # the rank of one of the four persons: most likely that person, who flips with it
+    ("Although she admired Princess Clara, Eleanor would not say so to Thomas or to William. He bowed to the princess.",
+     False),
     # a rank before a name or "of", a rank without "the", a common "count"
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to a duke.", False),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He lost the count of the days.",
@@ -182,3 +189,18 @@ def test_a_rank_used_as_a_name_refuses_the_window(nlp, text, refused):
     assert (rejected.get(core.REJECT_RANK, 0) > 0) is refused, (text, rejected)
     if not refused:
         assert insts, rejected
+
+
+def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = ("Although she admired Clara, Eleanor would not say so to Thomas or to William. "
+            "He sent his thanks.--Rose smiled.")
+    book = text + " The rose was red. A rose grew there. She cut a rose. Rose petals fell. The rose died."
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, META, evidence=book_evidence(book, "t"), rejected=rejected)
+    assert insts and not rejected.get(core.REJECT_GLUED), rejected
+    book = text + " Rose came in. Then Rose left. Rose was tall. Rose and Clara talked."
+    rejected = Counter()
+    core.instances_from_doc(nlp(text), 0, META, evidence=book_evidence(book, "t"), rejected=rejected)
+    assert rejected.get(core.REJECT_GLUED), rejected

@@ -129,6 +129,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         evidence = None                 # overrides only: the sentence rules below, no book rules
     if HEADING.search(m.text):
         return "heading"
+    if not m.title and _gendered_noun(words[-1]):
+        return "a gendered noun (the Story Girl)"
     if all(len(w.rstrip(".")) <= 1 for w in words):
         return "initials"
     if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
@@ -312,6 +314,15 @@ def _known_place_here(doc, m: NameMention, word: str, prev, nxt, evidence: BookE
 
 
 @functools.lru_cache(maxsize=100_000)
+def _gendered_noun(word: str) -> bool:
+    """A common noun of the gendered-word list ("Girl", "Boy", "Man"; not kin words, which
+    stand for names: "Mother said"), capitalised in a nickname: "the Story Girl"."""
+    from pipeline.lang import gendered_words as gw
+
+    words = gw.builtin()
+    return words.is_listed(word) and words.category_of(word) == "general"
+
+
 def common_word(word: str) -> float:
     """wordfreq's Zipf frequency of the lower-case word (English)."""
     from wordfreq import zipf_frequency

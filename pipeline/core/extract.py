@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 from pipeline.core.cast import common_word, doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
+from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
 from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, mention_from_span, saint_place,
@@ -275,7 +276,8 @@ REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucase
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
 REJECT_GENERATIONS = "one name for two generations (old Wickham, the late Mr. Darcy)"
 REJECT_GLUED = "a name glued to another word by a dash (congratulations.--Harriet)"
-REJECT_RANK = "a rank used as a name (the little princess)"
+REJECT_RANK = "a rank or title used as a name (the little princess, the Colonel)"
+REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
@@ -285,7 +287,7 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_GLUED, REJECT_RANK, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
@@ -383,9 +385,21 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         found.setdefault(REJECT_GLUED, glued)
     ranks = {m.title.rstrip(".").lower() for p in persons for m in p.mentions if m.title}
     for tok in tokens:
-        if tok.i not in covered and tok.lower_ not in ranks and _rank_as_name(doc, tok):
-            found.setdefault(REJECT_RANK, f"the {tok.text}")
+        if tok.i not in covered and _nickname(doc, tok):
+            found.setdefault(REJECT_NICKNAME, f"{doc[tok.i - 1].text} {tok.text}")
             break
+    for tok in tokens:
+        if tok.i not in covered and _as_name(doc, tok):
+            low = tok.lower_
+            if low in ranks:
+                # "the Colonel" beside Colonel Brandon is most likely him, and stays in every
+                # variant while he becomes a woman; "the princess" beside Princess Mary flips
+                if gw.flip(tok.text) is None:
+                    found.setdefault(REJECT_RANK, f"the {tok.text}")
+                    break
+            elif low in RANK_WORDS or (low == "count" and tok.text == "Count"):
+                found.setdefault(REJECT_RANK, f"the {tok.text}")
+                break
     for tok in tokens:
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
@@ -420,14 +434,33 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     return found
 
 
-def _rank_as_name(doc, tok) -> bool:
-    """Whether ``tok`` is a rank of nobility (``RANK_WORDS``) standing for a person: a noun
-    whose determiner is "the", before no capitalised word (then it is a title: "the Prince
-    Andrew") and no "of" ("the Prince of Wales" names a rank's holder too, but by a place).
-    The caller lets it pass when one of the four persons bears that rank as a title ("the
-    princess" beside "Princess Mary" is most likely her, and flips with her)."""
+def _nickname(doc, tok) -> bool:
+    """Whether ``tok`` is a capitalised common noun of the gendered-word list after a
+    capitalised word that is no title, not at a sentence start: "the Story Girl", a person no
+    swap can rename and whose pronouns would flip."""
+    if not tok.text[:1].isupper() or tok.i == 0 or _sentence_initial(tok):
+        return False
+    if not gw.builtin().is_listed(tok.text) or gw.builtin().category_of(tok.text) != "general":
+        return False
+    prev = doc[tok.i - 1]
+    if not _word(prev.text) or any_title(prev.text):
+        return False
+    return not _sentence_initial(prev) or (prev.i > 0 and doc[prev.i - 1].lower_ == "the")
+
+
+def _as_name(doc, tok) -> bool:
+    """Whether ``tok`` is a rank or title standing for a person: a noun that is a rank of
+    nobility (``RANK_WORDS``, any case) or a capitalised title ("the Colonel"), whose
+    determiner is "the", before no capitalised word (then it is a title: "the Prince Andrew")
+    and no "of" ("the Prince of Wales" names a rank's holder too, but by a place). The caller
+    (:func:`person_like`) refuses an unnamed rank of nobility ("the little princess": none of
+    the four, and a swap would make her "the pretty, pregnant prince"), and a title one of the
+    four persons bears that no swap flips ("the Colonel" beside Colonel Brandon); a rank one of
+    them bears and that flips passes ("the princess" beside Princess Mary is most likely her)."""
     low = tok.lower_
-    if not (low in RANK_WORDS or (low == "count" and tok.text == "Count")) or not tok.tag_.startswith("NN"):
+    if not tok.tag_.startswith("NN"):
+        return False
+    if not (low in RANK_WORDS or low == "count" or (tok.text[:1].isupper() and any_title(tok.text))):
         return False
     nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
     if nxt is not None and (nxt.text[:1].isupper() or nxt.lower_ == "of"):

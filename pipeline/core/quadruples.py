@@ -228,6 +228,16 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         elif (dep == "poss" and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "JJ"
               and deps[heads[i]] in ("ccomp", "xcomp", "oprd", "acomp")):
             dep = "dobj"
+        # "by her unexamined": an un-...-ed adjective standing as the object is said of her
+        elif (dep == "poss" and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "JJ"
+              and deps[heads[i]] in ("pobj", "dobj") and toks[heads[i]].lower().startswith("un")
+              and toks[heads[i]].lower().endswith("ed")):
+            dep = "dobj"
+        nxt_low = toks[i + 1].lower() if i + 1 < len(toks) else ""
+        if tok.lower() == "his" and i + 1 < len(tags) and tags[i + 1] == "VBG":
+            dep = "poss"                # "after his being supposed" -> "her being", not "hers"
+        elif tok.lower() == "her" and (nxt_low in _DETERMINERS or (i + 1 < len(tags) and tags[i + 1] == "PRP$")):
+            dep = "dobj"                # no determiner before a determiner: "make her his wife" -> "him"
         new = None
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
         if _deity(tok, toks[i - 1] if i else "", nxt) or words.category_of(tok) == gw.ANIMAL:
@@ -259,6 +269,7 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
 
 
 _NOUN_NEXT = ("NN", "JJ", "CD")
+_DETERMINERS = {"his", "her", "my", "your", "their", "our", "its", "the", "a", "an", "this", "that", "these", "those"}
 
 
 def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], words: gw.WordList,

@@ -150,12 +150,12 @@ _PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
 def glued_pieces(token: str) -> list[tuple[int, str]]:
-    """The words (offset in ``token``, word) of a token made of words joined by a dash run,
-    else []: "meal.--She" -> [(0, "meal"), (7, "She")]."""
+    """The words (offset in ``token``, word) of a token made of words and a dash run, else []:
+    "meal.--She" -> [(0, "meal"), (7, "She")], "”--She" -> [(3, "She")]."""
     if not _DASH_RUN.search(token):
         return []
     pieces = [(m.start(), m.group()) for m in _PIECE.finditer(token)]
-    return pieces if len(pieces) > 1 else []
+    return pieces if len(pieces) > 1 or (pieces and pieces[0][1] != token) else []
 
 
 @functools.lru_cache(maxsize=1)
@@ -233,6 +233,11 @@ def _is_title_period(doc, i: int) -> bool:
             and not tok.text.endswith("."))
 
 
+# Lower-case particles of surnames that the small NER leaves outside the entity ("de Bourgh",
+# "van Tassel", "von Hoffmann"); "le" and "la" are left out ("à la Mode").
+NAME_PARTICLES = {"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della"}
+
+
 def mention_from_span(span) -> NameMention | None:
     """A :class:`NameMention` from a spaCy PERSON span, or None if it is not a usable name.
 
@@ -265,6 +270,9 @@ def mention_from_span(span) -> NameMention | None:
             and any_title(doc[start_tok - 2].text):
         title = doc[start_tok - 2].text + "."
         start_tok -= 2
+    if not title and start_tok > 0 and doc[start_tok - 1].text in NAME_PARTICLES and doc[start_tok].text[:1].isupper():
+        start_tok -= 1                  # "the family of de Bourgh": the particle is the name's
+        name_start = start_tok
     if name_start >= end_tok:
         return None
     if title and saint_place(doc, start_tok, end_tok):

@@ -66,6 +66,10 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("Sapt kicked him sharply.", "Sapt", "Colonel Sapt came. Colonel Sapt, the disrespectful old dog, swore. ", True),
     ("Ginger talked all day.", "Ginger", "Mr. Harrison kept a parrot called Ginger. ", False),
     ("Polly talked all day.", "Polly", "Polly's old cage will be just the thing. ", False),
+    # a gendered common noun in a nickname is no name a swap can move
+    ("Then said the Story Girl, laughing.", "Girl", "", False),
+    ("Then said the Story Girl, laughing.", "Story Girl", "", False),
+    ("Then said Girlie, laughing.", "Girlie", "", True),
     ("Polly talked all day.", "Polly", "Polly's old collar was torn. ", True),
     # a name after an indefinite article is one of a family, no one person
     ("He was in love with an Elliot, it seemed.", "Elliot", "", False),

@@ -175,6 +175,12 @@ def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused)
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He stood by the little princess.",
      True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to the Duke.", True),
+    # a title one of the four bears that no swap flips: "the Colonel" stays while he changes
+    ("Although she admired Clara, Eleanor would not say so to Colonel Thomas or to William. She thanked the Colonel.",
+     True),
+    # an unnamed colonel is someone else, whose pronouns flip with the rest
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. She thanked the Colonel.",
+     False),
     # the rank of one of the four persons: most likely that person, who flips with it
     ("Although she admired Princess Clara, Eleanor would not say so to Thomas or to William. He bowed to the princess.",
      False),
@@ -204,3 +210,17 @@ def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
     rejected = Counter()
     core.instances_from_doc(nlp(text), 0, META, evidence=book_evidence(book, "t"), rejected=rejected)
     assert rejected.get(core.REJECT_GLUED), rejected
+
+
+@pytest.mark.parametrize("text,refused", [
+    ("Although she admired Clara and the Story Girl, Eleanor would not say so to Thomas or to William.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William or to the Story Girl.", True),
+    # a gendered noun in lower case is no nickname
+    ("Although she admired Clara and the girl, Eleanor would not say so to Thomas or to William.", False),
+])
+def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refused):
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, META, rejected=rejected)
+    assert (rejected.get(core.REJECT_NICKNAME, 0) > 0) is refused, (text, rejected)
+    if not refused:
+        assert insts, rejected

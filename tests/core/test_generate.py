@@ -374,3 +374,27 @@ def test_a_gendered_word_glued_to_a_name_flips_and_the_name_is_rewritten(nlp):
     assert "Emma.--She" in inst["tokens"], inst["tokens"]
     t, _ = texts(inst)
     assert t["swap-1"] == "Frank saw John with Emma and Anne. Emma laughed at Frank.--He was glad. He smiled."
+
+
+@pytest.mark.parametrize("text,pronoun,swapped", [
+    # a possessive before a gerund is a determiner: "his being" -> "her being", never "hers"
+    ("Emma saw Anne with Frank and John after his being supposed to be out.", "his",
+     "Frank saw John with Emma and Anne after her being supposed to be out."),
+    # a determiner never stands before a determiner: "her his wife" -> "him her husband"
+    ("Frank saw John with Emma and Anne, resolved to make her his wife.", "her",
+     "Emma saw Anne with Frank and John, resolved to make him her husband."),
+    # an un-...-ed adjective as the object: "by her unexamined" -> "by him unexamined"
+    ("Frank saw John with Emma and Anne, and the letters were swept away by her unexamined.", "her",
+     "Emma saw Anne with Frank and John, and the letters were swept away by him unexamined."),
+    # and the determiner uses stay determiners
+    ("Frank saw John with Emma and Anne, and took her own unopened letters.", "her",
+     "Emma saw Anne with Frank and John, and took his own unopened letters."),
+])
+def test_pronoun_case_before_gerunds_determiners_and_participles(nlp, text, pronoun, swapped):
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        (pronoun, 0), ("C1", 0), ("C2", 0))
+    t, _ = texts(inst)
+    assert t["swap-1"] == swapped

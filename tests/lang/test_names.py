@@ -178,3 +178,31 @@ def test_pet_forms_are_symmetric_and_never_a_name_with_itself():
             assert one_given_name(a, b) == one_given_name(b, a)
     assert one_given_name("eliza", "elizabeth") and one_given_name("jo", "josephine")
     assert not one_given_name("elizabeth", "jane")
+
+
+@pytest.mark.parametrize("token,pieces", [
+    ("meal.--She", [(0, "meal"), (7, "She")]),
+    ("congratulations.--Harriet", [(0, "congratulations"), (18, "Harriet")]),
+    ("herself—Her", [(0, "herself"), (8, "Her")]),
+    ("”--She", [(3, "She")]),           # one word after a closing quote and a dash run
+    ("Mary-Anne", []),                  # a hyphen joins one word
+    ("--", []),
+    ("She", []),
+])
+def test_glued_pieces(token, pieces):
+    from pipeline.lang.names import glued_pieces
+
+    assert glued_pieces(token) == pieces
+
+
+def test_a_surname_particle_outside_the_entity_joins_the_mention(nlp):
+    doc = _doc(nlp, ["the", "family", "of", "de", "Bourgh", "."], [(4, 5)])
+    m = mention_from_span(doc.ents[0])
+    assert (m.text, m.name) == ("de Bourgh", "de Bourgh") and doc.text[m.start:m.end] == "de Bourgh"
+    doc = _doc(nlp, ["Tom", "met", "van", "Tassel", "."], [(3, 4)])
+    assert mention_from_span(doc.ents[0]).text == "van Tassel"
+    # "la", "le" and capitalised words are no particles of the name
+    doc = _doc(nlp, ["a", "la", "Mode", "."], [(2, 3)])
+    assert mention_from_span(doc.ents[0]).text == "Mode"
+    doc = _doc(nlp, ["I", "saw", "De", "Bourgh", "."], [(3, 4)])
+    assert mention_from_span(doc.ents[0]).text == "Bourgh"

@@ -141,6 +141,15 @@ def test_one_name_for_two_generations_refuses_the_window(nlp, text, refused):
     assert (rejected.get(core.REJECT_GENERATIONS, 0) > 0) is refused, (text, rejected)
 
 
+def check_refusal(doc, reason: str, refused: bool, evidence=None) -> None:
+    """``doc``'s windows are refused for ``reason`` (``refused``), or give an instance."""
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(doc, 0, META, evidence=evidence, rejected=rejected)
+    assert (rejected.get(reason, 0) > 0) is refused, (doc.text, rejected)
+    if not refused:
+        assert insts, rejected
+
+
 @pytest.mark.parametrize("text,refused", [
     # the tokenizer leaves "thanks.--Clara" one token: a Clara no swap would reach
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Clara smiled.",
@@ -163,11 +172,7 @@ def test_one_name_for_two_generations_refuses_the_window(nlp, text, refused):
 def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused):
     doc = nlp(text)
     assert any("--" in t.text and t.text != "--" for t in doc), [t.text for t in doc]
-    rejected = Counter()
-    insts, _, _ = core.instances_from_doc(doc, 0, META, rejected=rejected)
-    assert (rejected.get(core.REJECT_GLUED, 0) > 0) is refused, (text, rejected)
-    if not refused:
-        assert insts, rejected
+    check_refusal(doc, core.REJECT_GLUED, refused)
 
 
 @pytest.mark.parametrize("text,refused", [
@@ -190,11 +195,7 @@ def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused)
      False),
 ])
 def test_a_rank_used_as_a_name_refuses_the_window(nlp, text, refused):
-    rejected = Counter()
-    insts, _, _ = core.instances_from_doc(nlp(text), 0, META, rejected=rejected)
-    assert (rejected.get(core.REJECT_RANK, 0) > 0) is refused, (text, rejected)
-    if not refused:
-        assert insts, rejected
+    check_refusal(nlp(text), core.REJECT_RANK, refused)
 
 
 def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
@@ -203,13 +204,9 @@ def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
     text = ("Although she admired Clara, Eleanor would not say so to Thomas or to William. "
             "He sent his thanks.--Rose smiled.")
     book = text + " The rose was red. A rose grew there. She cut a rose. Rose petals fell. The rose died."
-    rejected = Counter()
-    insts, _, _ = core.instances_from_doc(nlp(text), 0, META, evidence=book_evidence(book, "t"), rejected=rejected)
-    assert insts and not rejected.get(core.REJECT_GLUED), rejected
+    check_refusal(nlp(text), core.REJECT_GLUED, False, book_evidence(book, "t"))
     book = text + " Rose came in. Then Rose left. Rose was tall. Rose and Clara talked."
-    rejected = Counter()
-    core.instances_from_doc(nlp(text), 0, META, evidence=book_evidence(book, "t"), rejected=rejected)
-    assert rejected.get(core.REJECT_GLUED), rejected
+    check_refusal(nlp(text), core.REJECT_GLUED, True, book_evidence(book, "t"))
 
 
 @pytest.mark.parametrize("text,refused", [
@@ -219,8 +216,4 @@ def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
     ("Although she admired Clara and the girl, Eleanor would not say so to Thomas or to William.", False),
 ])
 def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refused):
-    rejected = Counter()
-    insts, _, _ = core.instances_from_doc(nlp(text), 0, META, rejected=rejected)
-    assert (rejected.get(core.REJECT_NICKNAME, 0) > 0) is refused, (text, rejected)
-    if not refused:
-        assert insts, rejected
+    check_refusal(nlp(text), core.REJECT_NICKNAME, refused)

@@ -131,6 +131,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "heading"
     if not m.title and _gendered_noun(words[-1]):
         return "a gendered noun (the Story Girl)"
+    if not m.title and _modifier(doc, m):
+        return "a name used as a modifier (the old Irving place)"
     if all(len(w.rstrip(".")) <= 1 for w in words):
         return "initials"
     if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
@@ -313,7 +315,16 @@ def _known_place_here(doc, m: NameMention, word: str, prev, nxt, evidence: BookE
     return None
 
 
-@functools.lru_cache(maxsize=100_000)
+def _modifier(doc, m: NameMention) -> bool:
+    """Whether the untitled mention ``m`` modifies the lower-case common noun right after it
+    ("the old Irving place", "the “Shtcherbatsky element”"): a house, a family's ways, no
+    person."""
+    last = doc[m.token_end - 1]
+    nxt = _next(doc, m.token_end)
+    return (last.dep_ == "compound" and nxt is not None and last.head.i == nxt.i
+            and nxt.tag_ in ("NN", "NNS") and nxt.text[:1].islower())
+
+
 def _gendered_noun(word: str) -> bool:
     """A common noun of the gendered-word list ("Girl", "Boy", "Man"; not kin words, which
     stand for names: "Mother said"), capitalised in a nickname: "the Story Girl"."""
@@ -323,6 +334,7 @@ def _gendered_noun(word: str) -> bool:
     return words.is_listed(word) and words.category_of(word) == "general"
 
 
+@functools.lru_cache(maxsize=100_000)
 def common_word(word: str) -> float:
     """wordfreq's Zipf frequency of the lower-case word (English)."""
     from wordfreq import zipf_frequency

@@ -278,6 +278,7 @@ REJECT_GENERATIONS = "one name for two generations (old Wickham, the late Mr. Da
 REJECT_GLUED = "a name glued to another word by a dash (congratulations.--Harriet)"
 REJECT_RANK = "a rank or title used as a name (the little princess, the Colonel)"
 REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
+REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
@@ -287,7 +288,7 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
@@ -371,6 +372,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         titles = {m.title for m in p.mentions if m.title}
         if any(title_gender(t) for t in titles) and any(not title_gender(t) for t in titles):
             found.setdefault(REJECT_TITLE_CLASH, " / ".join(sorted(titles)))
+        for m in p.mentions:
+            art = _article_before(doc, m)
+            if art:
+                found.setdefault(REJECT_ARTICLE, f"{art} {m.text}")
         elders = [_generation(doc, m) for m in p.mentions]
         if any(elders) and not all(elders):
             found.setdefault(REJECT_GENERATIONS, next(f"{e} {m.text}" for e, m in zip(elders, p.mentions) if e))
@@ -493,6 +498,21 @@ def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=N
                     else common_word(piece) < GLUED_NAME_ZIPF):
                 return tok.text
     return None
+
+
+def _article_before(doc, m: NameMention) -> str:
+    """The article before the mention ``m``, across up to three adjectives ("the Emperor Paul",
+    "the future Countess Bezúkhova", "a mere Mrs Smith", "an every-day Mrs Smith"), or "": such
+    a name is a role or a kind, and a swap would write "the Mademoiselle Bourienne"."""
+    j = m.token_start - 1
+    steps = 0
+    while j >= 0 and steps < 3 and (doc[j].tag_.startswith("JJ") or doc[j].tag_ == "VBN"
+                                    or doc[j].text == "-" or doc[j].lower_ in ("every", "very")):
+        j -= 1
+        steps += 1
+    if j >= 0 and doc[j].lower_ in ("the", "a", "an"):
+        return doc[j].text
+    return ""
 
 
 def _generation(doc, m: NameMention) -> str:

@@ -226,7 +226,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         # "poss" on a predicative adjective is the subject of a small clause, an object:
         # "believing her capable" -> "him"; "her own", "her best", "did her utmost" stay
         elif (dep == "poss" and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "JJ"
-              and deps[heads[i]] in ("ccomp", "xcomp", "oprd", "acomp")):
+              and deps[heads[i]] in ("ccomp", "xcomp", "oprd", "acomp")
+              and toks[heads[i]].lower() not in _NOUN_ADJECTIVES):
             dep = "dobj"
         # "by her unexamined": an un-...-ed adjective standing as the object is said of her
         elif (dep == "poss" and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "JJ"
@@ -234,8 +235,9 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
               and toks[heads[i]].lower().endswith("ed")):
             dep = "dobj"
         nxt_low = toks[i + 1].lower() if i + 1 < len(toks) else ""
-        if tok.lower() == "his" and i + 1 < len(tags) and tags[i + 1] == "VBG":
-            dep = "poss"                # "after his being supposed" -> "her being", not "hers"
+        if tok.lower() in ("his", "her") and _before_gerund(i, toks, tags):
+            dep = "poss"                # "after his being supposed" -> "her being", not "hers";
+            #                             "in her no longer avoiding him" -> "his no longer avoiding"
         elif tok.lower() == "her" and (nxt_low in _DETERMINERS or (i + 1 < len(tags) and tags[i + 1] == "PRP$")):
             dep = "dobj"                # no determiner before a determiner: "make her his wife" -> "him"
         new = None
@@ -269,6 +271,18 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
 
 
 _NOUN_NEXT = ("NN", "JJ", "CD")
+# adjectives that stand as nouns after a determiner: "has her equal", "did her utmost"
+_NOUN_ADJECTIVES = {"equal", "equals", "own", "utmost", "best", "worst", "like", "all", "last", "first"}
+
+
+def _before_gerund(i: int, toks: list[str], tags: list[str]) -> bool:
+    """Whether token ``i`` stands before a gerund, across adverbs ("her no longer avoiding")."""
+    j = i + 1
+    while j < len(tags) and j <= i + 3 and (tags[j].startswith("RB") or toks[j].lower() in ("no", "not")):
+        j += 1
+    return j < len(tags) and tags[j] == "VBG"
+
+
 _DETERMINERS = {"his", "her", "my", "your", "their", "our", "its", "the", "a", "an", "this", "that", "these", "those"}
 
 

@@ -238,6 +238,16 @@ def _is_title_period(doc, i: int) -> bool:
 NAME_PARTICLES = {"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della"}
 
 
+def _title_before(doc, i: int) -> tuple[int, str] | None:
+    """(first token, title text) of a title directly before token ``i`` ("Mr.", or "Mr" and
+    its period as two tokens), else None."""
+    if i > 0 and any_title(doc[i - 1].text):
+        return i - 1, doc[i - 1].text
+    if i > 1 and doc[i - 1].text == "." and _is_title_period(doc, i - 2) and any_title(doc[i - 2].text):
+        return i - 2, doc[i - 2].text + "."
+    return None
+
+
 def mention_from_span(span) -> NameMention | None:
     """A :class:`NameMention` from a spaCy PERSON span, or None if it is not a usable name.
 
@@ -257,19 +267,19 @@ def mention_from_span(span) -> NameMention | None:
     name_start = start_tok
     # a gendered title (titles.tsv) or one without a gender (ungendered_titles.tsv: "Doctor",
     # "Dr.", "St.") as the first token or directly before the span belongs to the mention
+    before = _title_before(doc, start_tok)
     if any_title(doc[start_tok].text) and (title_gender(doc[start_tok].text) or start_tok + 1 < end_tok):
         title = doc[start_tok].text
         name_start = start_tok + 1
         if name_start < end_tok and _is_title_period(doc, start_tok):
             title += "."
             name_start += 1
-    elif start_tok > 0 and any_title(doc[start_tok - 1].text):
-        title = doc[start_tok - 1].text
-        start_tok -= 1
-    elif start_tok > 1 and doc[start_tok - 1].text == "." and _is_title_period(doc, start_tok - 2) \
-            and any_title(doc[start_tok - 2].text):
-        title = doc[start_tok - 2].text + "."
-        start_tok -= 2
+        if before is not None and name_start < end_tok:
+            # "Mr. Major Spencer": the title before the span is the title, "Major" a given name
+            name_start = start_tok
+            start_tok, title = before
+    elif before is not None:
+        start_tok, title = before
     if not title and start_tok > 0 and doc[start_tok - 1].text in NAME_PARTICLES and doc[start_tok].text[:1].isupper():
         start_tok -= 1                  # "the family of de Bourgh": the particle is the name's
         name_start = start_tok

@@ -66,6 +66,9 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("Sapt kicked him sharply.", "Sapt", "Colonel Sapt came. Colonel Sapt, the disrespectful old dog, swore. ", True),
     ("Ginger talked all day.", "Ginger", "Mr. Harrison kept a parrot called Ginger. ", False),
     ("Polly talked all day.", "Polly", "Polly's old cage will be just the thing. ", False),
+    # a name modifying the noun after it is a house or a family's ways
+    ("In the afternoon she walked down to the old Irving place.", "Irving", "", False),
+    ("In the afternoon Irving walked down to the old place.", "Irving", "", True),
     # a gendered common noun in a nickname is no name a swap can move
     ("Then said the Story Girl, laughing.", "Girl", "", False),
     ("Then said the Story Girl, laughing.", "Story Girl", "", False),

@@ -217,3 +217,14 @@ def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
 ])
 def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refused):
     check_refusal(nlp(text), core.REJECT_NICKNAME, refused)
+
+
+@pytest.mark.parametrize("text,refused", [
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to the Emperor William.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to a mere Mr. William.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to the future Lord William.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to the great William.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to Emperor William.", False),
+])
+def test_a_name_after_an_article_refuses_the_window(nlp, text, refused):
+    check_refusal(nlp(text), core.REJECT_ARTICLE, refused)

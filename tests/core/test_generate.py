@@ -386,6 +386,11 @@ def test_a_gendered_word_glued_to_a_name_flips_and_the_name_is_rewritten(nlp):
     # an un-...-ed adjective as the object: "by her unexamined" -> "by him unexamined"
     ("Frank saw John with Emma and Anne, and the letters were swept away by her unexamined.", "her",
      "Emma saw Anne with Frank and John, and the letters were swept away by him unexamined."),
+    # across adverbs before a gerund, and an adjective standing as a noun
+    ("Frank saw John with Emma and Anne, glad in her no longer avoiding Tom.", "her",
+     "Emma saw Anne with Frank and John, glad in his no longer avoiding Tom."),
+    ("Frank saw John with Emma and Anne. I do not think Emma has her equal.", "her",
+     "Emma saw Anne with Frank and John. I do not think Frank has his equal."),
     # and the determiner uses stay determiners
     ("Frank saw John with Emma and Anne, and took her own unopened letters.", "her",
      "Emma saw Anne with Frank and John, and took his own unopened letters."),

@@ -206,3 +206,13 @@ def test_a_surname_particle_outside_the_entity_joins_the_mention(nlp):
     assert mention_from_span(doc.ents[0]).text == "Mode"
     doc = _doc(nlp, ["I", "saw", "De", "Bourgh", "."], [(3, 4)])
     assert mention_from_span(doc.ents[0]).text == "Bourgh"
+
+
+def test_a_title_before_a_titled_span_is_the_title(nlp):
+    # "Mr. Major Spencer": Major is his given name, Mr. the title a swap replaces
+    doc = _doc(nlp, ["Mr.", "Major", "Spencer", "sent", "word", "."], [(1, 3)])
+    m = mention_from_span(doc.ents[0])
+    assert (m.text, m.title, m.name, m.gender) == ("Mr. Major Spencer", "Mr.", "Major Spencer", "masculine")
+    doc = _doc(nlp, ["then", "Major", "Spencer", "sent", "word", "."], [(1, 3)])
+    m = mention_from_span(doc.ents[0])
+    assert (m.text, m.title, m.name) == ("Major Spencer", "Major", "Spencer")

@@ -315,14 +315,23 @@ def _known_place_here(doc, m: NameMention, word: str, prev, nxt, evidence: BookE
     return None
 
 
+MODIFIER_DETERMINERS = {"the", "a", "an", "his", "her", "their", "our", "its", "my", "your"}
+
+
 def _modifier(doc, m: NameMention) -> bool:
     """Whether the untitled mention ``m`` modifies the lower-case common noun right after it
-    ("the old Irving place", "the “Shtcherbatsky element”"): a house, a family's ways, no
-    person."""
+    after a determiner ("the old Irving place", "the “Shtcherbatsky element”"): a house, a
+    family's ways, no person."""
     last = doc[m.token_end - 1]
     nxt = _next(doc, m.token_end)
-    return (last.dep_ == "compound" and nxt is not None and last.head.i == nxt.i
-            and nxt.tag_ in ("NN", "NNS") and nxt.text[:1].islower())
+    if not (last.dep_ == "compound" and nxt is not None and last.head.i == nxt.i
+            and nxt.tag_ in ("NN", "NNS") and nxt.text[:1].islower()):
+        return False
+    # a determiner before it ("giving Maud lessons" is Maud, given lessons)
+    j = m.token_start - 1
+    while j >= 0 and (doc[j].tag_.startswith("JJ") or doc[j].is_quote or doc[j].is_space):
+        j -= 1
+    return j >= 0 and doc[j].lower_ in MODIFIER_DETERMINERS
 
 
 def _gendered_noun(word: str) -> bool:

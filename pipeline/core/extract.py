@@ -410,6 +410,8 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             continue
         ent = tok.ent_type_
         if ent and ent != "PERSON":
+            if _conjoined_with_mention(tok, covered) and _word(tok.text) and tok.tag_ in PROPN_TAGS:
+                found.setdefault(REJECT_PROPER, tok.text)       # "Beaumont and Fletcher" (a GPE)
             continue
         text = tok.text
         if any_title(text):
@@ -498,6 +500,14 @@ def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=N
                     else common_word(piece) < GLUED_NAME_ZIPF):
                 return tok.text
     return None
+
+
+def _conjoined_with_mention(tok, covered: set[int]) -> bool:
+    """Whether ``tok`` is coordinated with a token of a person mention ("Beaumont and
+    Fletcher", where the NER made Beaumont a place): a place is not joined to a person so."""
+    if tok.dep_ == "conj" and tok.head.i in covered:
+        return True
+    return any(c.dep_ == "conj" and c.i in covered for c in tok.children)
 
 
 def _article_before(doc, m: NameMention) -> str:

@@ -389,11 +389,26 @@ def _variant_edits(inst: dict, variant: str, by_role: dict[str, dict], words: gw
             for k, m in enumerate(by_role[slot]["mentions"]):
                 new, title, built = person.render(_shape(m, canon), name_forms)
                 edits.append(Edit(m["start"], m["end"], new, "name", m["text"], slot, k, title, built))
+                possessive = _bare_apostrophe(inst["text"], m, new)
+                if possessive is not None:
+                    edits.append(possessive)
     if FLIPS_WORDS[variant]:
         protected = [(m["start"], m["end"]) for n in inst["names"] for m in n["mentions"]]
         edits.extend(word_edits(inst, protected, words))
     edits.sort(key=lambda e: e.start)
     return edits
+
+
+def _bare_apostrophe(text: str, m: dict, new: str) -> Edit | None:
+    """The edit completing a possessive written with a bare apostrophe after a name ending in
+    s ("Martin Forbes' wife") when the new name does not end in s ("Cecily’s wife", not
+    "Cecily’ wife"), else None."""
+    end = m["end"]
+    if not (end < len(text) and text[end] in "'’" and m["text"].endswith("s") and not new.endswith("s")):
+        return None
+    if end + 1 < len(text) and text[end + 1].isalpha():
+        return None                     # "Forbes's": the apostrophe's own s follows
+    return Edit(end, end + 1, text[end] + "s", "article", text[end], index=-1)
 
 
 def _placed_edits(edits: list[Edit], new_spans: list[tuple[int, int]]

@@ -69,6 +69,7 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     # a name modifying the noun after it is a house or a family's ways
     ("In the afternoon she walked down to the old Irving place.", "Irving", "", False),
     ("In the afternoon Irving walked down to the old place.", "Irving", "", True),
+    ("There he found Polly giving Maud lessons in cookery.", "Maud", "", True),
     # a gendered common noun in a nickname is no name a swap can move
     ("Then said the Story Girl, laughing.", "Girl", "", False),
     ("Then said the Story Girl, laughing.", "Story Girl", "", False),

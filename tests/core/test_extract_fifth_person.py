@@ -228,3 +228,15 @@ def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refuse
 ])
 def test_a_name_after_an_article_refuses_the_window(nlp, text, refused):
     check_refusal(nlp(text), core.REJECT_ARTICLE, refused)
+
+
+def test_a_place_entity_coordinated_with_a_person_is_person_like(nlp):
+    # the small NER makes "Beaumont" a GPE in "Beaumont and Fletcher were everywhere"
+    text = "Although she admired Clara, Eleanor would not say so to Thomas or to Beaumont and William."
+    doc = nlp(text)
+    i = next(t.i for t in doc if t.text == "Beaumont")
+    doc.ents = [e for e in doc.ents if e.text != "Beaumont"] + [Span(doc, i, i + 1, label="GPE")]
+    check_refusal(doc, core.REJECT_PROPER, True)
+    # a place beside a place is none
+    doc = nlp("Although she admired Clara in Paris and Vienna, Eleanor would not say so to Thomas or to William.")
+    check_refusal(doc, core.REJECT_PROPER, False)

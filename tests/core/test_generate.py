@@ -403,3 +403,16 @@ def test_pronoun_case_before_gerunds_determiners_and_participles(nlp, text, pron
         (pronoun, 0), ("C1", 0), ("C2", 0))
     t, _ = texts(inst)
     assert t["swap-1"] == swapped
+
+
+def test_a_bare_apostrophe_after_a_name_in_s_gets_its_s_back(nlp):
+    inst = build_instance(
+        nlp, "Emma said that Charles' wife had squelched Anne and Frank. He laughed.",
+        {"C1": ("Charles", M, ["Charles"]), "C2": ("Frank", M, ["Frank"]),
+         "O1": ("Emma", F, ["Emma"]), "O2": ("Anne", F, ["Anne"])},
+        ("He", 0), ("C1", 0), ("C2", 0))
+    t, rows = texts(inst)
+    assert t["swap-1"] == "Charles said that Emma's husband had squelched Frank and Anne. She laughed."
+    assert t["control"] == "Anne said that Frank's wife had squelched Emma and Charles. He laughed."
+    for r in rows.values():
+        check_offsets(r)

@@ -47,6 +47,7 @@ from pipeline.lang.doc_arrays import pronoun_indices
 from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, mention_from_span, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
+from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
 from pipeline.vocab import MAX_SENTENCES
 
@@ -410,8 +411,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             continue
         ent = tok.ent_type_
         if ent and ent != "PERSON":
-            if _conjoined_with_mention(tok, covered) and _word(tok.text) and tok.tag_ in PROPN_TAGS:
-                found.setdefault(REJECT_PROPER, tok.text)       # "Beaumont and Fletcher" (a GPE)
+            why = _person_in_other_entity(tok, covered, words)
+            if why:
+                found.setdefault(why, tok.text)
             continue
         text = tok.text
         if any_title(text):
@@ -499,6 +501,24 @@ def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=N
                     evidence.proper(piece) if evidence is not None and evidence.text_rules and evidence.n_words
                     else common_word(piece) < GLUED_NAME_ZIPF):
                 return tok.text
+    return None
+
+
+def _person_in_other_entity(tok, covered: set[int], words: set[str]) -> str | None:
+    """Why a capitalised proper noun the NER put in a non-PERSON entity is person-like, or
+    None: coordinated with a person mention ("Beaumont and Fletcher", Beaumont a GPE); a
+    first name in a person's role ("which Edward WOULD give her", "Edward WOULD" an ORG); a
+    one-word organisation in a person's role ("in Tíkhon's face")."""
+    if not (_word(tok.text) and tok.tag_ in PROPN_TAGS) or tok.text.lower() in words:
+        return None
+    if _conjoined_with_mention(tok, covered):
+        return REJECT_PROPER
+    if not _person_role(tok) or known_place(tok.text):
+        return None
+    if guess(tok.text)[0] in (MASCULINE, FEMININE):
+        return REJECT_FIRST_NAME
+    if tok.ent_type_ == "ORG" and tok.ent_iob_ == "B" and (tok.i + 1 >= len(tok.doc) or tok.doc[tok.i + 1].ent_iob_ != "I"):
+        return REJECT_PROPER
     return None
 
 

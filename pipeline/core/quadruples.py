@@ -290,9 +290,10 @@ def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], wor
                 in_name) -> Edit | None:
     """The edit flipping the gendered words of token ``i`` when it is several words glued by a
     dash run ("meal.--She" -> "meal.--He", :func:`pipeline.lang.names.glued_pieces`), or None.
-    Pieces inside a name mention stay (the name's own edit rewrites them); a glued "her" is a
-    determiner before a noun or adjective, else an object. The edit spans the whole token when
-    no name shares it (its index is the token's), else only the flipped pieces (index -1)."""
+    Pieces inside a name mention stay (the name's own edit rewrites them); a glued "her" or
+    "his" is a determiner before a noun or adjective, else an object or independent. The edit spans the whole token when
+    no name shares it (its index is the token's), else only the flipped pieces (index -1).
+    A glued "his" before punctuation is independent ("a note of his.--Do" -> "of hers.--Do")."""
     tok, s = toks[i], starts[i]
     pieces = glued_pieces(tok)
     if not pieces:
@@ -307,7 +308,7 @@ def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], wor
             continue
         is_last = off + len(piece) == len(tok)
         tag = ("PRP$" if nxt_tag.startswith(_NOUN_NEXT) else "PRP") if is_last else "PRP"
-        new = words.flip(piece, tag if piece.lower() == "her" else None)
+        new = words.flip(piece, tag if piece.lower() in ("her", "his") else None)
         if new is None or new == piece:
             continue
         new_tok = new_tok[:off] + new + new_tok[off + len(piece):]

@@ -238,6 +238,14 @@ def _is_title_period(doc, i: int) -> bool:
 NAME_PARTICLES = {"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della"}
 
 
+_PATRONYMIC = re.compile(r"[A-Z]\w+(?:ovna|evna|ichna|ovich|evich|ovitch|evitch|ovitsh|itch)$")
+
+
+def _patronymic(word: str) -> bool:
+    """A Russian patronymic as English translations spell it ("Vlasyevna", "Arkadyevitch")."""
+    return bool(_PATRONYMIC.match(word))
+
+
 def _title_before(doc, i: int) -> tuple[int, str] | None:
     """(first token, title text) of a title directly before token ``i`` ("Mr.", or "Mr" and
     its period as two tokens), else None."""
@@ -263,6 +271,8 @@ def mention_from_span(span) -> NameMention | None:
         start_tok += 1
     if start_tok >= end_tok:
         return None
+    while end_tok < len(doc) and _patronymic(doc[end_tok].text) and doc[end_tok - 1].whitespace_:
+        end_tok += 1                    # "Marya Vlasyevna": the NER left the patronymic out
     title = ""
     name_start = start_tok
     # a gendered title (titles.tsv) or one without a gender (ungendered_titles.tsv: "Doctor",

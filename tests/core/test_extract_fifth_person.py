@@ -240,3 +240,22 @@ def test_a_place_entity_coordinated_with_a_person_is_person_like(nlp):
     # a place beside a place is none
     doc = nlp("Although she admired Clara in Paris and Vienna, Eleanor would not say so to Thomas or to William.")
     check_refusal(doc, core.REJECT_PROPER, False)
+
+
+def _relabel(doc, word: str, label: str, width: int = 1):
+    i = next(t.i for t in doc if t.text == word)
+    doc.ents = [e for e in doc.ents if not (e.start <= i < e.end)] + [Span(doc, i, i + width, label=label)]
+    return doc
+
+
+def test_a_person_the_ner_put_in_another_entity_is_person_like(nlp):
+    base = "Although she admired Clara, Eleanor would not say so to Thomas or to William"
+    # a first name in a person's role ("which Edward WOULD give her": an ORG of the NER)
+    doc = _relabel(nlp(base + ", which Edward would give her."), "Edward", "ORG")
+    check_refusal(doc, core.REJECT_FIRST_NAME, True)
+    # a one-word organisation in a person's role ("in Tíkhon's face")
+    doc = _relabel(nlp(base + ", as Tikhon's face showed."), "Tikhon", "ORG")
+    check_refusal(doc, core.REJECT_PROPER, True)
+    # a place in a place's role stays a place
+    doc = _relabel(nlp(base + " in Oxford."), "Oxford", "GPE")
+    check_refusal(doc, core.REJECT_PROPER, False)

@@ -350,7 +350,7 @@ def test_her_stepmother_and_the_governess(nlp):
 def test_gendered_words_glued_by_a_dash_flip(nlp):
     # "meal.--She" and "herself.--Her" are single tokens of the tokenizer; the words inside flip
     text = ("Emma saw Anne with Frank and John at the meal.--She was glad. "
-            "Anne blamed herself.--Her book was lost. She smiled.")
+            "Anne blamed herself.--Her book was lost. She smiled. I have a note of hers.--Do you?")
     inst = build_instance(
         nlp, text,
         {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
@@ -359,13 +359,13 @@ def test_gendered_words_glued_by_a_dash_flip(nlp):
     assert "meal.--She" in inst["tokens"] and "herself.--Her" in inst["tokens"], inst["tokens"]
     t, _ = texts(inst)
     assert t["swap-1"] == ("Frank saw John with Emma and Anne at the meal.--He was glad. "
-                           "John blamed himself.--His book was lost. He smiled.")
+                           "John blamed himself.--His book was lost. He smiled. I have a note of his.--Do you?")
     assert t["control"] == ("Anne saw Emma with John and Frank at the meal.--She was glad. "
-                            "Emma blamed herself.--Her book was lost. She smiled.")
+                            "Emma blamed herself.--Her book was lost. She smiled. I have a note of hers.--Do you?")
 
 
 def test_a_gendered_word_glued_to_a_name_flips_and_the_name_is_rewritten(nlp):
-    text = "Emma saw Anne with Frank and John. Frank laughed at Emma.--She was glad. She smiled."
+    text = "Emma saw Anne with Frank and John. Frank laughed at Emma.--She was glad. She smiled. A note of his.--Do see."
     inst = build_instance(
         nlp, text,
         {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
@@ -373,7 +373,8 @@ def test_a_gendered_word_glued_to_a_name_flips_and_the_name_is_rewritten(nlp):
         ("She", 1), ("C1", 0), ("C2", 0))
     assert "Emma.--She" in inst["tokens"], inst["tokens"]
     t, _ = texts(inst)
-    assert t["swap-1"] == "Frank saw John with Emma and Anne. Emma laughed at Frank.--He was glad. He smiled."
+    assert t["swap-1"] == ("Frank saw John with Emma and Anne. Emma laughed at Frank.--He was glad. He smiled. "
+                           "A note of hers.--Do see.")
 
 
 @pytest.mark.parametrize("text,pronoun,swapped", [

@@ -216,3 +216,10 @@ def test_a_title_before_a_titled_span_is_the_title(nlp):
     doc = _doc(nlp, ["then", "Major", "Spencer", "sent", "word", "."], [(1, 3)])
     m = mention_from_span(doc.ents[0])
     assert (m.text, m.title, m.name) == ("Major Spencer", "Major", "Spencer")
+
+
+def test_a_patronymic_left_outside_the_entity_joins_the_mention(nlp):
+    doc = _doc(nlp, ["a", "new", "bodyguard", ",", "Marya", "Vlasyevna", ",", "came"], [(4, 5)])
+    assert mention_from_span(doc.ents[0]).text == "Marya Vlasyevna"
+    doc = _doc(nlp, ["Marya", "Smith", "came"], [(0, 1)])
+    assert mention_from_span(doc.ents[0]).text == "Marya"

@@ -9,7 +9,9 @@ the attribute ruler, see :func:`parse_components`) and the
 person layer :mod:`pipeline.nlp.persons` (last, after NER), so every user of :func:`load`
 (extract in both strategies, ``generate --gap-tsv``, ``analyze``) sees the same PERSON entities.
 
-May import: spacy, :mod:`pipeline.errors`, :mod:`pipeline.nlp.persons`.
+The models' matrix products run through numpy's BLAS on one thread (:mod:`pipeline.nlp.blas`).
+
+May import: spacy, :mod:`pipeline.errors`, :mod:`pipeline.nlp.persons`, :mod:`pipeline.nlp.blas`.
 """
 
 from __future__ import annotations
@@ -81,6 +83,9 @@ def load(name: str | None = None, exclude: tuple[str, ...] = tuple(EXCLUDE)):
         nlp = spacy.load(name, exclude=list(exclude))
     except OSError as exc:
         raise _missing(name) from exc
+    from pipeline.nlp import blas
+
+    blas.use(nlp)       # numpy's BLAS for the matrix products, one thread (see nlp/blas.py)
     _register_paragraph_breaks()
     nlp.add_pipe(PARAGRAPH_BREAKS, first=True)
     if ATTRIBUTE_RULER in nlp.pipe_names and ruler_sets_only_space_attrs(nlp.get_pipe(ATTRIBUTE_RULER)):

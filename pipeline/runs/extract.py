@@ -280,6 +280,9 @@ def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path
         settings["model_name"], settings["model_version"] = nlp_mod.model_id(nlp)
         settings["components"] = list(nlp.pipe_names)
         settings["spacy_version"] = spacy.__version__
+        from pipeline.nlp import blas
+
+        settings["blas"] = blas.ops_name(nlp)       # for information: same results either way
     return settings
 
 

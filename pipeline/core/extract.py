@@ -593,6 +593,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
     gendered_keys = [({m.key_tokens for m in ms if m.gender == MASCULINE},
                       {m.key_tokens for m in ms if m.gender == FEMININE}) for ms in by_sent]
     out = []
+    fitted: dict[tuple[int, int], list | None] = {}       # (lo, hi) -> fit_window of its mentions
     for pron in pronouns:
         sp = sent_of_token.get(pron.i)
         if sp is None:
@@ -607,7 +608,9 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         refused = None
         for lo, hi in candidate_windows(sp, len(sents)):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
-            persons = fit_window(window)
+            if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
+                fitted[lo, hi] = fit_window(window)
+            persons = fitted[lo, hi]
             if persons is None:
                 continue
             cands = [p for p in persons if p.gender == gender]

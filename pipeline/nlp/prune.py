@@ -26,6 +26,14 @@ sentence boundary), then tok2vec, tagger, parser and attribute ruler.
   of the pronoun (merged into regions),
   go through the model, each region as a Doc of its own; instances are kept only for
   promising pronouns, whose every possible window lies inside their region.
+* The regions are first only parsed (the components before NER: en_core_web_sm runs NER
+  last). With the parsed sentences and the initial clauses known, :func:`ner_ranges` checks
+  the pattern and window conditions again, exactly (a GAP pattern needs its two candidates
+  in the pronoun's parsed sentence or the one before, FINALPRO before the pronoun, the others
+  with the pronoun in an initial clause); only the sentences of the pronouns that pass, with
+  ``MARGIN`` sentences around their windows, go through NER and the person layer (NER was
+  the costliest component: it has its own token-to-vector layer). On the 18 Gutenberg books
+  about 40 % of the parsed tokens need no NER.
 
 NER and parser decisions depend on a few tokens of context, so a region's edge can be read
 differently from the same tokens in the whole chunk; the margin keeps such edges away from
@@ -35,7 +43,8 @@ by spelling (no tag) over the whole book.
 
 May import: the standard library, spaCy (inside functions), :mod:`pipeline.vocab`,
 :mod:`pipeline.nlp.load` (the pipeline and its components), :mod:`pipeline.lang.pronouns`,
-:mod:`pipeline.lang.names` (title genders), :mod:`pipeline.lang.doc_arrays` and
+:mod:`pipeline.lang.names` (title genders), :mod:`pipeline.lang.doc_arrays`,
+:mod:`pipeline.lang.patterns` (initial clauses, in the parse cut) and
 :mod:`pipeline.lang.book_evidence` (inside functions).
 """
 
@@ -44,7 +53,7 @@ from __future__ import annotations
 import bisect
 
 from pipeline.nlp import load as nlp_mod
-from pipeline.lang.pronouns import MASCULINE, target_pronoun_gender
+from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
 
 from pipeline.vocab import MAX_SENTENCES
 MARGIN = 2      # extra rough sentences parsed on each side of a pronoun's widest window
@@ -229,39 +238,152 @@ def region_doc(doc, start: int, end: int, arrays, array_head, array):
     return sub
 
 
+def stages(nlp, components: list[str]) -> tuple[list[str], list[str]]:
+    """Split the components to run into (before NER, NER and after), in pipeline order; the
+    second list is empty when no NER runs after the parser (then prune cannot parse first
+    and name second, see :func:`parsed_docs`)."""
+    order = [name for name, _ in nlp.pipeline if name in components]
+    if "ner" not in order or "parser" not in order or order.index("ner") < order.index("parser"):
+        return order, []
+    k = order.index("ner")
+    return order[:k], order[k:]
+
+
 def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: int = 16, evidence=None,
                 owns: list[int] | None = None):
     """For each chunk of a book yield ``(chunk offset, Doc of the whole chunk, parts)``;
     ``parts`` lists (book offset, processed Doc, promising pronoun offsets in that Doc or None
     for "every pronoun"). Full: one part, the whole (processed) chunk. Prune: the whole chunk
-    is only tokenized, and there is one processed part per region. (Gathering the regions of
-    several chunks into larger batches for the model was measured: no faster on CPU.)"""
+    is only tokenized; its promising regions are parsed, and only the parts of them where
+    the parse still allows an instance (:func:`ner_ranges`) go through NER and the person
+    layer, one processed part each. (Gathering the regions of several chunks into larger
+    batches for the model was measured: no faster on CPU.)"""
     components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
     if strategy == "full":
         docs = run_components(nlp, (nlp.make_doc(text) for _, text in chunks), components, batch_size)
         for (offset, _), doc in zip(chunks, docs):
             yield offset, doc, [(offset, doc, None)]
         return
+    first, then = stages(nlp, components)
     for k, (offset, text) in enumerate(chunks):
-        doc, parts = _pass0(nlp, offset, text, evidence, (owns[k] - offset) if owns is not None else 0)
-        processed = list(run_components(nlp, iter([sub for _, sub, _ in parts]), components, batch_size))
-        yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
+        doc, parts, marks = _pass0(nlp, offset, text, evidence, (owns[k] - offset) if owns is not None else 0)
+        processed = list(run_components(nlp, iter([sub for _, sub, _ in parts]), first, batch_size))
+        if not then:
+            yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
+            continue
+        cut = [(book_offset + sub[s].idx, sub[s:e].as_doc(), {x - sub[s].idx for x in toks})
+               for (book_offset, _, promising), sub, region_marks in zip(parts, processed, marks)
+               for s, e, toks in ner_ranges(sub, promising, region_marks)]
+        named = run_components(nlp, iter([sub for _, sub, _ in cut]), then, batch_size)
+        yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(cut, named)]
 
 
-def _pass0(nlp, offset: int, text: str, evidence, from_char: int = 0):
+def _pass0(nlp, offset: int, text: str, evidence, from_char: int = 0, doc=None):
     """Tokenize a chunk and cut out its promising regions (as Docs not yet processed); only
-    pronouns from ``from_char`` on (the chunk's own text, after its lead) make regions."""
+    pronouns from ``from_char`` on (the chunk's own text, after its lead) make regions.
+    Returns (the chunk's Doc, parts, the name marks of each part with token indices of the
+    part's Doc). ``doc``: the chunk already tokenized."""
     from pipeline.lang.doc_arrays import DocArrays
 
-    doc = nlp.make_doc(text)
+    if doc is None:
+        doc = nlp.make_doc(text)
     arrays = DocArrays(doc, text)
     sent_of = rough_sentences(doc, arrays)
-    regions = promising_regions(doc, name_marks(doc, sent_of, evidence, arrays), sent_of, arrays, from_char)
+    marks = name_marks(doc, sent_of, evidence, arrays)
+    regions = promising_regions(doc, marks, sent_of, arrays, from_char)
     if not regions:
-        return doc, []
+        return doc, [], []
     head = doc._get_array_attrs()
     array = doc.to_array(head)
     idx = arrays.idx
     parts = [(offset + idx[s], region_doc(doc, s, e, arrays, head, array), {idx[i] - idx[s] for i in toks})
              for s, e, toks in regions]
-    return doc, parts
+    marks.sort()
+    region_marks = []
+    for s, e, _ in regions:
+        lo, hi = bisect.bisect_left(marks, (s,)), bisect.bisect_left(marks, (e,))
+        region_marks.append([(i - s, key, gender) for i, key, gender in marks[lo:hi]])
+    return doc, parts, region_marks
+
+
+def ner_ranges(doc, promising: set[int], marks) -> list[tuple[int, int, set[int]]]:
+    """Second cut of prune, on a region ``doc`` that is parsed but has no entities yet:
+    (start token, end token, promising pronoun offsets) of the runs of whole parsed sentences
+    that NER and the person layer must still see. ``promising``: character offsets in ``doc``
+    of its promising pronouns; ``marks``: pass 0's name marks (token index in ``doc``, key,
+    gender), a superset of the gendered mentions.
+
+    With the parse known, the conditions of pass 0 are checked again on the parsed sentences
+    (the sentences the windows are made of), each still necessary for an instance: a
+    pronoun is kept when (1) it can match a GAP pattern (:mod:`pipeline.lang.patterns`) with
+    two distinct marks of its gender as candidates: FINALPRO, both before the pronoun in one
+    sentence S, its own or the one before; INITIALPRO / MEDIALPRO, the pronoun in an initial
+    clause (the same test as extract's) and both in its sentence, or one in it and one in the
+    sentence before; and (2) some run of ``MAX_SENTENCES`` sentences around it holds two
+    masculine and two feminine marks. A mark counts for every sentence from two tokens before
+    it (an ungendered title and its period: "Dr. Watson") to the end of its capitalized run,
+    so a parse that splits a name still finds it. The kept pronoun's possible windows, with
+    ``MARGIN`` sentences on each side, are what NER reads; overlapping ranges merge."""
+    from pipeline.lang.doc_arrays import DocArrays
+    from pipeline.lang.patterns import initial_clause_kind
+
+    if not promising or not len(doc):
+        return []
+    a = DocArrays(doc)
+    sent_of, k = [], -1
+    for i in range(a.n):
+        if i == 0 or a.sent_start[i] == 1:
+            k += 1
+        sent_of.append(k)
+    n_sents = k + 1
+    starts = [i for i in range(a.n) if i == 0 or a.sent_start[i] == 1]
+    keys = {g: [set() for _ in range(n_sents)] for g in (MASCULINE, FEMININE)}
+    at: list[list[tuple[int, tuple]]] = [[] for _ in range(n_sents)]     # (token, key) per sentence
+    for i, key, gender in marks:
+        end = i + 1
+        while end < a.n and a.upper[end] and not a.punct[end]:
+            end += 1
+        for s in range(sent_of[max(0, i - 2)], sent_of[end - 1] + 1):
+            keys[gender][s].add(key)
+            at[s].append((i, key))
+    sents = None
+    spans = []
+    for i in range(a.n):
+        if a.idx[i] not in promising:
+            continue
+        gender = target_pronoun_gender(a.texts[i])
+        k = sent_of[i]
+        # a mention takes its person's gender from any variant in its window ("Darcy", which
+        # gender-guesser calls feminine, is Mr. Darcy's): a key may have the gender of any
+        # mark around whose key holds its words
+        near = set().union(*keys[gender][max(0, k - MAX_SENTENCES + 1):k + MAX_SENTENCES])
+        words = [set(x) for x in near]
+
+        def cands(s, before=False):
+            return {key for j, key in at[s] if (not before or j < i) and (key in near or any(
+                set(key) <= w for w in words))}
+
+        ok = any(len(cands(s, True)) >= 2 for s in (k, k - 1) if s >= 0)
+        if not ok:
+            here = cands(k)
+            prev = cands(k - 1) if k > 0 else set()
+            if len(here) >= 2 or (here and prev and len(here | prev) >= 2):
+                if sents is None:
+                    sents = list(doc.sents)
+                ok = initial_clause_kind(doc[i], sents[k]) is not None
+        if not ok:
+            continue
+        fits = [lo for lo in range(max(0, k - MAX_SENTENCES + 1), k + 1)
+                if len(set().union(*keys[MASCULINE][lo:lo + MAX_SENTENCES])) >= 2
+                and len(set().union(*keys[FEMININE][lo:lo + MAX_SENTENCES])) >= 2]
+        if not fits:
+            continue
+        spans.append((max(0, fits[0] - MARGIN), min(n_sents - 1, fits[-1] + MAX_SENTENCES - 1 + MARGIN), i))
+    ranges: list[list] = []
+    for lo, hi, i in sorted(spans):
+        if ranges and lo <= ranges[-1][1] + 1:
+            ranges[-1][1] = max(ranges[-1][1], hi)
+            ranges[-1][2].add(a.idx[i])
+        else:
+            ranges.append([lo, hi, {a.idx[i]}])
+    return [(starts[lo], starts[hi + 1] if hi + 1 < n_sents else a.n, toks) for lo, hi, toks in ranges]

@@ -107,6 +107,7 @@ PROFILE_GROUPS = (("project", ()),           # files of this package (see _PROJE
                   ("numpy", ("numpy",)),
                   ("other libraries", ("site-packages", "dist-packages")))
 PROJECT_COMPONENTS = ("paragraph_breaks", "space_attrs", "person_layer")
+PROJECT_PHASES = ("book evidence", "pass 0", "parse cut (project)", "records")
 # Project functions that consume a component's ``pipe`` generator: the compiled generators of
 # the parser and NER are not seen by cProfile, so their time shows as these functions' own.
 PIPE_DRIVERS = ("parsed_docs", "_run_component")
@@ -177,7 +178,9 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
     """Wall seconds of each phase of extracting one book, each phase run over the whole book
     before the next: the book's evidence, the tokenizer, pass 0 (prune: spellings, rough
     sentences, regions; with the copies of the regions as Docs), each pipeline component by
-    name, and the records (mentions, windows, instances). Returns (phase -> seconds, the
+    name (prune: the components before NER on the regions, then the parse cut of
+    :func:`pipeline.nlp.prune.ner_ranges` and the copies of its sentences, then NER and the
+    components after it on those), and the records (mentions, windows, instances). Returns (phase -> seconds, the
     extraction's counts: words, names, pronouns, instances)."""
     import time as _time
 
@@ -203,35 +206,38 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
         parts = [[(offset, doc, None)] for (offset, _), doc in zip(chunks, wholes)]
     else:
         def pass0():
-            from pipeline.lang.doc_arrays import DocArrays
-
-            out = []
-            for (offset, text), doc, own in zip(chunks, wholes, owns):
-                arrays = DocArrays(doc, text)
-                sent_of = prune.rough_sentences(doc, arrays)
-                regions = prune.promising_regions(doc, prune.name_marks(doc, sent_of, evidence, arrays), sent_of,
-                                                  arrays, own - offset)
-                out.append((doc, arrays, regions))
-            return out
+            return [prune._pass0(nlp, offset, text, evidence, own - offset, whole)[1:]
+                    for (offset, text), own, whole in zip(chunks, owns, wholes)]
 
         found = timed("pass 0", pass0)
-
-        def copies():
-            out = []
-            for (offset, _), (doc, arrays, regions) in zip(chunks, found):
-                head = doc._get_array_attrs()
-                array = doc.to_array(head) if regions else None
-                out.append([(offset + arrays.idx[s], prune.region_doc(doc, s, e, arrays, head, array),
-                             {arrays.idx[i] - arrays.idx[s] for i in toks}) for s, e, toks in regions])
-            return out
-
-        parts = timed("region copies", copies)
+        parts = [p for p, _ in found]
     docs = [d for ps in parts for _, d, _ in ps]
     batch = 16
     components = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
+    first, then = prune.stages(nlp, components) if strategy != "full" else (components, [])
     for name, proc in nlp.pipeline:
-        if name in components:
+        if name in first:
             docs = timed(name, _run_component, proc, docs, batch)
+    if then:
+        it = iter(docs)
+        parts = [[(o, next(it), t) for o, _, t in ps] for ps in parts]
+
+        def cut():
+            return [[(o + d[s].idx, (d, s, e), {x - d[s].idx for x in toks})
+                     for (o, d, promising), region_marks in zip(ps, marks)
+                     for s, e, toks in prune.ner_ranges(d, promising, region_marks)]
+                    for ps, (_, marks) in zip(parts, found)]
+
+        cuts = timed("parse cut (project)", cut)
+
+        def copies():
+            return [[(o, d[s:e].as_doc(), toks) for o, (d, s, e), toks in ps] for ps in cuts]
+
+        parts = timed("sentence copies", copies)
+        docs = [d for ps in parts for _, d, _ in ps]
+        for name, proc in nlp.pipeline:
+            if name in then:
+                docs = timed(name, _run_component, proc, docs, batch)
     it = iter(docs)
     processed = [[(o, next(it), t) for o, _, t in ps] for ps in parts]
     meta = core.BookMeta(book_id, "", "")
@@ -261,7 +267,7 @@ def profile_book(paragraphs: list[str], strategy: str = "prune", model: str | No
     nlp_mod.load(model)
     phases, counts = profile_phases(paragraphs, strategy, model, book_id)
     total = sum(phases.values())
-    project = sum(v for k, v in phases.items() if k in ("book evidence", "pass 0", "records") + PROJECT_COMPONENTS)
+    project = sum(v for k, v in phases.items() if k in PROJECT_PHASES + PROJECT_COMPONENTS)
     prof = cProfile.Profile()
     prof.enable()
     profile_phases(paragraphs, strategy, model, book_id)
@@ -284,8 +290,8 @@ def print_profile(path: Path, strategy: str = "prune", model: str | None = None)
     print("| phase | seconds | share |")
     print("|---|---|---|")
     for name, sec in prof["phases"].items():
-        who = "project" if name in ("book evidence", "pass 0", "records") + PROJECT_COMPONENTS else "spaCy"
-        print(f"| {name} ({who}) | {sec:.2f} | {sec / prof['total']:.1%} |")
+        who = "project" if name in PROJECT_PHASES + PROJECT_COMPONENTS else "spaCy"
+        print(f"| {name.replace(' (project)', '')} ({who}) | {sec:.2f} | {sec / prof['total']:.1%} |")
     print()
     print(f"project's own phases: {prof['project_share']:.1%} of the time (target <= 25 %)")
     print("cProfile, own time by code (built-ins and spaCy's Doc/Token accessors counted for their callers; "

@@ -1,0 +1,110 @@
+"""Prune's second cut (pipeline.nlp.prune.ner_ranges): after the parse, a pronoun goes on to
+NER only when a GAP pattern is still possible with name marks as candidates, and the
+sentences NER reads are whole parsed sentences around its windows."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.nlp import load as nlp_mod
+from pipeline.nlp import prune
+
+WOMEN = "Emma and Harriet walked home together after the long dinner at the vicarage."
+
+
+def _parsed(nlp, text):
+    first, then = prune.stages(nlp, nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp))
+    assert then and then[0] == "ner"
+    doc = list(prune.run_components(nlp, iter([nlp.make_doc(text)]), first))[0]
+    assert not doc.ents and doc.has_annotation("DEP")
+    return doc
+
+
+def _kept(nlp, text, pronoun):
+    """Offsets the cut keeps when ``pronoun`` (its first occurrence as a word) is promising."""
+    doc = _parsed(nlp, text)
+    at = next(t.idx for t in doc if t.text == pronoun)
+    ranges = prune.ner_ranges(doc, {at}, prune.name_marks(doc))
+    return at, ranges, doc
+
+
+def test_stages_put_ner_after_the_parse(nlp):
+    first, then = prune.stages(nlp, nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp))
+    assert "parser" in first and "tok2vec" in first and "ner" not in first
+    assert then == ["ner", "person_layer"]
+
+
+def test_stages_do_not_split_when_ner_runs_before_the_parser(nlp):
+    class Fake:
+        pipeline = [("ner", None), ("tok2vec", None), ("parser", None)]
+    assert prune.stages(Fake(), ["ner", "tok2vec", "parser"]) == (["ner", "tok2vec", "parser"], [])
+
+
+def test_finalpro_candidates_before_the_pronoun_are_kept(nlp):
+    text = WOMEN + " John met Robert at the gate, and he smiled at the news."
+    at, ranges, doc = _kept(nlp, text, "he")
+    assert len(ranges) == 1 and ranges[0][2] == {at}
+    s, e, _ = ranges[0]
+    assert s == 0 and e == len(doc)            # whole sentences, the margin reaches both ends
+
+
+def test_candidates_only_after_the_pronoun_and_no_initial_clause_are_dropped(nlp):
+    text = WOMEN + " He was sure that John and Robert would come to the dinner."
+    _, ranges, _ = _kept(nlp, text, "He")
+    assert ranges == []
+
+
+def test_pronoun_in_an_initial_clause_keeps_candidates_after_it(nlp):
+    text = WOMEN + " When he arrived at the house, John greeted Robert warmly."
+    at, ranges, _ = _kept(nlp, text, "he")
+    assert [r[2] for r in ranges] == [{at}]
+
+
+def test_medialpro_one_candidate_in_the_sentence_before(nlp):
+    text = WOMEN + " John waited in the hall. When he saw the carriage, Robert ran out."
+    at, ranges, _ = _kept(nlp, text, "he")
+    assert [r[2] for r in ranges] == [{at}]
+
+
+def test_one_candidate_only_is_dropped(nlp):
+    text = WOMEN + " John waited in the hall, and he was cold. Much later Robert came home."
+    _, ranges, _ = _kept(nlp, text, "he")
+    assert ranges == []
+
+
+def test_two_women_and_two_men_are_needed_in_a_window(nlp):
+    text = "Emma walked home alone. John met Robert at the gate, and he smiled at the news."
+    _, ranges, _ = _kept(nlp, text, "he")
+    assert ranges == []
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_a_name_takes_the_gender_of_its_titled_variant(nlp, before):
+    """gender-guesser calls Darcy a woman's name; "Darcy" beside "Mr. Darcy" is Mr. Darcy,
+    a man: he can be a candidate of "he"."""
+    from pipeline.lang.names import guess
+
+    assert guess("Darcy")[0] == "feminine"
+    variant = "Mr. Darcy called on Elizabeth and Jane." if before else "Elizabeth and Jane sat alone."
+    text = f"{variant} Darcy looked at John, and he smiled at the news."
+    at, ranges, _ = _kept(nlp, text, "he")
+    assert [r[2] for r in ranges] == ([{at}] if before else [])
+
+
+def test_far_pronouns_make_separate_ranges_of_whole_sentences(nlp):
+    filler = " ".join(f"The rain fell on the roof number {k}." for k in range(12))
+    part = WOMEN + " John met Robert at the gate, and he smiled at the news."
+    text = part + " " + filler + " " + part
+    doc = _parsed(nlp, text)
+    hes = [t.idx for t in doc if t.text == "he"]
+    ranges = prune.ner_ranges(doc, set(hes), prune.name_marks(doc))
+    assert [r[2] for r in ranges] == [{hes[0]}, {hes[1]}]
+    starts = {s.start for s in doc.sents} | {len(doc)}
+    for s, e, _ in ranges:
+        assert s in starts and e in starts
+    assert ranges[0][1] < ranges[1][0]
+
+
+def test_nothing_promising_nothing_kept(nlp):
+    doc = _parsed(nlp, WOMEN)
+    assert prune.ner_ranges(doc, set(), prune.name_marks(doc)) == []

@@ -271,11 +271,25 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
         if not then:
             yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
             continue
-        cut = [(book_offset + sub[s].idx, sub[s:e].as_doc(), {x - sub[s].idx for x in toks})
-               for (book_offset, _, promising), sub, region_marks in zip(parts, processed, marks)
-               for s, e, toks in ner_ranges(sub, promising, region_marks)]
+        cut = [piece for (book_offset, _, promising), sub, region_marks in zip(parts, processed, marks)
+               for piece in sentence_docs(sub, book_offset, ner_ranges(sub, promising, region_marks))]
         named = run_components(nlp, iter([sub for _, sub, _ in cut]), then, batch_size)
         yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(cut, named)]
+
+
+def sentence_docs(doc, book_offset: int, ranges) -> list[tuple[int, object, set[int]]]:
+    """(book offset, Doc copy, pronoun offsets in the copy) of each range of whole parsed
+    sentences of ``doc`` (``Span.as_doc`` with the Doc's arrays read once, not per range)."""
+    if not ranges:
+        return []
+    head = doc._get_array_attrs()
+    array = doc.to_array(head)
+    out = []
+    for s, e, toks in ranges:
+        start = doc[s].idx
+        out.append((book_offset + start, doc[s:e].as_doc(array_head=head, array=array),
+                    {x - start for x in toks}))
+    return out
 
 
 def _pass0(nlp, offset: int, text: str, evidence, from_char: int = 0, doc=None):

@@ -223,15 +223,14 @@ def profile_phases(paragraphs: list[str], strategy: str = "prune", model: str | 
         parts = [[(o, next(it), t) for o, _, t in ps] for ps in parts]
 
         def cut():
-            return [[(o + d[s].idx, (d, s, e), {x - d[s].idx for x in toks})
-                     for (o, d, promising), region_marks in zip(ps, marks)
-                     for s, e, toks in prune.ner_ranges(d, promising, region_marks)]
+            return [[(o, d, prune.ner_ranges(d, promising, region_marks))
+                     for (o, d, promising), region_marks in zip(ps, marks)]
                     for ps, (_, marks) in zip(parts, found)]
 
         cuts = timed("parse cut (project)", cut)
 
         def copies():
-            return [[(o, d[s:e].as_doc(), toks) for o, (d, s, e), toks in ps] for ps in cuts]
+            return [[piece for o, d, ranges in ps for piece in prune.sentence_docs(d, o, ranges)] for ps in cuts]
 
         parts = timed("sentence copies", copies)
         docs = [d for ps in parts for _, d, _ in ps]

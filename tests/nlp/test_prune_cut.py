@@ -108,3 +108,19 @@ def test_far_pronouns_make_separate_ranges_of_whole_sentences(nlp):
 def test_nothing_promising_nothing_kept(nlp):
     doc = _parsed(nlp, WOMEN)
     assert prune.ner_ranges(doc, set(), prune.name_marks(doc)) == []
+
+
+def test_sentence_docs_are_the_parsed_sentences(nlp):
+    text = WOMEN + " John met Robert at the gate, and he smiled. " + WOMEN + " Then he left."
+    doc = _parsed(nlp, text)
+    sents = list(doc.sents)
+    ranges = [(sents[1].start, sents[2].start, {sents[1][-3].idx}), (sents[3].start, len(doc), set())]
+    pieces = prune.sentence_docs(doc, 1000, ranges)
+    assert len(pieces) == 2
+    for (s, e, toks), (offset, sub, mine) in zip(ranges, pieces):
+        want = doc[s:e].as_doc()
+        assert offset == 1000 + doc[s].idx and sub.text == want.text
+        assert mine == {x - doc[s].idx for x in toks}
+        assert [(t.tag_, t.dep_, t.head.i, t.is_sent_start) for t in sub] == \
+            [(t.tag_, t.dep_, t.head.i, t.is_sent_start) for t in want]
+    assert prune.sentence_docs(doc, 0, []) == []

@@ -148,6 +148,7 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
         key = tuple(t.lower() for t in texts[first:end])
         marks.extend((i, key, g) for g in sorted(genders))
         covered.update(range(i, end))
+    marks.extend(_glued_marks(a, evidence, covered))
     # A mention without a gendered first token ("Rostóv") takes the gender of a person whose
     # name holds its words ("Count Rostóv", "Nicholas Rostóv") in the same context (see
     # core.extract's variant grouping), so a capitalized token that is a word of a mark's name
@@ -173,6 +174,49 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
                 if j < len(sents) and sents[j] <= k + reach:
                     marks.append((i, key, gender))
     return marks
+
+
+def _glued_marks(a, evidence, covered: set[int]) -> list[tuple[int, tuple[str, ...], str]]:
+    """Marks of the names inside tokens glued by a dash run ("Robert,--a", "meal.--Harriet",
+    :func:`pipeline.lang.names.glued_pieces`): NER may still make a person of them. Each
+    capitalized piece marks the token, keyed by its word (and, for the last piece, the
+    capitalized tokens after it); a title piece marks the name after it."""
+    from pipeline.lang.book_evidence import mark_genders
+    from pipeline.lang.names import glued_pieces, title_gender
+
+    out = []
+    texts, upper, punct, n = a.texts, a.upper, a.punct, a.n
+    for i, text in enumerate(texts):
+        if not ("-" in text or "—" in text or "–" in text):
+            continue
+        pieces = glued_pieces(text)
+        if not pieces:
+            continue
+        end = i + 1
+        while end < n and upper[end] and not punct[end]:
+            end += 1
+        after = tuple(t.lower() for t in texts[i + 1:end])
+        for j, (_, word) in enumerate(pieces):
+            if not word[:1].isupper():
+                continue
+            rest = tuple(w.lower() for _, w in pieces[j + 1:] if w[:1].isupper())
+            last = j == len(pieces) - 1
+            title = title_gender(word)
+            if title:
+                if last and not after and i + 2 < n and texts[i + 1] == "." and not a.space_after[i]:
+                    end = i + 2             # "so.--Mrs" "." "Weston": the period is the title's
+                    while end < n and upper[end] and not punct[end]:
+                        end += 1
+                    after = tuple(t.lower() for t in texts[i + 2:end])
+                key = (rest[:1] if rest else ()) or (after if last else ())
+                genders = {title} if key else set()
+            else:
+                key = (word.lower(),) + (after if last else ())
+                genders = mark_genders(word, evidence)
+            out.extend((i, key, g) for g in sorted(genders))
+            if genders:
+                covered.update(range(i, end if last else i + 1))
+    return out
 
 
 def promising_regions(doc, marks, sent_of: list[int] | None = None,

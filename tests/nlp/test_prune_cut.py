@@ -124,3 +124,26 @@ def test_sentence_docs_are_the_parsed_sentences(nlp):
         assert [(t.tag_, t.dep_, t.head.i, t.is_sent_start) for t in sub] == \
             [(t.tag_, t.dep_, t.head.i, t.is_sent_start) for t in want]
     assert prune.sentence_docs(doc, 0, []) == []
+
+
+@pytest.mark.parametrize("text,want", [
+    ("of Edward, then only of Robert,--a subject on which he spoke", {("robert",): "masculine"}),
+    ("What a meal.--Harriet Smith came in.", {("harriet", "smith"): "feminine"}),
+    ("He said so.--Mrs. Weston smiled.", {("weston",): "feminine"}),
+    ("and then Mr.--Knightley came", {("knightley",): "masculine"}),
+])
+def test_names_glued_by_a_dash_run_are_marked(nlp, text, want):
+    """en_core_web_sm keeps "Robert,--a" one token, and NER may still make a person of it:
+    pass 0 marks the name inside, so prune keeps its windows (Sense and Sensibility lost
+    seven instances of "Robert,--a subject" before)."""
+    doc = nlp.make_doc(text)
+    glued = [t.i for t in doc if "--" in t.text]
+    assert glued
+    marks = prune.name_marks(doc)
+    for key, gender in want.items():
+        assert any(i in glued and k == key and g == gender for i, k, g in marks), marks
+
+
+def test_a_glued_lowercase_word_is_no_mark(nlp):
+    doc = nlp.make_doc("It was all over.--then they left.")
+    assert prune.name_marks(doc) == []

@@ -25,6 +25,18 @@ def test_profile_book_returns_its_categories(nlp, strategy):
     assert {"project", "spacy"} <= set(prof["groups"])
     assert sum(prof["group_shares"].values()) == pytest.approx(1.0)
     assert prof["counts"]["words"] > 500
+    assert ("parse cut (project)" in phases) == ("sentence copies" in phases) == (strategy == "prune")
+    # the profile runs the stages itself: it must find what extract finds
+    from pipeline.core.extract import BookMeta, chunk_paragraphs, extract_chunks, with_leads
+    from pipeline.lang.book_evidence import book_evidence
+    from pipeline.nlp.prune import parsed_docs
+
+    text = "\n\n".join(paragraphs)
+    chunks, owns = with_leads(chunk_paragraphs(paragraphs), text)
+    evidence = book_evidence(text, "book")
+    found, _, _ = extract_chunks(parsed_docs(nlp, chunks, strategy, 16, evidence, owns), BookMeta("book", "", ""),
+                                 evidence, None, owns)
+    assert found and prof["counts"]["instances"] == len(found)
 
 
 def test_profile_groups_send_builtins_to_their_callers():

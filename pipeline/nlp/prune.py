@@ -120,7 +120,7 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
     take a gender from the book or a researcher's override: every such gender is marked).
     ``arrays``: the Doc's :class:`pipeline.lang.doc_arrays.DocArrays` when the caller has them."""
     from pipeline.lang.book_evidence import mark_genders
-    from pipeline.lang.names import title_gender
+    from pipeline.lang.names import NAME_PARTICLES, title_gender
 
     a = _arrays(doc, arrays)
     texts, punct, upper, space_after = a.texts, a.punct, a.upper, a.space_after
@@ -135,12 +135,21 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
         first = i + 1 if gender else i
         if gender and first < n and texts[first] == "." and not space_after[i]:
             first += 1                      # "MRS" "." "WESTON": the period belongs to the title
+        key_start = first
+        if gender:
+            while first < n and texts[first] in NAME_PARTICLES:
+                first += 1                  # "Mr. van der Luyden": the particles are the name's
+            if first == n or not upper[first]:
+                first = key_start
         if gender:
             genders = {gender}
         else:
             genders = genders_of.get(text)
             if genders is None:
                 genders = genders_of[text] = mark_genders(text, evidence)
+            if i + 2 < n and texts[i + 1] == "-" and upper[i + 2] and not space_after[i] and not space_after[i + 1]:
+                # "Liza" "-" "Lu": the book's evidence may know the whole name
+                genders = genders | mark_genders(text + "-" + texts[i + 2], evidence)
         if not genders:
             continue
         end = first
@@ -148,7 +157,7 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
             end += 1
         if end == first:
             continue
-        key = tuple(t.lower() for t in texts[first:end])
+        key = tuple(t.lower() for t in texts[key_start:end])
         marks.extend((i, key, g) for g in sorted(genders))
         covered.update(range(i, end))
     marks.extend(_glued_marks(a, evidence, covered))
@@ -247,9 +256,16 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None,
             continue
         gender = target_pronoun_gender(a.texts[i])
         k = sent_of[i]
-        # every pattern puts both candidates in the pronoun's sentence or the one before
-        own = m_keys if gender == MASCULINE else f_keys
-        if len(set().union(*own[max(0, k - 1 - SLACK):k + 1 + SLACK])) < 2:
+        # every pattern puts both candidates in the pronoun's sentence or the one before; a
+        # name there may take its gender from a variant anywhere in its window ("Montoni"
+        # grouped with "Madame Montoni" two sentences on)
+        own, other = (m_keys, f_keys) if gender == MASCULINE else (f_keys, m_keys)
+        here = set().union(*own[max(0, k - 1 - SLACK):k + 1 + SLACK])
+        if len(here) < 2:
+            near = [set(key) for key in set().union(*own[max(0, k - span + 1):k + span])]
+            here |= {key for key in set().union(*other[max(0, k - 1 - SLACK):k + 1 + SLACK])
+                     if any(set(key) <= w for w in near)}
+        if len(here) < 2:
             continue
         # some window around the pronoun must hold two masculine and two feminine names; only
         # the sentences of such windows, and a margin around them, are parsed

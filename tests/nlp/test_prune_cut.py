@@ -147,3 +147,45 @@ def test_names_glued_by_a_dash_run_are_marked(nlp, text, want):
 def test_a_glued_lowercase_word_is_no_mark(nlp):
     doc = nlp.make_doc("It was all over.--then they left.")
     assert prune.name_marks(doc) == []
+
+
+def test_particles_after_a_title_are_part_of_the_mark(nlp):
+    """"Mr. van der Luyden" (The Age of Innocence): the mention is titled, its name begins
+    with lower-case particles; pass 0 marks it (and Mrs. van der Luyden), keyed by the name."""
+    doc = nlp.make_doc("Mr. van der Luyden advanced to give her his arm, and Archer turned to Mrs. van der Luyden.")
+    marks = prune.name_marks(doc)
+    assert (0, ("van", "der", "luyden"), "masculine") in marks
+    assert any(k == ("van", "der", "luyden") and g == "feminine" for _, k, g in marks)
+    assert prune.name_marks(nlp.make_doc("Mr. van went home.")) == []
+
+
+def test_a_hyphenated_name_takes_the_books_gender(nlp):
+    """"'Liza-Lu" (Tess): the book's evidence (here a researcher's cast) genders the whole
+    hyphenated name; gender-guesser calls "Liza" a woman's name. Both are marked."""
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = "Mrs Durbeyfield, 'Liza-Lu, and Abraham had gone out, and Tess was keeping house."
+    evidence = book_evidence(text, "b", {"*": {"Liza-Lu": "masculine"}})
+    doc = nlp.make_doc(text)
+    liza = next(t.i for t in doc if t.text == "Liza")
+    genders = {g for i, _, g in prune.name_marks(doc, evidence=evidence) if i == liza}
+    assert genders == {"masculine", "feminine"}
+    assert {g for i, _, g in prune.name_marks(doc) if i == liza} == {"feminine"}
+
+
+def test_a_name_may_take_its_variants_gender_in_the_first_condition(nlp):
+    """"Montoni" (a man's name to the book) is grouped with "Madame Montoni" three sentences
+    on (The Mysteries of Udolpho), so "she" has two feminine candidates: the pronoun is
+    promising although only one feminine mark stands near it."""
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = ("Emily, considering the temper of Montoni, looked at John. 'Ah!' said she to herself. "
+            "Robert was gone. It was late. Madame Montoni smiled.")
+    evidence = book_evidence(text, "b", {"*": {"Montoni": "masculine"}})
+    doc = nlp.make_doc(text)
+    she = next(t.i for t in doc if t.text == "she")
+    marks = prune.name_marks(doc, evidence=evidence)
+    regions = prune.promising_regions(doc, marks)
+    assert any(she in toks for _, _, toks in regions)
+    alone = nlp.make_doc(text.replace("Madame Montoni smiled.", "Nobody smiled."))
+    assert not any(she in toks for _, _, toks in prune.promising_regions(alone, prune.name_marks(alone, evidence=evidence)))

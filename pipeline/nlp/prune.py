@@ -112,6 +112,21 @@ def rough_sentences(doc, arrays=None) -> list[int]:
     return out
 
 
+def _run_end(a, i: int) -> int:
+    """End (exclusive) of the run of capitalized, non-punctuation tokens from token ``i``."""
+    end = i
+    while end < a.n and a.upper[end] and not a.punct[end]:
+        end += 1
+    return end
+
+
+def _variant_of(key: tuple[str, ...], near: list[set[str]]) -> bool:
+    """A mention keyed ``key`` may join a person whose name holds its words (core.extract's
+    variant grouping), and take that person's gender: "Darcy" beside "Mr. Darcy"."""
+    words = set(key)
+    return any(words <= w for w in near)
+
+
 def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
                arrays=None) -> list[tuple[int, tuple[str, ...], str]]:
     """Pass 0: (token index, key, gender) for every possible gendered name, no model.
@@ -152,9 +167,7 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
                 genders = genders | mark_genders(text + "-" + texts[i + 2], evidence)
         if not genders:
             continue
-        end = first
-        while end < n and upper[end] and not punct[end]:
-            end += 1
+        end = _run_end(a, first)
         if end == first:
             continue
         key = tuple(t.lower() for t in texts[key_start:end])
@@ -197,16 +210,14 @@ def _glued_marks(a, evidence, covered: set[int]) -> list[tuple[int, tuple[str, .
     from pipeline.lang.names import glued_pieces, title_gender
 
     out = []
-    texts, upper, punct, n = a.texts, a.upper, a.punct, a.n
+    texts, n = a.texts, a.n
     for i, text in enumerate(texts):
         if not ("-" in text or "—" in text or "–" in text):
             continue
         pieces = glued_pieces(text)
         if not pieces:
             continue
-        end = i + 1
-        while end < n and upper[end] and not punct[end]:
-            end += 1
+        end = _run_end(a, i + 1)
         after = tuple(t.lower() for t in texts[i + 1:end])
         for j, (_, word) in enumerate(pieces):
             if not word[:1].isupper():
@@ -216,9 +227,7 @@ def _glued_marks(a, evidence, covered: set[int]) -> list[tuple[int, tuple[str, .
             title = title_gender(word)
             if title:
                 if last and not after and i + 2 < n and texts[i + 1] == "." and not a.space_after[i]:
-                    end = i + 2             # "so.--Mrs" "." "Weston": the period is the title's
-                    while end < n and upper[end] and not punct[end]:
-                        end += 1
+                    end = _run_end(a, i + 2)    # "so.--Mrs" "." "Weston": the period is the title's
                     after = tuple(t.lower() for t in texts[i + 2:end])
                 key = (rest[:1] if rest else ()) or (after if last else ())
                 genders = {title} if key else set()
@@ -264,7 +273,7 @@ def promising_regions(doc, marks, sent_of: list[int] | None = None,
         if len(here) < 2:
             near = [set(key) for key in set().union(*own[max(0, k - span + 1):k + span])]
             here |= {key for key in set().union(*other[max(0, k - 1 - SLACK):k + 1 + SLACK])
-                     if any(set(key) <= w for w in near)}
+                     if _variant_of(key, near)}
         if len(here) < 2:
             continue
         # some window around the pronoun must hold two masculine and two feminine names; only
@@ -417,9 +426,7 @@ def ner_ranges(doc, promising: set[int], marks) -> list[tuple[int, int, set[int]
     keys = {g: [set() for _ in range(n_sents)] for g in (MASCULINE, FEMININE)}
     at: list[list[tuple[int, tuple]]] = [[] for _ in range(n_sents)]     # (token, key) per sentence
     for i, key, gender in marks:
-        end = i + 1
-        while end < a.n and a.upper[end] and not a.punct[end]:
-            end += 1
+        end = _run_end(a, i + 1)
         for s in range(sent_of[max(0, i - 2)], sent_of[end - 1] + 1):
             keys[gender][s].add(key)
             at[s].append((i, key))
@@ -433,12 +440,10 @@ def ner_ranges(doc, promising: set[int], marks) -> list[tuple[int, int, set[int]
         # a mention takes its person's gender from any variant in its window ("Darcy", which
         # gender-guesser calls feminine, is Mr. Darcy's): a key may have the gender of any
         # mark around whose key holds its words
-        near = set().union(*keys[gender][max(0, k - MAX_SENTENCES + 1):k + MAX_SENTENCES])
-        words = [set(x) for x in near]
+        near = [set(x) for x in set().union(*keys[gender][max(0, k - MAX_SENTENCES + 1):k + MAX_SENTENCES])]
 
         def cands(s, before=False):
-            return {key for j, key in at[s] if (not before or j < i) and (key in near or any(
-                set(key) <= w for w in words))}
+            return {key for j, key in at[s] if (not before or j < i) and _variant_of(key, near)}
 
         ok = any(len(cands(s, True)) >= 2 for s in (k, k - 1) if s >= 0)
         if not ok:

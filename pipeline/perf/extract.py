@@ -3,10 +3,13 @@ measured side by side in one run, the agreement of prune with full, and peak mem
 
     python -m pipeline.perf.extract [--corpus DIR] [--repeats N] [--books ID ...] [--memory-book ID]
                                     [--baseline OLD_CHECKOUT] [--full-repeats N]
+                                    [--configs STRATEGY:WORKERS ...] [--old-configs STRATEGY:WORKERS ...]
 
 Every configuration runs ``python -m pipeline extract`` in a fresh subprocess into a fresh
 output directory (so nothing is resumed and each pays its own model loading, like a user),
-in interleaved order when repeated; the table shows medians. Agreement: the share of the
+in interleaved order when repeated; the table shows medians. ``--configs`` chooses the
+configurations (default ``full:1 prune:1 prune:2``) and ``--old-configs`` those the baseline
+code runs (e.g. only ``prune:1`` when only its one-worker speed is compared). Agreement: the share of the
 full strategy's instances that prune also finds with the same book, pronoun offset and
 candidate names. Peak memory: the maximum resident set size of a single-process run over
 one book alone: War and Peace (book 2600), or with ``--books`` the largest book of the subset
@@ -307,12 +310,58 @@ def _sides(baseline: Path | None) -> list[tuple[str, Path | None]]:
     return [("new", None)] + ([("old", baseline)] if baseline else [])
 
 
+def parse_configs(values: list[str]) -> list[tuple[str, int]]:
+    """``["full:1", "prune:2"]`` -> [("full", 1), ("prune", 2)] (ValueError on anything else)."""
+    out = []
+    for v in values:
+        strategy, _, workers = v.partition(":")
+        if strategy not in ("full", "prune") or not workers.isdigit() or int(workers) < 1:
+            raise ValueError(f"{v!r} is no configuration (STRATEGY:WORKERS, e.g. prune:2)")
+        if (strategy, int(workers)) not in out:
+            out.append((strategy, int(workers)))
+    return out
+
+
+def table_lines(times: dict[tuple, list[float]], words: int, sides: list[str]) -> list[str]:
+    """The benchmark's tables (Markdown) from ``times`` ((side, strategy, workers) -> seconds
+    of each run): medians, words/s, each side's prune against its full and its workers against
+    its one worker, and new against old for every configuration both ran. A configuration
+    that did not run is not shown, nor a ratio that needs it."""
+    med = {c: statistics.median(v) for c, v in times.items() if v}
+    wps = {c: words / s for c, s in med.items()}
+    lines = []
+    for side in sides:
+        if len(sides) > 1:
+            lines.append(f"{side} code:")
+        lines += ["| configuration | median s | runs | words/s | ratio |", "|---|---|---|---|---|"]
+        for (s, strategy, workers) in sorted((c for c in med if c[0] == side), key=lambda c: (c[1], c[2])):
+            ratio = ""
+            if workers > 1 and (side, strategy, 1) in wps:
+                ratio = f"{wps[(s, strategy, workers)] / wps[(side, strategy, 1)]:.2f} x its 1 worker (target >= 1.8)"
+            elif strategy == "prune" and (side, "full", workers) in wps:
+                ratio = f"{wps[(s, strategy, workers)] / wps[(side, 'full', workers)]:.2f} x full"
+            lines.append(f"| {strategy}, {workers} worker{'s' if workers > 1 else ''} | {med[(s, strategy, workers)]:.1f} "
+                         f"| {len(times[(s, strategy, workers)])} | {wps[(s, strategy, workers)]:,.0f} | {ratio} |")
+        lines.append("")
+    both = [c for c in med if c[0] == "new" and ("old",) + c[1:] in med]
+    if both:
+        lines.append("new / old, words/s (medians, side by side in this run):")
+        for c in sorted(both, key=lambda c: (c[1], c[2])):
+            old = ("old",) + c[1:]
+            lines.append(f"  {c[1]}, {c[2]} worker(s): {wps[c]:,.0f} / {wps[old]:,.0f} = {wps[c] / wps[old]:.2f}")
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--full-repeats", type=int, default=None,
                     help="repeats of the full strategy (default: --repeats; full is the slowest run)")
+    ap.add_argument("--configs", nargs="+", default=[f"{s}:{w}" for s, w in CONFIGS], metavar="STRATEGY:WORKERS",
+                    help="configurations to time (default: full:1 prune:1 prune:2)")
+    ap.add_argument("--old-configs", nargs="+", default=None, metavar="STRATEGY:WORKERS",
+                    help="configurations the --baseline code runs (default: --configs)")
     ap.add_argument("--books", nargs="*", default=None, help="Gutenberg ids (default: every book)")
     ap.add_argument("--memory-book", default=None,
                     help="book id for the peak-memory run (default: 2600, or the largest of --books)")
@@ -325,6 +374,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="another checkout of the project (e.g. `git worktree add /tmp/old COMMIT`): every "
                          "configuration also runs its code, interleaved with this one, and the table compares them")
     args = ap.parse_args(argv)
+    try:
+        configs = {"new": parse_configs(args.configs),
+                   "old": parse_configs(args.old_configs if args.old_configs is not None else args.configs)}
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if not args.corpus.is_dir():
         print(f"skipped: {args.corpus} is absent (the benchmark needs ../shared/corpus/gutenberg)")
         return 0
@@ -356,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
             corpus.mkdir()
             for b in args.books:
                 shutil.copy(args.corpus / f"{b}.txt", corpus / f"{b}.txt")
-        runs = [(side, code, strategy, workers) for side, code in sides for strategy, workers in CONFIGS]
+        runs = [(side, code, strategy, workers) for side, code in sides for strategy, workers in configs[side]]
         times: dict[tuple, list[float]] = {(side, s, w): [] for side, _, s, w in runs}
         words = 0
         outs = {}
@@ -371,43 +426,32 @@ def main(argv: list[str] | None = None) -> int:
                 outs[(side, strategy, workers)] = out
                 print(f"  run {r + 1}: {side} {strategy:<5} workers={workers}: {seconds:7.1f} s, "
                       f"{words / seconds:7.0f} words/s", flush=True)
-        keys = {(side, s): instance_keys(outs[(side, s, 1)]) for side, _ in sides for s in ("full", "prune")}
+        keys = {}
+        for (side, strategy, workers), out in outs.items():
+            keys.setdefault((side, strategy), instance_keys(out))
         memory_book = args.memory_book or (
             max(args.books, key=lambda b: (args.corpus / f"{b}.txt").stat().st_size) if args.books else "2600")
         peaks = {side: peak_memory_mb(args.corpus, memory_book, tmp, code, f"-{side}") for side, code in sides}
 
-    med = {c: statistics.median(v) for c, v in times.items()}
-    wps = {c: words / s for c, s in med.items()}
     print()
     print(f"extract benchmark: {words:,} words, {args.repeats} repeat(s) ({full_repeats} of full), "
           f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}"
           + (f"; old = {args.baseline}" if args.baseline else ""))
     print()
+    for line in table_lines(times, words, [side for side, _ in sides]):
+        print(line)
+    print()
     for side, _ in sides:
-        if len(sides) > 1:
-            print(f"{side} code:")
-        print("| configuration | median s | words/s | ratio |")
-        print("|---|---|---|---|")
-        print(f"| full, 1 worker | {med[(side, 'full', 1)]:.1f} | {wps[(side, 'full', 1)]:,.0f} | 1.00 |")
-        print(f"| prune, 1 worker | {med[(side, 'prune', 1)]:.1f} | {wps[(side, 'prune', 1)]:,.0f} | "
-              f"{wps[(side, 'prune', 1)] / wps[(side, 'full', 1)]:.2f} (target >= 1.6 vs full) |")
-        print(f"| prune, 2 workers | {med[(side, 'prune', 2)]:.1f} | {wps[(side, 'prune', 2)]:,.0f} | "
-              f"{wps[(side, 'prune', 2)] / wps[(side, 'prune', 1)]:.2f} (target >= 1.7 vs 1 worker) |")
-        print()
-        full, prune = keys[(side, "full")], keys[(side, "prune")]
-        agreement = len(full & prune) / len(full) if full else 1.0
-        print(f"agreement of prune with full: {agreement:.2%} of {len(full)} full instances "
-              f"({len(full - prune)} missed, {len(prune - full)} only in prune) (target >= 99 %)")
+        if (side, "full") in keys and (side, "prune") in keys:
+            full, prune = keys[(side, "full")], keys[(side, "prune")]
+            agreement = len(full & prune) / len(full) if full else 1.0
+            print(f"{side}: agreement of prune with full: {agreement:.2%} of {len(full)} full instances "
+                  f"({len(full - prune)} missed, {len(prune - full)} only in prune) (target 100 %)")
+        for strategy in ("full", "prune"):
+            if (side, strategy) in keys:
+                print(f"{side}: {strategy} instances: {len(keys[(side, strategy)])}")
         if peaks[side] is not None:
-            print(f"peak memory, book {memory_book} alone, prune, 1 worker: {peaks[side]:,.0f} MB")
-        print()
-    if args.baseline:
-        print("new / old, words/s (medians, side by side in this run):")
-        for strategy, workers in CONFIGS:
-            c_new, c_old = ("new", strategy, workers), ("old", strategy, workers)
-            print(f"  {strategy}, {workers} worker(s): {wps[c_new]:,.0f} / {wps[c_old]:,.0f} = "
-                  f"{wps[c_new] / wps[c_old]:.2f}")
-        print(f"  instances: new full {len(keys[('new', 'full')])}, old full {len(keys[('old', 'full')])}")
+            print(f"{side}: peak memory, book {memory_book} alone, prune, 1 worker: {peaks[side]:,.0f} MB")
     return 0
 
 

@@ -76,3 +76,26 @@ def test_a_baseline_that_is_no_checkout_and_an_existing_keep_directory_are_refus
     assert "no checkout of this project" in capsys.readouterr().err
     assert bench.main(["--corpus", str(corpus), "--profile", "none", "--keep", str(tmp_path)]) == 2
     assert "--keep" in capsys.readouterr().err
+
+
+def test_parse_configs():
+    assert bench.parse_configs(["full:1", "prune:2", "prune:2"]) == [("full", 1), ("prune", 2)]
+    for bad in (["prune"], ["fast:1"], ["prune:0"], ["prune:x"]):
+        with pytest.raises(ValueError):
+            bench.parse_configs(bad)
+
+
+def test_table_lines_compare_what_ran_side_by_side():
+    times = {("new", "prune", 1): [10.0, 12.0, 11.0], ("new", "prune", 2): [6.0, 5.0, 7.0],
+             ("old", "prune", 1): [22.0, 20.0, 24.0]}
+    text = "\n".join(bench.table_lines(times, 1100, ["new", "old"]))
+    assert "| prune, 1 worker | 11.0 | 3 | 100 |" in text
+    assert "| prune, 2 workers | 6.0 | 3 | 183 | 1.83 x its 1 worker" in text
+    assert "| prune, 1 worker | 22.0 | 3 | 50 |" in text        # the old side
+    assert "prune, 1 worker(s): 100 / 50 = 2.00" in text
+    assert "full" not in text and "2 worker(s):" not in text      # nothing that did not run
+
+
+def test_bad_config_is_a_one_line_error(capsys):
+    assert bench.main(["--configs", "prune:none", "--profile", "none"]) == 2
+    assert "no configuration" in capsys.readouterr().err

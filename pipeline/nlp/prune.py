@@ -59,7 +59,7 @@ from pipeline.nlp import load as nlp_mod
 from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
 
 from pipeline.vocab import MAX_SENTENCES
-MARGIN = 2      # extra rough sentences parsed on each side of a pronoun's widest window
+MARGIN = 1      # extra sentences parsed (rough) and named (parsed) on each side of a pronoun's widest window
 SLACK = 1       # rough sentences may split where the parser does not (and vice versa)
 _END_PUNCT = (".", "!", "?", "…")
 _OPENERS = {'"', "'", "“", "‘", "(", "_", "["}

@@ -334,14 +334,15 @@ def table_lines(times: dict[tuple, list[float]], words: int, sides: list[str]) -
         if len(sides) > 1:
             lines.append(f"{side} code:")
         lines += ["| configuration | median s | runs | words/s | ratio |", "|---|---|---|---|---|"]
-        for (s, strategy, workers) in sorted((c for c in med if c[0] == side), key=lambda c: (c[1], c[2])):
+        for (_, strategy, workers) in sorted((c for c in med if c[0] == side), key=lambda c: (c[1], c[2])):
+            c = (side, strategy, workers)
             ratio = ""
             if workers > 1 and (side, strategy, 1) in wps:
-                ratio = f"{wps[(s, strategy, workers)] / wps[(side, strategy, 1)]:.2f} x its 1 worker (target >= 1.8)"
+                ratio = f"{wps[c] / wps[(side, strategy, 1)]:.2f} x its 1 worker (target >= 1.8)"
             elif strategy == "prune" and (side, "full", workers) in wps:
-                ratio = f"{wps[(s, strategy, workers)] / wps[(side, 'full', workers)]:.2f} x full"
-            lines.append(f"| {strategy}, {workers} worker{'s' if workers > 1 else ''} | {med[(s, strategy, workers)]:.1f} "
-                         f"| {len(times[(s, strategy, workers)])} | {wps[(s, strategy, workers)]:,.0f} | {ratio} |")
+                ratio = f"{wps[c] / wps[(side, 'full', workers)]:.2f} x full"
+            lines.append(f"| {strategy}, {workers} worker{'s' if workers > 1 else ''} | {med[c]:.1f} "
+                         f"| {len(times[c])} | {wps[c]:,.0f} | {ratio} |")
         lines.append("")
     both = [c for c in med if c[0] == "new" and ("old",) + c[1:] in med]
     if both:

@@ -428,8 +428,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  run {r + 1}: {side} {strategy:<5} workers={workers}: {seconds:7.1f} s, "
                       f"{words / seconds:7.0f} words/s", flush=True)
         keys = {}
-        for (side, strategy, workers), out in outs.items():
-            keys.setdefault((side, strategy), instance_keys(out))
+        for (side, strategy, _), out in outs.items():
+            if (side, strategy) not in keys:        # one output per strategy is enough
+                keys[(side, strategy)] = instance_keys(out)
         memory_book = args.memory_book or (
             max(args.books, key=lambda b: (args.corpus / f"{b}.txt").stat().st_size) if args.books else "2600")
         peaks = {side: peak_memory_mb(args.corpus, memory_book, tmp, code, f"-{side}") for side, code in sides}

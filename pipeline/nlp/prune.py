@@ -302,7 +302,8 @@ def region_doc(doc, start: int, end: int, arrays, array_head, array):
     :class:`pipeline.lang.doc_arrays.DocArrays`), the other attributes (the tokenizer's norms
     among them) from ``array`` (``doc.to_array(array_head)``, read once per Doc). A Doc
     without a parse or entities needs none of ``as_doc``'s repairs of heads and partial
-    entities, and has no vectors to average."""
+    entities, and has no vectors to average; nor does a run of whole parsed sentences without
+    entities (:func:`sentence_docs`), whose heads all lie inside it. The copy has no tensor."""
     from spacy.tokens import Doc
 
     sub = Doc(doc.vocab, words=arrays.texts[start:end], spaces=arrays.space_after[start:end])
@@ -351,16 +352,22 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
 
 def sentence_docs(doc, book_offset: int, ranges) -> list[tuple[int, object, set[int]]]:
     """(book offset, Doc copy, pronoun offsets in the copy) of each range of whole parsed
-    sentences of ``doc`` (``Span.as_doc`` with the Doc's arrays read once, not per range)."""
+    sentences of ``doc`` that has no entities yet. The copies are what ``Span.as_doc`` gives
+    for such a range, built from the Doc's arrays read once (as :func:`region_doc` builds the
+    regions): a whole sentence's heads all lie inside it, so none of ``as_doc``'s repairs (heads
+    outside the span, partial entities) applies, and no per-token ``Token`` object is made.
+    The copies carry no tensor or vector (NER has its own token-to-vector layer)."""
+    from pipeline.lang.doc_arrays import DocArrays
+
     if not ranges:
         return []
     head = doc._get_array_attrs()
     array = doc.to_array(head)
+    arrays = DocArrays(doc)
     out = []
     for s, e, toks in ranges:
-        start = doc[s].idx
-        out.append((book_offset + start, doc[s:e].as_doc(array_head=head, array=array),
-                    {x - start for x in toks}))
+        start = arrays.idx[s]
+        out.append((book_offset + start, region_doc(doc, s, e, arrays, head, array), {x - start for x in toks}))
     return out
 
 

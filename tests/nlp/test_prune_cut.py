@@ -123,6 +123,10 @@ def test_sentence_docs_are_the_parsed_sentences(nlp):
         assert mine == {x - doc[s].idx for x in toks}
         assert [(t.tag_, t.dep_, t.head.i, t.is_sent_start) for t in sub] == \
             [(t.tag_, t.dep_, t.head.i, t.is_sent_start) for t in want]
+        # every attribute as_doc copies (built from the arrays, without its per-token repairs)
+        head = doc._get_array_attrs()
+        assert (sub.to_array(head) == want.to_array(head)).all()
+        assert [t.whitespace_ for t in sub] == [t.whitespace_ for t in want]
     assert prune.sentence_docs(doc, 0, []) == []
 
 

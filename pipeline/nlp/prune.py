@@ -337,6 +337,8 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
         for (offset, _), doc in zip(chunks, docs):
             yield offset, doc, [(offset, doc, None)]
         return
+    from pipeline.lang.doc_arrays import DocArrays
+
     first, then = stages(nlp, components)
     for k, (offset, text) in enumerate(chunks):
         doc, parts, marks = _pass0(nlp, offset, text, evidence, (owns[k] - offset) if owns is not None else 0)
@@ -344,26 +346,30 @@ def parsed_docs(nlp, chunks: list[tuple[int, str]], strategy: str, batch_size: i
         if not then:
             yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(parts, processed)]
             continue
-        cut = [piece for (book_offset, _, promising), sub, region_marks in zip(parts, processed, marks)
-               for piece in sentence_docs(sub, book_offset, ner_ranges(sub, promising, region_marks))]
+        cut = []
+        for (book_offset, _, promising), sub, region_marks in zip(parts, processed, marks):
+            arrays = DocArrays(sub) if promising and len(sub) else None   # read once for both
+            cut.extend(sentence_docs(sub, book_offset, ner_ranges(sub, promising, region_marks, arrays), arrays))
         named = run_components(nlp, iter([sub for _, sub, _ in cut]), then, batch_size)
         yield offset, doc, [(book_offset, sub, toks) for (book_offset, _, toks), sub in zip(cut, named)]
 
 
-def sentence_docs(doc, book_offset: int, ranges) -> list[tuple[int, object, set[int]]]:
+def sentence_docs(doc, book_offset: int, ranges, arrays=None) -> list[tuple[int, object, set[int]]]:
     """(book offset, Doc copy, pronoun offsets in the copy) of each range of whole parsed
     sentences of ``doc`` that has no entities yet. The copies are what ``Span.as_doc`` gives
     for such a range, built from the Doc's arrays read once (as :func:`region_doc` builds the
     regions): a whole sentence's heads all lie inside it, so none of ``as_doc``'s repairs (heads
     outside the span, partial entities) applies, and no per-token ``Token`` object is made.
-    The copies carry no tensor or vector (NER has its own token-to-vector layer)."""
+    The copies carry no tensor or vector (NER has its own token-to-vector layer).
+    ``arrays``: the Doc's :class:`pipeline.lang.doc_arrays.DocArrays` when the caller has
+    read them (:func:`ner_ranges` reads the same)."""
     from pipeline.lang.doc_arrays import DocArrays
 
     if not ranges:
         return []
     head = doc._get_array_attrs()
     array = doc.to_array(head)
-    arrays = DocArrays(doc)
+    arrays = arrays if arrays is not None else DocArrays(doc)
     out = []
     for s, e, toks in ranges:
         start = arrays.idx[s]
@@ -399,7 +405,7 @@ def _pass0(nlp, offset: int, text: str, evidence, from_char: int = 0, doc=None):
     return doc, parts, region_marks
 
 
-def ner_ranges(doc, promising: set[int], marks) -> list[tuple[int, int, set[int]]]:
+def ner_ranges(doc, promising: set[int], marks, arrays=None) -> list[tuple[int, int, set[int]]]:
     """Second cut of prune, on a region ``doc`` that is parsed but has no entities yet:
     (start token, end token, promising pronoun offsets) of the runs of whole parsed sentences
     that NER and the person layer must still see. ``promising``: character offsets in ``doc``
@@ -416,13 +422,15 @@ def ner_ranges(doc, promising: set[int], marks) -> list[tuple[int, int, set[int]
     masculine and two feminine marks. A mark counts for every sentence from two tokens before
     it (an ungendered title and its period: "Dr. Watson") to the end of its capitalized run,
     so a parse that splits a name still finds it. The kept pronoun's possible windows, with
-    ``MARGIN`` sentences on each side, are what NER reads; overlapping ranges merge."""
+    ``MARGIN`` sentences on each side, are what NER reads; overlapping ranges merge.
+    ``arrays``: the Doc's :class:`pipeline.lang.doc_arrays.DocArrays` when the caller has
+    read them (read here otherwise)."""
     from pipeline.lang.doc_arrays import DocArrays
     from pipeline.lang.patterns import initial_clause_kind
 
     if not promising or not len(doc):
         return []
-    a = DocArrays(doc)
+    a = arrays if arrays is not None else DocArrays(doc)
     sent_of, k = [], -1
     for i in range(a.n):
         if i == 0 or a.sent_start[i] == 1:

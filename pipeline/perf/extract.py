@@ -2,7 +2,7 @@
 measured side by side in one run, the agreement of prune with full, and peak memory.
 
     python -m pipeline.perf.extract [--corpus DIR] [--repeats N] [--books ID ...] [--memory-book ID]
-                                    [--baseline OLD_CHECKOUT] [--full-repeats N]
+                                    [--baseline OLD_CHECKOUT [--baseline-python PYTHON]] [--full-repeats N]
                                     [--configs STRATEGY:WORKERS ...] [--old-configs STRATEGY:WORKERS ...]
 
 Every configuration runs ``python -m pipeline extract`` in a fresh subprocess into a fresh
@@ -14,6 +14,11 @@ full strategy's instances that prune also finds with the same book, pronoun offs
 candidate names. Peak memory: the maximum resident set size of a single-process run over
 one book alone: War and Peace (book 2600), or with ``--books`` the largest book of the subset
 (``--memory-book`` chooses another).
+
+The baseline runs with this interpreter unless ``--baseline-python`` names another: the
+interpreter of an environment built from the baseline's own pins (its ``pyproject.toml`` and
+``resources/constraints.txt``), so that a change of a pinned library counts as part of the
+change. The header names each side's interpreter and its spaCy, thinc and numpy.
 
 Profile (first, ``--profile BOOK``, default 434 The Circular Staircase; ``--profile-only``
 skips the timed runs): where the time of a prune extraction of one book goes, in one process
@@ -50,6 +55,17 @@ CONFIGS = [("full", 1), ("prune", 1), ("prune", 2)]
 PROFILE_BOOK = "434"        # The Circular Staircase, 72k words
 
 
+def versions(python: str) -> str:
+    """"spaCy X, thinc Y, numpy Z" of the environment of interpreter ``python``."""
+    script = ("import importlib.metadata as m; "
+              "print(', '.join(f'{n} {m.version(n)}' for n in ('spacy', 'thinc', 'numpy')))")
+    try:
+        res = subprocess.run([python, "-c", script], capture_output=True, text=True)
+    except OSError:
+        return "versions unknown"
+    return res.stdout.strip() if res.returncode == 0 else "versions unknown"
+
+
 def code_env(code: Path | None) -> tuple[dict, str | None]:
     """(environment, working directory) of a subprocess running the package of checkout
     ``code`` (None: this checkout) with this interpreter."""
@@ -61,10 +77,11 @@ def code_env(code: Path | None) -> tuple[dict, str | None]:
 
 
 def run_extract(corpus: Path, out: Path, strategy: str, workers: int,
-                code: Path | None = None) -> tuple[float, int, float]:
+                code: Path | None = None, python: str | None = None) -> tuple[float, int, float]:
     """(seconds, words, peak RSS of the slowest child in MB) of one extract run, with the
-    package of checkout ``code`` (default: this one)."""
-    cmd = [sys.executable, "-m", "pipeline", "extract", "--corpus", str(corpus), "--out", str(out),
+    package of checkout ``code`` (default: this one) under interpreter ``python`` (default:
+    this one)."""
+    cmd = [python or sys.executable, "-m", "pipeline", "extract", "--corpus", str(corpus), "--out", str(out),
            "--strategy", strategy, "--workers", str(workers)]
     env, cwd = code_env(code)
     t0 = time.perf_counter()
@@ -85,7 +102,8 @@ def instance_keys(out: Path) -> set:
     return keys
 
 
-def peak_memory_mb(corpus: Path, book: str, tmp: Path, code: Path | None = None, tag: str = "") -> float | None:
+def peak_memory_mb(corpus: Path, book: str, tmp: Path, code: Path | None = None, tag: str = "",
+                   python: str | None = None) -> float | None:
     src = corpus / f"{book}.txt"
     if not src.exists():
         return None
@@ -96,7 +114,7 @@ def peak_memory_mb(corpus: Path, book: str, tmp: Path, code: Path | None = None,
     script = ("import resource, sys; from pipeline.cli import main; rc = main(sys.argv[1:]); "
               "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     env, cwd = code_env(code)
-    res = subprocess.run([sys.executable, "-c", script, "extract", "--corpus", str(one),
+    res = subprocess.run([python or sys.executable, "-c", script, "extract", "--corpus", str(one),
                           "--out", str(tmp / f"out-{book}{tag}")],
                          check=True, capture_output=True, text=True, env=env, cwd=cwd)
     return int(res.stdout.strip().splitlines()[-1]) / 1024
@@ -306,8 +324,10 @@ def print_profile(path: Path, strategy: str = "prune", model: str | None = None)
     return prof
 
 
-def _sides(baseline: Path | None) -> list[tuple[str, Path | None]]:
-    return [("new", None)] + ([("old", baseline)] if baseline else [])
+def _sides(baseline: Path | None, baseline_python: str | None = None) -> list[tuple[str, Path | None, str]]:
+    """(side, checkout or None for this one, interpreter) of each side of the benchmark."""
+    return [("new", None, sys.executable)] + (
+        [("old", baseline, baseline_python or sys.executable)] if baseline else [])
 
 
 def parse_configs(values: list[str]) -> list[tuple[str, int]]:
@@ -374,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                     help="another checkout of the project (e.g. `git worktree add /tmp/old COMMIT`): every "
                          "configuration also runs its code, interleaved with this one, and the table compares them")
+    ap.add_argument("--baseline-python", default=None, metavar="PYTHON",
+                    help="the interpreter the --baseline code runs with (default: this one): that of an "
+                         "environment built from the baseline's own pins, so that a changed pin counts")
     args = ap.parse_args(argv)
     try:
         configs = {"new": parse_configs(args.configs),
@@ -388,6 +411,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --baseline: {args.baseline} is no checkout of this project (no pipeline/__main__.py)",
               file=sys.stderr)
         return 2
+    if args.baseline_python is not None and (args.baseline is None or not os.access(args.baseline_python, os.X_OK)):
+        print(f"error: --baseline-python: {args.baseline_python} "
+              + ("needs --baseline" if args.baseline is None else "is no executable interpreter"), file=sys.stderr)
+        return 2
     profile = args.profile or PROFILE_BOOK
     if profile != "none":
         if (args.corpus / f"{profile}.txt").exists():
@@ -397,7 +424,7 @@ def main(argv: list[str] | None = None) -> int:
         print()
     if args.profile_only:
         return 0
-    sides = _sides(args.baseline)
+    sides = _sides(args.baseline, args.baseline_python)
     full_repeats = args.repeats if args.full_repeats is None else args.full_repeats
     if args.keep is not None and args.keep.exists():
         print(f"error: --keep: {args.keep} exists (give a new directory)", file=sys.stderr)
@@ -412,17 +439,18 @@ def main(argv: list[str] | None = None) -> int:
             corpus.mkdir()
             for b in args.books:
                 shutil.copy(args.corpus / f"{b}.txt", corpus / f"{b}.txt")
-        runs = [(side, code, strategy, workers) for side, code in sides for strategy, workers in configs[side]]
-        times: dict[tuple, list[float]] = {(side, s, w): [] for side, _, s, w in runs}
+        runs = [(side, code, python, strategy, workers) for side, code, python in sides
+                for strategy, workers in configs[side]]
+        times: dict[tuple, list[float]] = {(side, s, w): [] for side, _, _, s, w in runs}
         words = 0
         outs = {}
         for r in range(max(args.repeats, full_repeats)):
             order = runs if r % 2 == 0 else runs[::-1]
-            for side, code, strategy, workers in order:
+            for side, code, python, strategy, workers in order:
                 if r >= (full_repeats if strategy == "full" else args.repeats):
                     continue
                 out = tmp / f"{side}-{strategy}-{workers}-{r}"
-                seconds, words, _ = run_extract(corpus, out, strategy, workers, code)
+                seconds, words, _ = run_extract(corpus, out, strategy, workers, code, python)
                 times[(side, strategy, workers)].append(seconds)
                 outs[(side, strategy, workers)] = out
                 print(f"  run {r + 1}: {side} {strategy:<5} workers={workers}: {seconds:7.1f} s, "
@@ -433,17 +461,20 @@ def main(argv: list[str] | None = None) -> int:
                 keys[(side, strategy)] = instance_keys(out)
         memory_book = args.memory_book or (
             max(args.books, key=lambda b: (args.corpus / f"{b}.txt").stat().st_size) if args.books else "2600")
-        peaks = {side: peak_memory_mb(args.corpus, memory_book, tmp, code, f"-{side}") for side, code in sides}
+        peaks = {side: peak_memory_mb(args.corpus, memory_book, tmp, code, f"-{side}", python)
+                 for side, code, python in sides}
 
     print()
     print(f"extract benchmark: {words:,} words, {args.repeats} repeat(s) ({full_repeats} of full), "
           f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d %H:%M')}"
           + (f"; old = {args.baseline}" if args.baseline else ""))
+    for side, code, python in sides:
+        print(f"  {side}: {code or 'this checkout'}, {python} ({versions(python)})")
     print()
-    for line in table_lines(times, words, [side for side, _ in sides]):
+    for line in table_lines(times, words, [side for side, _, _ in sides]):
         print(line)
     print()
-    for side, _ in sides:
+    for side, _, _ in sides:
         if (side, "full") in keys and (side, "prune") in keys:
             full, prune = keys[(side, "full")], keys[(side, "prune")]
             agreement = len(full & prune) / len(full) if full else 1.0

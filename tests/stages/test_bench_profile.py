@@ -3,6 +3,7 @@ phases and groups (no figure is checked: timings are a benchmark, not a test).""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -65,8 +66,18 @@ def test_the_baseline_runs_another_checkouts_code(tmp_path):
     assert env["PYTHONPATH"] == str(ROOT) and cwd == str(ROOT) and env["TQDM_DISABLE"] == "1"
     env, cwd = bench.code_env(None)
     assert cwd is None
-    assert [s for s, _ in bench._sides(None)] == ["new"]
-    assert [s for s, _ in bench._sides(ROOT)] == ["new", "old"]
+    assert [s for s, _, _ in bench._sides(None)] == ["new"]
+    assert bench._sides(ROOT) == [("new", None, sys.executable), ("old", ROOT, sys.executable)]
+    # --baseline-python: the old code runs under the interpreter of its own environment
+    assert bench._sides(ROOT, "/opt/old/bin/python")[1] == ("old", ROOT, "/opt/old/bin/python")
+
+
+def test_versions_names_the_libraries_of_an_interpreter():
+    import importlib.metadata as m
+
+    text = bench.versions(sys.executable)
+    assert text == f"spacy {m.version('spacy')}, thinc {m.version('thinc')}, numpy {m.version('numpy')}"
+    assert bench.versions("/nonexistent/python") == "versions unknown"
 
 
 def test_a_baseline_that_is_no_checkout_and_an_existing_keep_directory_are_refused(tmp_path, capsys):
@@ -76,6 +87,11 @@ def test_a_baseline_that_is_no_checkout_and_an_existing_keep_directory_are_refus
     assert "no checkout of this project" in capsys.readouterr().err
     assert bench.main(["--corpus", str(corpus), "--profile", "none", "--keep", str(tmp_path)]) == 2
     assert "--keep" in capsys.readouterr().err
+    assert bench.main(["--corpus", str(corpus), "--profile", "none", "--baseline-python", sys.executable]) == 2
+    assert "needs --baseline" in capsys.readouterr().err
+    assert bench.main(["--corpus", str(corpus), "--profile", "none", "--baseline", str(ROOT),
+                       "--baseline-python", str(tmp_path / "python")]) == 2
+    assert "no executable interpreter" in capsys.readouterr().err
 
 
 def test_parse_configs():

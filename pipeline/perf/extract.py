@@ -68,7 +68,7 @@ def versions(python: str) -> str:
 
 def code_env(code: Path | None) -> tuple[dict, str | None]:
     """(environment, working directory) of a subprocess running the package of checkout
-    ``code`` (None: this checkout) with this interpreter."""
+    ``code`` (None: this checkout); the interpreter is the caller's choice (``--baseline-python``)."""
     env = dict(os.environ, TQDM_DISABLE="1")
     if code is None:
         return env, None

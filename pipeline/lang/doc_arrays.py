@@ -2,7 +2,7 @@
 
 ``doc[i]`` and ``for tok in doc`` build a new Python ``Token`` object every time, and
 ``Doc.text`` joins every token's text anew on every call; on the extraction path that was
-most of the project's own time (issue 26). :class:`DocArrays` reads the attributes the
+most of the project's own time. :class:`DocArrays` reads the attributes the
 project's token loops need with one ``Doc.to_array`` call and keeps them as plain Python lists
 (indexing a list is several times cheaper than building a ``Token``); the hot loops
 (:mod:`pipeline.nlp.prune`'s pass 0, :mod:`pipeline.core.extract`, :mod:`pipeline.core.cast`)

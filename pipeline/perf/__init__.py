@@ -3,5 +3,5 @@ aliases): each is run as ``python -m pipeline.perf.NAME`` and prints medians, ra
 measured side by side. Scripts, not tests, and not commands. ("Benchmark" names the
 pro/anti-stereotype test sets, never these.)
 
-May import: everything in :mod:`pipeline`, commands included.
+May import: everything in :mod:`pipeline` but the commands (:mod:`pipeline.stages`).
 """

@@ -11,6 +11,7 @@ May import: the standard library; inside :func:`main`: :mod:`pipeline.formats.da
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
@@ -23,8 +24,13 @@ SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
 REPEATS = 5
 
 
-def main() -> int:
-    gap = SHARED / "reference" / "gap"
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.weights", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--shared", type=Path, default=SHARED,
+                    help="the shared data folder (default: ../shared beside the checkout, or $COUNTER_GAP_SHARED)")
+    ap.add_argument("--repeats", type=int, default=REPEATS, help="LP solves per variant; the median is printed")
+    args = ap.parse_args(argv)
+    gap = args.shared / "reference" / "gap"
     if not (gap / "gap-test.tsv").exists():
         print(f"skipped: {gap} is absent")
         return 0
@@ -43,7 +49,7 @@ def main() -> int:
     for unnamed in W.UNNAMED_CHOICES:
         for variant, label in W.VARIANTS.items():
             times, sol, sel, weights = [], None, None, None
-            for _ in range(REPEATS):
+            for _ in range(args.repeats):
                 weights, sol, sel = W.compute_weights(feats, variant, unnamed=unnamed)
                 times.append(sol.seconds)
             nz = [it.group for it in sel.items if weights[it.id] > 0]

@@ -172,7 +172,7 @@ def person_tokens(doc, persons: str, finder: "PersonFinder | None", path=None) -
     """(tokens inside PERSON spans, their source, number of spans) for one document: the
     named-entity column when the document carries one (``persons`` auto or column), else the
     person detection (auto or detect). ``finder`` None with ``persons`` auto: the rule before
-    issue 23 (every NNP/NNPS token in the name list; source ``all-nnp``), for benchmarks."""
+    the person rules (every NNP/NNPS token in the name list; source ``all-nnp``), for benchmarks."""
     from pipeline.core.cda import span_tokens
     from pipeline.formats.conll import ne_spans
 

@@ -3,7 +3,7 @@ parses the options and calls :func:`humans` with them).
 
 * ``humans qa --results FILE [--results FILE] [--participants FILE ...] [--questions main|all]
   [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] --out DIR``: the project's
-  export or the study's released QA results (Wino, BUG; issue 29) and enrollment files;
+  export or the study's released QA results (Wino, BUG) and enrollment files;
   ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored, filler, other in
   percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``; prints the
   paper's Table 2 (humans per alpha on Wino and BUG, and the models of a metrics.json);

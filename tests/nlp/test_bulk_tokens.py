@@ -1,4 +1,4 @@
-"""Token attributes read in bulk (issue 26) give exactly what the token-by-token code gave:
+"""Token attributes read in bulk give exactly what the token-by-token code gave:
 ``DocArrays``, the region Docs of prune, pronouns, word counts, sentences, pass 0."""
 
 from __future__ import annotations

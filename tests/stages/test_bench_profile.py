@@ -1,4 +1,4 @@
-"""The extract benchmark's profile (``make bench``, issue 26) on a short text: it returns its
+"""The extract benchmark's profile (``make perf``) on a short text: it returns its
 phases and groups (no figure is checked: timings are a benchmark, not a test)."""
 
 from __future__ import annotations

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import pipeline.perf
 from pipeline.cli import commands, main
 
 HEAVY = ("numpy", "pandas", "pyarrow", "spacy", "matplotlib", "sklearn", "gensim", "datasets", "flask", "torch",
@@ -73,3 +75,15 @@ def test_help_of_every_command(name, capsys):
 def test_no_command_gives_usage_and_status_2(capsys):
     assert main([]) == 2
     assert "COMMAND" in capsys.readouterr().out
+
+
+PERF_SCRIPTS = sorted(p.stem for p in Path(pipeline.perf.__file__).parent.glob("*.py") if p.stem != "__init__")
+
+
+@pytest.mark.parametrize("name", PERF_SCRIPTS)
+def test_help_of_every_perf_script(name):
+    """``python -m pipeline.perf.NAME --help`` prints a usage and runs nothing (exit 0)."""
+    done = subprocess.run([sys.executable, "-m", f"pipeline.perf.{name}", "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage:")

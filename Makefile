@@ -12,7 +12,7 @@ MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
 
 .PHONY: help setup browser extract generate label namemap cda evaluate baseline analyze weights sowinobias \
         benchmark humans-qa humans-maze experiment-plan experiment-serve experiment-export embeddings \
-        perf-embeddings perf-fidelity perf-generate perf-baseline predict \
+        perf-embeddings perf-fidelity perf-generate perf-baseline perf-call-path predict \
         annotate-export annotate-serve annotate-import perf perf-extract perf-namemap perf-weights perf-evaluate perf-scale \
         bench bench-namemap bench-weights bench-evaluate bench-scale bench-embeddings bench-fidelity bench-generate \
         bench-baseline bench-cda bench-persons test chaos clean
@@ -107,6 +107,10 @@ annotate-import: $(STAMP)
 # side by side. The old names (make bench, bench-*) are aliases, at the end of this file.
 perf-extract: $(STAMP)
 	$(PY) -m pipeline.perf.extract
+
+# the files one book runs through to a quadruple (docs/architecture.md)
+perf-call-path: $(STAMP)
+	$(PY) -m pipeline.perf.call_path
 
 perf-namemap: $(STAMP)
 	$(PY) -m pipeline.perf.namemap

@@ -182,7 +182,7 @@ def complete_mentions(inst: dict) -> tuple[dict, int]:
             n["role"] = relabel[n["role"]]
         names.sort(key=lambda n: ROLES.index(n["role"]))
         for x in ("a_name", "b_name"):
-            if x in out:
+            if out.get(x) in relabel:       # None: A or B is not one of the four (a GAP row)
                 out[x] = relabel[out[x]]
     return out, added
 

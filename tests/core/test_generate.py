@@ -211,6 +211,27 @@ def test_complete_mentions_adds_missed_names(nlp):
     assert t["swap-1"] == "Tom met Frank, Emma and Anne. Frank laughed, and Tom told him that he was wrong."
 
 
+
+def test_complete_mentions_relabels_when_a_or_b_is_none_of_the_four(nlp):
+    """A GAP row whose A is not one of the four persons has no ``a_name``: the roles are still
+    relabelled, and ``a_name`` stays None (it used to raise KeyError: None)."""
+    from pipeline.core.generate import complete_mentions
+
+    text = "Emma met Anne, Tom and Frank. Anne laughed, and Emma told her that she was wrong."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
+        ("she", 0), ("C1", 1), ("C2", 1))
+    inst["names"][1]["mentions"].pop(0)
+    inst["names"][0]["mentions"].pop(0)
+    inst["names"][0]["role"], inst["names"][1]["role"] = "C2", "C1"
+    inst["a_name"], inst["b_name"] = None, "C1"
+    done, added = complete_mentions(inst)
+    assert added == 2
+    assert names_of(done)["C1"] == ["Emma", "Emma"]
+    assert (done["a_name"], done["b_name"]) == (None, "C2")
+
 def test_complete_mentions_ignores_common_words_and_other_entities(nlp):
     from pipeline.core.generate import complete_mentions
 

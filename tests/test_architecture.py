@@ -394,3 +394,21 @@ def test_no_module_points_readers_to_an_issue_number():
              for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
              if ISSUE_NUMBER.search(line)]
     assert found == []
+
+
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf)"
+                      r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
+
+
+def test_docs_name_only_modules_that_exist():
+    """A path in README or docs/ (``core/metrics.py``, ``pipeline/runs/``, ``nlp/prune``) names a
+    module or package of today's layout: a split or a rename updates the docs with it."""
+    docs = [ROOT.parent / "README.md", *sorted((ROOT.parent / "docs").glob("*.md"))]
+    missing = []
+    for doc in docs:
+        for n, line in enumerate(doc.read_text(encoding="utf-8").splitlines(), 1):
+            for m in DOC_PATH.finditer(line):
+                rel = m.group(1).removeprefix("pipeline/").removesuffix(".py")
+                if not ((ROOT / rel).is_dir() or (ROOT / f"{rel}.py").is_file()):
+                    missing.append(f"{doc.name}:{n}: {m.group(1)}")
+    assert missing == []

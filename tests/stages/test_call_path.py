@@ -46,6 +46,8 @@ def test_touched_files_stay_under_the_ceiling(book_path):
     # the leaves are consulted only: each is called from a file of the spine
     for leaf in set(book_path.touched) - set(book_path.spine):
         assert set(book_path.callers(leaf)) <= set(book_path.spine), leaf
+    # every call goes down the layers (or stays in one): the path never climbs back up
+    assert [(a, b) for a in book_path.spine for b in book_path.edges[a] if _rank(b) > _rank(a)] == []
 
 
 def test_reading_the_book_adds_the_corpus_reader(nlp):
@@ -106,3 +108,34 @@ def test_help_runs_nothing(capsys):
         call_path.main(["--help"])
     assert exc.value.code == 0
     assert "usage:" in capsys.readouterr().out
+
+
+# ----------------------------------------------------------- evaluate's arguments ----------
+
+def _rank(file: str) -> int:
+    """The layer of a traced file (``core/metrics.py`` -> pipeline.core.metrics) by the
+    architecture test's table."""
+    from tests.test_architecture import LAYERS
+
+    module = "pipeline." + file.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
+    return max((rank for prefix, rank in LAYERS.items() if module == prefix or module.startswith(prefix + ".")),
+               default=-1)
+
+
+def test_evaluate_does_not_re_enter_its_command(tmp_path):
+    """Following ``evaluate``'s arguments: the command module is entered from the CLI only
+    (its options, then ``run``), and the work below it never calls back up into it."""
+    from pipeline.cli import main
+    from tests.stages.test_evaluate import write_gold, write_system
+
+    gold = write_gold(tmp_path / "gold.tsv")
+    system = write_system(tmp_path / "a.tsv")
+    argv = ["evaluate", "--dataset", str(gold), "--system", f"a={system}", "--out", str(tmp_path / "out"),
+            "--resamples", "50"]
+    path, results = call_path.trace([lambda: main(argv)])
+    assert results == [0]
+    assert set(path.calls["stages/evaluate.py"]) <= {"<module>", "add_arguments", "run"}
+    assert path.callers("stages/evaluate.py") == ["cli.py"]
+    # and every call goes down the layers: none climbs back up (not even through a callback)
+    up = [(a, b) for a in path.spine for b in path.edges[a] if _rank(b) > _rank(a)]
+    assert up == []

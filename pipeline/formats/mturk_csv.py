@@ -10,13 +10,20 @@ Results (MTurk's "Download CSV"): one row per assignment; MTurk's own columns (a
 boxes of every question as ``Answer.qI_spans`` (JSON ``[[start, end, text], ...]``),
 ``Answer.qI_none`` (``true``/``false``), ``Answer.qI_contradiction`` (:data:`ANSWER_FIELDS`).
 An assignment whose ``AssignmentStatus`` is ``Rejected`` is skipped by the import.
+:func:`read_results` reads a results file with these definitions (the one reader of it).
 
-May import: the standard library.
+May import: the standard library, :mod:`pipeline.errors`; inside functions:
+:mod:`pipeline.formats.files` (``read_text_any``), :mod:`pipeline.formats.gap_tsv`
+(``parse_bool``).
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Callable
+
+from pipeline.errors import InputError
 
 INPUT_FIELDS = ("id", "text", "spans")                  # batch values per question
 ANSWER_FIELDS = ("spans", "none", "contradiction")      # answer boxes per question
@@ -65,3 +72,84 @@ def batch_question_numbers(header) -> list[int]:
 def results_question_numbers(header) -> list[int]:
     """The question numbers I of a results header (its ``Input.qI_id`` columns), in order."""
     return sorted({int(m.group(1)) for h in header if (m := _INPUT_ID.fullmatch(h))})
+
+
+# ----------------------------------------------------------------- reading results ---------
+
+def parse_flag(value, path, row, column) -> bool:
+    """An answer box ``Answer.qI_none``: ``true``/``false`` in any case (the project's boolean
+    parser, :func:`pipeline.formats.gap_tsv.parse_bool`), ``on``/``off`` as an HTML check box
+    sends it; empty means unticked."""
+    from pipeline.formats.gap_tsv import parse_bool
+
+    text = str(value or "").strip().lower()
+    if text in ("on", "off"):
+        return text == "on"
+    try:
+        return bool(parse_bool(text, path, row, column))
+    except InputError:
+        raise InputError(f"column {column!r} must be true or false, got {value!r}", path, row) from None
+
+
+def read_results(path, texts: dict[str, str], parse_spans: Callable) -> tuple[list[dict], int, str]:
+    """The answers of an MTurk results file -> (answers, rejected assignments skipped, the
+    encoding read: UTF-8, or UTF-16 with a BOM, or Excel's cp1252, as
+    :func:`pipeline.formats.files.read_text_any` reads them).
+
+    ``texts``: item id -> text of every item the batch could hold; ``parse_spans`` turns an
+    ``Answer.qI_spans`` value into spans (the caller's, raising ValueError, KeyError or
+    TypeError on a bad value). Each answer is a dict ``{row, annotator, item, spans, none,
+    contradiction}`` (the keys of :func:`pipeline.formats.annotation_store.read_answers`), in
+    file order. Refused with a one-line :class:`InputError` naming the row: a missing
+    required column, an empty ``WorkerId``, an answer to an id not in ``texts``, an
+    ``Input.qI_text`` that is not that item's text (results of another quadruples file), bad
+    spans or a bad ``none`` box, a file the csv module cannot read. An empty ``Input.qI_id``
+    is an unused slot of a short task.
+    """
+    import csv
+    import html
+    import io
+
+    from pipeline.formats.files import read_text_any
+
+    path = Path(path)
+    text, encoding = read_text_any(path, "CSV")
+    answers, rejected = [], 0
+    try:
+        with io.StringIO(text, newline="") as fh:
+            reader = csv.DictReader(fh)
+            header = reader.fieldnames or []
+            numbers = results_question_numbers(header)
+            required = list(REQUIRED_ASSIGNMENT_COLUMNS) + ([] if numbers else [input_column(1, "id")])
+            required += answer_columns(numbers)
+            missing = [c for c in required if c not in header]
+            if missing:
+                raise InputError(f"missing column(s) {', '.join(missing)}", path)
+            for row, rec in enumerate(reader, start=2):
+                if (rec.get("AssignmentStatus") or "").strip().lower() == REJECTED:
+                    rejected += 1
+                    continue
+                worker = (rec["WorkerId"] or "").strip()
+                if not worker:
+                    raise InputError("empty WorkerId", path, row)
+                for i in numbers:
+                    item = html.unescape((rec[input_column(i, "id")] or "").strip())
+                    if not item:
+                        continue
+                    if item not in texts:
+                        raise InputError(f"answer to unknown instance {item!r} ({input_column(i, 'id')})", path, row)
+                    shown = rec.get(input_column(i, "text"))
+                    if shown is not None and html.unescape(shown) != texts[item]:
+                        raise InputError(f"{input_column(i, 'text')} differs from the text of {item!r}: "
+                                         "results of another quadruples file?", path, row)
+                    try:
+                        spans = parse_spans(rec[answer_column(i, "spans")])
+                    except (ValueError, KeyError, TypeError) as exc:
+                        raise InputError(f"{answer_column(i, 'spans')} is not a JSON list of spans ({exc})",
+                                         path, row) from None
+                    none = parse_flag(rec[answer_column(i, "none")], path, row, answer_column(i, "none"))
+                    answers.append({"row": row, "annotator": worker, "item": item, "spans": spans, "none": none,
+                                    "contradiction": (rec[answer_column(i, "contradiction")] or "").strip()})
+    except csv.Error as exc:
+        raise InputError(f"not a readable CSV file ({exc})", path) from None
+    return answers, rejected, encoding

@@ -37,6 +37,9 @@ metadata: configs ``default`` = ``dataset.parquet`` and ``votes`` = ``votes.parq
 labels filled), ``votes.parquet`` (schema ANNOTATION_VOTES) -- plus ``dataset.tsv`` (GAP TSV)
 and ``summary.json``.
 
+The MTurk layout and its reader are :mod:`pipeline.formats.mturk_csv`; the salt and the key
+files :mod:`pipeline.formats.annotator_key`; the pseudonyms :mod:`pipeline.core.pseudonyms`.
+
 May import: the standard library; inside functions: :mod:`pipeline.core`,
 :mod:`pipeline.formats`, :mod:`pipeline.report.dataset_card`, :mod:`pipeline.formats.annotation_store`
 (read_answers, annotator_salt),
@@ -54,183 +57,49 @@ REAL_PEOPLE_RESOURCE = "real_people.txt"          # resources/real_people.txt
 LICENSE = "unknown"
 
 
-# ----------------------------------------------------------------- pseudonyms --------------
-
-PSEUDONYM_PREFIX = "a-"
-
-
-def pseudonym(salt: str, annotator: str) -> str:
-    """``a-`` and 12 hex digits of HMAC-SHA256(salt, annotator id)."""
-    import hashlib
-    import hmac
-
-    return PSEUDONYM_PREFIX + hmac.new(salt.encode(), annotator.encode("utf-8"), hashlib.sha256).hexdigest()[:12]
-
-
-def _private_file(path: Path, text: str) -> None:
-    import os
-
-    from pipeline.formats.files import atomic_path
-
-    with atomic_path(path) as tmp:
-        tmp.write_text(text, encoding="utf-8")
-        os.chmod(tmp, 0o600)
-
+# ----------------------------------------------------------------- answers -----------------
 
 def results_salt(results, kind: str, salt_file=None) -> str:
-    """The private salt: the SQLite file's own, else the salt file (created when missing)."""
-    import secrets
+    """The private salt: the SQLite file's own, else the salt file (``RESULTS.salt`` or
+    ``--salt-file``; created when missing)."""
+    from pipeline.formats.annotator_key import salt_file as read_salt_file
 
     if kind == "sqlite" and salt_file is None:
         from pipeline.formats.annotation_store import annotator_salt
 
         return annotator_salt(results)
-    path = Path(salt_file) if salt_file else Path(str(results) + ".salt")
-    if path.is_file():
-        salt = path.read_text(encoding="utf-8").strip()
-        if not salt:
-            raise InputError("empty salt file", path)
-        return salt
-    salt = secrets.token_hex(16)
-    _private_file(path, salt + "\n")
-    return salt
-
-
-def pseudonymise(answers: list, salt: str) -> tuple[list, dict[str, str]]:
-    """(answers with pseudonyms, pseudonym -> raw id)."""
-    import dataclasses
-
-    key: dict[str, str] = {}
-    out = []
-    for a in answers:
-        p = pseudonym(salt, a.annotator)
-        key[p] = a.annotator
-        out.append(dataclasses.replace(a, annotator=p))
-    return out, key
-
-
-def write_annotator_ids(path, key: dict[str, str], out) -> None:
-    import csv
-    import io
-
-    path = Path(path)
-    if path.resolve().is_relative_to(Path(out).resolve()):
-        raise InputError("--annotator-ids must lie outside --out (the published directory)", path)
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(["pseudonym", "annotator"])
-    w.writerows(sorted(key.items()))
-    _private_file(path, buf.getvalue())
-
-
-# ----------------------------------------------------------------- answers -----------------
-
-def parse_flag(value, path, row, column) -> bool:
-    """An MTurk answer box: ``true``/``false`` in any case (the project's boolean parser,
-    :func:`pipeline.formats.gap_tsv.parse_bool`), ``on``/``off`` as an HTML check box sends
-    it; empty means unticked."""
-    from pipeline.formats.gap_tsv import parse_bool
-
-    text = str(value or "").strip().lower()
-    if text in ("on", "off"):
-        return text == "on"
-    try:
-        return bool(parse_bool(text, path, row, column))
-    except InputError:
-        raise InputError(f"column {column!r} must be true or false, got {value!r}", path, row) from None
-
-
-def read_mturk_csv(path, known: dict) -> tuple[list, int, str]:
-    """Answers of an MTurk results CSV (UTF-8, or UTF-16 with a BOM, or Excel's cp1252:
-    :func:`pipeline.formats.files.read_text_any`). Returns (answers, rejected assignments
-    skipped, the encoding read)."""
-    import csv
-    import html
-    import io
-    import re
-
-    from pipeline.core.annotation_questions import parse_spans
-    from pipeline.core.annotation_votes import Answer
-    from pipeline.formats.files import read_text_any
-
-    path = Path(path)
-    text, encoding = read_text_any(path, "CSV")
-    with io.StringIO(text, newline="") as fh:
-        reader = csv.DictReader(fh)
-        header = reader.fieldnames or []
-        qnums = sorted({int(m.group(1)) for h in header
-                        if (m := re.fullmatch(r"Input\.q(\d+)_id", h))})
-        required = ["WorkerId", "AssignmentId"]
-        if not qnums:
-            required.append("Input.q1_id")
-        required += [f"Answer.q{i}_{f}" for i in qnums for f in ("spans", "none", "contradiction")]
-        missing = [c for c in required if c not in header]
-        if missing:
-            raise InputError(f"missing column(s) {', '.join(missing)}", path)
-        answers, rejected = [], 0
-        for rowno, rec in enumerate(reader, start=2):
-            if (rec.get("AssignmentStatus") or "").strip().lower() == "rejected":
-                rejected += 1
-                continue
-            worker = (rec["WorkerId"] or "").strip()
-            if not worker:
-                raise InputError("empty WorkerId", path, rowno)
-            for i in qnums:
-                qid = html.unescape((rec[f"Input.q{i}_id"] or "").strip())
-                if not qid:
-                    continue                       # an unused slot of a short task
-                if qid not in known:
-                    raise InputError(f"answer to unknown instance {qid!r} (Input.q{i}_id)", path, rowno)
-                text = rec.get(f"Input.q{i}_text")
-                if text is not None and html.unescape(text) != known[qid].text:
-                    raise InputError(f"Input.q{i}_text differs from the text of {qid!r}: "
-                                     "results of another quadruples file?", path, rowno)
-                try:
-                    spans = parse_spans(rec[f"Answer.q{i}_spans"])
-                except (ValueError, KeyError, TypeError) as exc:
-                    raise InputError(f"Answer.q{i}_spans is not a JSON list of spans ({exc})",
-                                     path, rowno) from None
-                none = parse_flag(rec[f"Answer.q{i}_none"], path, rowno, f"Answer.q{i}_none")
-                answers.append(Answer(worker, qid, spans, none,
-                                      (rec[f"Answer.q{i}_contradiction"] or "").strip(),
-                                      f"row {rowno}"))
-    return answers, rejected, encoding
-
-
-def read_sqlite(path, quadruples, texts: dict[str, str]) -> list:
-    """Answers of the annotate-serve database, checked against the quadruples file."""
-    from pipeline.core.annotation_questions import parse_spans
-    from pipeline.core.annotation_votes import Answer
-    from pipeline.formats.files import sha256_file
-    from pipeline.formats.annotation_store import read_answers
-
-    answers = []
-    for rec in read_answers(path, quadruples, sha256_file(quadruples), texts):
-        try:
-            spans = parse_spans(rec["spans"])
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InputError(f"spans is not a JSON list of spans ({exc})", path, rec["row"]) from None
-        answers.append(Answer(rec["annotator"], rec["item"], spans, rec["none"],
-                              rec["contradiction"], f"row {rec['row']}"))
-    return answers
+    return read_salt_file(Path(salt_file) if salt_file else Path(str(results) + ".salt"))
 
 
 def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
-    """(answers, kind, rejected) from a results CSV or SQLite file."""
+    """(answers, kind, rejected) from a results CSV or the annotate-serve SQLite file (told
+    apart by the first bytes): the store's and the layout's readers, their records made
+    :class:`pipeline.core.annotation_votes.Answer`."""
+    from pipeline.core.annotation_questions import parse_spans
+    from pipeline.core.annotation_votes import Answer
+    from pipeline.formats.annotation_store import read_answers
+    from pipeline.formats.files import sha256_file
+    from pipeline.formats.mturk_csv import read_results as read_mturk_results
+
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
     with open(path, "rb") as fh:
         magic = fh.read(16)
+    texts = {k: q.text for k, q in known.items()}
     if magic.startswith(b"SQLite format 3"):
-        return read_sqlite(path, quadruples, {k: q.text for k, q in known.items()}), "sqlite", 0
-    import csv
-
-    try:
-        answers, rejected, encoding = read_mturk_csv(path, known)
-    except csv.Error as exc:
-        raise InputError(f"not a readable CSV file ({exc})", path) from None
-    return answers, "mturk-csv" if encoding == "UTF-8" else f"mturk-csv, read as {encoding}", rejected
+        records, rejected, kind = [], 0, "sqlite"
+        for rec in read_answers(path, quadruples, sha256_file(quadruples), texts):
+            try:
+                records.append({**rec, "spans": parse_spans(rec["spans"])})
+            except (ValueError, KeyError, TypeError) as exc:
+                raise InputError(f"spans is not a JSON list of spans ({exc})", path, rec["row"]) from None
+    else:
+        records, rejected, encoding = read_mturk_results(path, texts, parse_spans)
+        kind = "mturk-csv" if encoding == "UTF-8" else f"mturk-csv, read as {encoding}"
+    answers = [Answer(r["annotator"], r["item"], r["spans"], r["none"], r["contradiction"], f"row {r['row']}")
+               for r in records]
+    return answers, kind, rejected
 
 
 # ----------------------------------------------------------------- outputs -----------------
@@ -285,6 +154,8 @@ def annotate_import(args: ImportSettings) -> int:
     """The whole import -> the exit status."""
     from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row
     from pipeline.core.annotation_votes import aggregate, real_people_set
+    from pipeline.core.pseudonyms import pseudonymise
+    from pipeline.formats.annotator_key import write_annotator_ids
     from pipeline.formats.files import sha256_file
     from pipeline.formats.resources import read_commented, resource
     from pipeline.vocab import pct

@@ -53,7 +53,6 @@ from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
 LEAD_CHARS = 1_000      # text before a chunk parsed with it (see "Leads")
-PRONOUN_TAGS = {"PRP", "PRP$"}
 # A sentence end inside a long paragraph: end punctuation, closing quotes/brackets, spaces.
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)\]_]*\s+")
 _SPACE = re.compile(r"\s+")

@@ -296,6 +296,13 @@ def test_web_apps_hold_no_sql():
     assert {m: f for m, f in offenders.items() if f} == {}
 
 
+def test_only_the_stores_hold_sql():
+    """Not the web apps, nor a command that prints what is stored: every query is a named
+    function of a store in ``pipeline.formats``."""
+    offenders = {m: web_sql(m) for m in MODULES if not m.startswith("pipeline.formats")}
+    assert {m: f for m, f in offenders.items() if f} == {}
+
+
 def test_the_sql_check_catches_one(tmp_path, monkeypatch):
     mod = tmp_path / "leaky.py"
     mod.write_text('"""Select a name FROM the list; update the page (prose, not SQL)."""\n'
@@ -309,6 +316,26 @@ def test_the_sql_check_catches_one(tmp_path, monkeypatch):
         "line 3: 'SELECT id FROM answers WHERE annotator = ?'",
         "line 3: .execute(...)",
         "line 4: 'INSERT OR IGNORE INTO meta(key, value) VALUES (?, ?)'"]
+
+
+SERVERS = {"annotate_serve", "experiment_serve"}   # they start a web app and wait: more than a call
+MAX_RUN_STATEMENTS = 3
+
+
+def test_a_command_runs_by_one_call():
+    """A command's ``run(args)`` is its imports and one call (into a run, or ``systems.run``),
+    with at most a note for the run record or a loop printing what the run returned."""
+    fat = {}
+    for module in sorted(command_modules()):
+        name = module.rpartition(".")[2]
+        tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == "run" and name not in SERVERS:
+                body = [n for n in node.body if not isinstance(n, (ast.Import, ast.ImportFrom))
+                        and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+                if len(body) > MAX_RUN_STATEMENTS:
+                    fat[name] = len(body)
+    assert fat == {}
 
 
 def test_commands_stay_small():

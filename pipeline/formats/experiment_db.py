@@ -141,6 +141,15 @@ def open_store(db_path, plan_path, plan_sha256: str, experiment: str) -> dict:
     return {"participants": n}
 
 
+def participant_counts(db_path) -> tuple[int, int]:
+    """(participants started, participants who completed: got a completion code)."""
+    con = connect(db_path)
+    try:
+        return tuple(con.execute("SELECT COUNT(*), COUNT(completion_code) FROM participants").fetchone())
+    finally:
+        con.close()
+
+
 def read_all(db_path) -> dict[str, list[dict]]:
     """Every table of an experiment database as lists of dicts (read-only)."""
     path = Path(db_path)

@@ -1,7 +1,9 @@
 """``baseline``: name-blind baseline system outputs (Random, Dist-1..3 of "The Gap on GAP")
 in GAP system format; the predictions are :mod:`pipeline.core.baselines` (docs/baselines.md).
+Parses the options and calls :func:`pipeline.runs.diagnostics.baseline`.
 
-May import: :mod:`pipeline.formats`, :mod:`pipeline.nlp`, :mod:`pipeline.core`; never another command.
+May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
+command.
 """
 
 from __future__ import annotations
@@ -10,9 +12,8 @@ COMMAND = "baseline"
 HELP = "name-blind baseline system outputs"
 
 import argparse
-from pathlib import Path
 
-KINDS = ("random", "dist1", "dist2", "dist3")
+from pipeline.runs.diagnostics import BASELINE_KINDS as KINDS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,23 +29,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.core.analysis import analyse_records
-    from pipeline.core.baselines import system_rows
-    from pipeline.formats.datasets import read_dataset_args
-    from pipeline.formats.gap_tsv import write_system_tsv
-    from pipeline.nlp import load as nlp_load
+    from pipeline.runs.diagnostics import baseline
 
-    records, kind, spans = read_dataset_args(args, originals_only=False)
-    examples, feats, source = analyse_records(records, nlp_load.load(args.model), spans, args.names_from,
-                                              not args.no_progress, args.dataset)
-    rows = system_rows(args.kind, [f.id for f in feats], [f.ranked for f in feats], args.seed)
-    columns = list(rows[0]) if rows else ["ID", "A-coref", "B-coref"]
-    write_system_tsv(rows, args.out, columns)
-    n_answer = sum(r["A-coref"] == "TRUE" or r["B-coref"] == "TRUE" for r in rows)
-    print(f"{args.kind}: {len(rows)} examples of {Path(args.dataset).name} ({kind}; names: {source}); "
-          f"{n_answer} answered A or B" + (" in this draw" if args.kind == "random" else ""))
-    if args.kind == "random":
-        ea = sum(float(r["A-prob"]) + float(r["B-prob"]) - float(r["AB-prob"]) for r in rows)
-        print(f"  expected number answering A or B: {ea:.2f}")
-    print(f"wrote {args.out}")
-    return 0
+    return baseline(args)

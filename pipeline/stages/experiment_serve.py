@@ -5,7 +5,7 @@ on 127.0.0.1 until Ctrl-C or SIGTERM and prints what is stored. The SQLite file 
 plan it was started with (another plan: one-line error, exit 2).
 
 May import: the standard library; inside ``run``: :mod:`pipeline.web.experiment`, :mod:`pipeline.web.serving` (port
-check, server, shutdown).
+check, server, shutdown), :mod:`pipeline.formats.experiment_db` (what is stored).
 """
 
 from __future__ import annotations
@@ -31,8 +31,7 @@ def run(args) -> int:
     from pipeline.web.serving import check_port, serve_until_stopped
 
     check_port(args.port)            # before anything is loaded or created
-    import sqlite3
-
+    from pipeline.formats.experiment_db import participant_counts
     from pipeline.web.experiment.app import create_app
     from pipeline.web.serving import make_server
 
@@ -45,10 +44,6 @@ def run(args) -> int:
           "as given)", flush=True)
 
     serve_until_stopped(server)
-    con = sqlite3.connect(args.db)
-    try:
-        n, done = con.execute("SELECT COUNT(*), COUNT(completion_code) FROM participants").fetchone()
-    finally:
-        con.close()
+    n, done = participant_counts(args.db)
     print(f"stopped: {n} participant(s), {done} completed, in {args.db}")
     return 0

@@ -1,11 +1,10 @@
 """``namemap``: build the n-CDA name map (see :mod:`pipeline.core.namemap` for the method).
 
-Thin command: reads gender-guesser's dictionary (:mod:`pipeline.formats.name_map`), matches
-(:mod:`pipeline.core.namemap`), writes ``name_map.parquet`` and ``name_map.tsv`` together into
-``--out``, prints a summary.
+Parses the options and calls :func:`pipeline.runs.namemap.namemap` (gender-guesser's dictionary
+-> the matchings -> ``name_map.parquet`` and ``name_map.tsv`` in ``--out``).
 
-May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core`,
-:mod:`pipeline.formats`, :mod:`pipeline.report` (inside ``run``).
+May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.formats.name_map`
+(its default directory), :mod:`pipeline.runs`. Never another command.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ HELP = "n-CDA name map by optimal bipartite matching"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
-import time
 from pathlib import Path
 
 from pipeline.formats.name_map import DEFAULT_MAP_DIR as DEFAULT_OUT
@@ -32,41 +30,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.core.namemap import ALPHA, build_name_map, map_records
-    from pipeline.formats.files import sha256_file, staged_outputs
-    from pipeline.formats.name_map import load_nam_dict, nam_dict_path, write_map
+    from pipeline.runs.namemap import namemap
 
-    t0, c0 = time.perf_counter(), time.process_time()
-    if args.alpha is None:
-        args.alpha = ALPHA
-    path = args.nam_dict or nam_dict_path()
-    entries = load_nam_dict(path)
-    t_parse = time.perf_counter() - t0
-    results = build_name_map(entries, args.alpha)
-    t_match = time.perf_counter() - t0 - t_parse
-    rows = map_records(results)
-    with staged_outputs(args.out) as stage:
-        write_map(rows, stage, {"alpha": repr(args.alpha), "nam_dict_sha256": sha256_file(path)})
-    elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
-    print_summary(results, entries, path, args.alpha, t_parse, t_match, elapsed, cpu)
-    print(f"wrote {args.out / 'name_map.parquet'} and {args.out / 'name_map.tsv'} ({len(rows)} rows)")
-    return 0
-
-
-def print_summary(results, entries, path, alpha, t_parse, t_match, elapsed, cpu) -> None:
-    from collections import Counter
-
-    from pipeline.report.usage import peak_rss_mb
-
-    counts = Counter(e.cls for e in entries.values())
-    print(f"name map from {path} (alpha = {alpha!r})")
-    print("  names per class: " + ", ".join(f"{c} {counts[c]}" for c in
-                                               ("male", "female", "mostly_male", "mostly_female", "unisex")))
-    print(f"  {'pairing':<28} {'pairs':>6} {'classes':>11} {'total cost':>16} {'duality gap':>12}")
-    for r in results:
-        print(f"  {r.left_class + ' - ' + r.right_class:<28} {len(r.pairs):>6} "
-              f"{f'{r.n_left_classes}x{r.n_right_classes}':>11} {r.total:>16.6f} {r.duality_gap:>12.2e}")
-    total = sum(r.total for r in results)
-    print(f"  total cost {total:.6f} over {sum(len(r.pairs) for r in results)} pairs")
-    print(f"  time {elapsed:.2f} s wall, {cpu:.2f} s CPU (parse {t_parse:.2f} s, matching {t_match:.2f} s); "
-          f"peak memory {peak_rss_mb():.0f} MB (peak RSS of the process, ru_maxrss)")
+    return namemap(args)

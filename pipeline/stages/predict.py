@@ -1,7 +1,7 @@
 """``python -m pipeline predict``: run coreference systems on every instance text of a dataset.
 
-Thin layer: arguments -> :mod:`pipeline.systems.run` (read the rows, run each system with its
-adapter from :mod:`pipeline.systems.registry`, write the outputs) -> summary. Writes into
+Parses the options and calls :func:`pipeline.systems.run.predict` (read the rows, run each system with its
+adapter from :mod:`pipeline.systems.registry`, write the outputs, a summary). Writes into
 ``--out`` together: ``NAME.jsonl`` (clusters, character offsets), ``NAME.tsv`` (GAP answers,
 no header line), ``answers.parquet``, ``predict.json``; ``--out/cache/NAME.jsonl`` is the
 resumable cache (docs/evaluate.md, "predict").
@@ -37,26 +37,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.errors import InputError
-    from pipeline.systems.run import read_rows, run_system, write_outputs
+    from pipeline.systems.run import predict
 
-    names = [s.name for s in args.system]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
-    if args.batch_size < 1:
-        raise InputError(f"--batch-size must be >= 1, got {args.batch_size}")
-    kind, rows = read_rows(args.dataset)
-    runs = [run_system(spec, rows, args.out, args.device, args.batch_size, not args.no_progress,
-                       args.retry_failed) for spec in args.system]
-    summary = write_outputs(args.out, kind, args.dataset, rows, runs)
-    for name, s in summary["systems"].items():
-        line = (f"{name} ({s['system']}): {s['n_answered']}/{len(rows)} documents answered "
-                f"({s['n_cached']} from the cache), {s['seconds']:.1f} s")
-        if s["n_failed"]:
-            first = "; ".join(f"{f['id']}: {f['error']}" for f in s["failed_first"][:2])
-            line += f"; {s['n_failed']} failed, recorded as unanswered (first: {first})"
-        print(line)
-    print(f"{args.dataset.name}: {len(rows)} {kind} rows -> {args.out}/NAME.jsonl, NAME.tsv, answers.parquet, "
-          "predict.json")
-    return 0
+    return predict(args)

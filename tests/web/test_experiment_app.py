@@ -184,6 +184,16 @@ def test_completion_code_and_export(qa, capsys):
     assert len(answers) == 6 and all(a["actual_ms"] for a in answers if a["kind"] != "calibration")
 
 
+
+def test_participant_counts_as_experiment_serve_prints_them(qa):
+    """What ``experiment-serve`` prints when it stops: started and completed participants."""
+    from pipeline.formats.experiment_db import participant_counts
+
+    assert participant_counts(qa.db) == (0, 0)
+    run_qa_participant(qa.client, "W1")
+    start(qa.client, "W2")
+    assert participant_counts(qa.db) == (2, 1)
+
 def test_completion_url(tmp_path):
     qa_plan_file(tmp_path / "plan.parquet", participants=1)
     app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite",

@@ -74,6 +74,19 @@ def results_question_numbers(header) -> list[int]:
     return sorted({int(m.group(1)) for h in header if (m := _INPUT_ID.fullmatch(h))})
 
 
+# ----------------------------------------------------------------- writing a batch ---------
+
+def write_batch(path, header: list[str], rows: list[dict]) -> None:
+    """The batch file MTurk's "Publish batch" takes: UTF-8, a header line, one row per task,
+    csv-quoted as the csv module quotes (a text with commas, quotes or line breaks survives)."""
+    import csv
+
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
 # ----------------------------------------------------------------- reading results ---------
 
 def parse_flag(value, path, row, column) -> bool:

@@ -52,11 +52,11 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
            seed=0, model=None, *, layout: Layout) -> dict:
     """Write the batch into ``out`` (see the module doc); return the parameters and counts
     (``export.json``'s, plus ``reduced`` and ``conversion`` for the summary lines)."""
-    import csv
 
     from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, plan_tasks
     from pipeline.errors import InputError
     from pipeline.formats.files import dumps_json, sha256_file, staged_outputs
+    from pipeline.formats.mturk_csv import write_batch
     from pipeline.formats.resources import read_commented, resource
     from pipeline.runs.annotation_rows import annotation_rows
 
@@ -84,10 +84,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
         "input": conversion,
     }
     with staged_outputs(out) as stage:
-        with open(stage / "batch.csv", "w", encoding="utf-8", newline="") as fh:
-            writer = csv.DictWriter(fh, fieldnames=header)
-            writer.writeheader()
-            writer.writerows(recs)
+        write_batch(stage / "batch.csv", header, recs)
         (stage / "task.html").write_text(template, encoding="utf-8")
         (stage / "preview.html").write_text(preview, encoding="utf-8")
         (stage / "export.json").write_text(dumps_json(summary), encoding="utf-8")

@@ -98,3 +98,15 @@ def test_a_file_the_csv_module_cannot_read(tmp_path):
             layout.read_results(path, TEXTS, spans_of)
     finally:
         csv.field_size_limit(old)
+
+
+def test_batch_file_reads_back_with_the_csv_module(tmp_path):
+    import csv
+
+    header = layout.batch_header(1)
+    rows = [{"q1_id": "7", "q1_text": 'He said, "Go,\nnow."', "q1_spans": "{}"}]
+    layout.write_batch(tmp_path / "batch.csv", header, rows)
+    raw = (tmp_path / "batch.csv").read_bytes()
+    assert raw.startswith(b"q1_id,q1_text,q1_spans\r\n")        # the csv module's line ends, as MTurk reads
+    with open(tmp_path / "batch.csv", newline="", encoding="utf-8") as fh:
+        assert list(csv.DictReader(fh)) == rows

@@ -93,21 +93,11 @@ def export_rows(db: dict, plan: dict[tuple[str, int], dict]) -> dict[str, list[d
     return out
 
 
-def write_csv(rows: list[dict], path, columns: list[str]) -> None:
-    import csv
-
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: ("" if v is None else v) for k, v in r.items()})
-
-
 def experiment_export(args) -> int:
     from pipeline.errors import InputError
     from pipeline.formats import human_results
     from pipeline.formats.experiment_db import HASH_KEY, read_all
-    from pipeline.formats.files import sha256_file, staged_outputs
+    from pipeline.formats.files import sha256_file, staged_outputs, write_csv_rows
     from pipeline.formats.tables import read_table
 
     db = read_all(args.db)
@@ -130,13 +120,13 @@ def experiment_export(args) -> int:
     with staged_outputs(args.out) as stage:
         if experiment == "qa":
             human_results.write_qa_results(rows["qa_results"], stage / "qa_results.csv")
-            write_csv(rows["qa_answers"], stage / "qa_answers.csv", QA_ANSWER_COLUMNS)
+            write_csv_rows(stage / "qa_answers.csv", rows["qa_answers"], QA_ANSWER_COLUMNS)
             written = ["qa_results.csv", "qa_answers.csv"]
         else:
             human_results.write_maze_trials(rows["maze_trials"], stage / "maze_trials.csv")
-            write_csv(rows["maze_words"], stage / "maze_words.csv", MAZE_WORD_COLUMNS)
+            write_csv_rows(stage / "maze_words.csv", rows["maze_words"], MAZE_WORD_COLUMNS)
             written = ["maze_trials.csv", "maze_words.csv"]
-        write_csv(rows["codes"], stage / "codes.csv", CODE_COLUMNS)
+        write_csv_rows(stage / "codes.csv", rows["codes"], CODE_COLUMNS)
     done = sum(1 for c in rows["codes"] if c["completion_code"])
     if experiment == "qa":
         print(f"{len(rows['qa_results'])} trial answers ({len(rows['qa_answers'])} with calibration) "

@@ -25,7 +25,7 @@ def _run_qa(args) -> int:
     from pipeline.core.benchmark_scoring import normalise_text
     from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
     from pipeline.errors import InputError
-    from pipeline.formats.files import staged_outputs, write_json
+    from pipeline.formats.files import staged_outputs, write_csv_rows, write_json
     from pipeline.formats.human_results import read_participants, read_qa_results
     from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown
 
@@ -84,7 +84,7 @@ def _run_qa(args) -> int:
                                        "excluded": result["excluded"],
                                        "n_answers": result["n_answers"],
                                        "n_participants": result["n_participants"]})
-        _write_csv(stage / "qa_participants.csv", result["participants"])
+        write_csv_rows(stage / "qa_participants.csv", result["participants"])
         (stage / "qa.md").write_text(qa_markdown(result) + "\n" + table2_markdown(result, table2_models),
                                      encoding="utf-8")
         plot_qa(result, stage / "qa.png")
@@ -96,17 +96,6 @@ def _run_qa(args) -> int:
               "recorded is_correct")
     print(f"-> {args.out}/qa.json, qa_participants.csv, qa.md, qa.png")
     return 0
-
-
-def _write_csv(path: Path, rows: list[dict]) -> None:
-    import csv
-
-    with open(path, "w", encoding="utf-8", newline="") as fh:
-        if not rows:
-            return
-        w = csv.DictWriter(fh, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
 
 
 def _run_maze(args) -> int:

@@ -69,3 +69,19 @@ def test_a_failure_before_the_journal_changes_nothing(tmp_path):
             raise RuntimeError("boom")
     assert (out / "a.txt").read_text() == "old"
     assert sorted(p.name for p in out.iterdir()) == ["a.txt"]
+
+
+def test_write_csv_rows(tmp_path):
+    import csv
+
+    from pipeline.formats.files import write_csv_rows
+
+    rows = [{"key": "W1", "code": None, "n": 3, "extra": "x"}, {"key": 'W "2", b', "code": "CG-1", "n": 0}]
+    write_csv_rows(tmp_path / "a.csv", rows, ["key", "code", "n"])
+    assert (tmp_path / "a.csv").read_text().splitlines()[:2] == ["key,code,n", "W1,,3"]
+    with open(tmp_path / "a.csv", newline="") as fh:
+        assert list(csv.DictReader(fh))[1] == {"key": 'W "2", b', "code": "CG-1", "n": "0"}
+    write_csv_rows(tmp_path / "b.csv", rows[:1])                    # columns from the first row
+    assert (tmp_path / "b.csv").read_text().splitlines()[0] == "key,code,n,extra"
+    write_csv_rows(tmp_path / "c.csv", [])                          # nothing to say: an empty file
+    assert (tmp_path / "c.csv").read_text() == ""

@@ -19,7 +19,7 @@ Two counts come out of one trace:
 
 Prints each touched file in the order the trace first entered it, with its calls, whether it is
 on the spine and which files call it; then both counts. ``docs/architecture.md`` quotes them and
-``tests/stages/test_call_path.py`` holds them.
+``tests/perf/test_call_path.py`` holds them.
 
 May import: the standard library; inside the functions: :mod:`pipeline.formats.books`,
 :mod:`pipeline.runs` (its ``extract`` run), :mod:`pipeline.core.quadruples`.

@@ -181,25 +181,33 @@ def test_check_instance_rejects_broken_records(nlp, breakage, message):
 
 # ------------------------------------------------------------ mentions extract missed ----
 
-def test_complete_mentions_adds_missed_names(nlp):
-    from pipeline.core.generate import complete_mentions
+MISSED = "Emma met Anne, Tom and Frank. Anne laughed, and Emma told her that she was wrong."
 
-    text = "Emma met Anne, Tom and Frank. Anne laughed, and Emma told her that she was wrong."
+
+def missed_first_mentions(nlp) -> dict:
+    """An instance of :data:`MISSED` whose first "Emma" and first "Anne" extract missed (say NER
+    labelled them otherwise), roles as extract would have seen them: Anne's kept mention comes
+    before Emma's, so Anne is C1."""
     inst = build_instance(
-        nlp, text,
+        nlp, MISSED,
         {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
          "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
         ("she", 0), ("C1", 1), ("C2", 1))
-    # extract missed the first "Anne" (say NER labelled it ORG) and the first "Emma"
     inst["names"][1]["mentions"].pop(0)
     inst["names"][0]["mentions"].pop(0)
-    inst["a_name"], inst["b_name"] = "C1", "C2"    # A = the later "Emma", B = the later "Anne"
+    inst["names"][0]["role"], inst["names"][1]["role"] = "C2", "C1"
+    return inst
+
+
+def test_complete_mentions_adds_missed_names(nlp):
+    from pipeline.core.generate import complete_mentions
+
+    text = MISSED
+    inst = missed_first_mentions(nlp)
     i = inst["token_starts"].index(text.index("Anne"))
     inst["token_ents"][i] = "B-ORG"
-    inst["a"], inst["a_offset"] = "Emma", text.index("Emma told")
-    inst["b"], inst["b_offset"] = "Anne", text.index("Anne laughed")
-    # roles as extract would have seen them: Anne's kept mention comes before Emma's
-    inst["names"][0]["role"], inst["names"][1]["role"] = "C2", "C1"
+    inst["a"], inst["a_offset"] = "Emma", text.index("Emma told")     # A = the later "Emma"
+    inst["b"], inst["b_offset"] = "Anne", text.index("Anne laughed")  # B = the later "Anne"
     inst["a_name"], inst["b_name"] = "C2", "C1"
     check_instance(inst)
     done, added = complete_mentions(inst)
@@ -211,21 +219,12 @@ def test_complete_mentions_adds_missed_names(nlp):
     assert t["swap-1"] == "Tom met Frank, Emma and Anne. Frank laughed, and Tom told him that he was wrong."
 
 
-
 def test_complete_mentions_relabels_when_a_or_b_is_none_of_the_four(nlp):
     """A GAP row whose A is not one of the four persons has no ``a_name``: the roles are still
     relabelled, and ``a_name`` stays None (it used to raise KeyError: None)."""
     from pipeline.core.generate import complete_mentions
 
-    text = "Emma met Anne, Tom and Frank. Anne laughed, and Emma told her that she was wrong."
-    inst = build_instance(
-        nlp, text,
-        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
-         "O1": ("Tom", M, ["Tom"]), "O2": ("Frank", M, ["Frank"])},
-        ("she", 0), ("C1", 1), ("C2", 1))
-    inst["names"][1]["mentions"].pop(0)
-    inst["names"][0]["mentions"].pop(0)
-    inst["names"][0]["role"], inst["names"][1]["role"] = "C2", "C1"
+    inst = missed_first_mentions(nlp)
     inst["a_name"], inst["b_name"] = None, "C1"
     done, added = complete_mentions(inst)
     assert added == 2

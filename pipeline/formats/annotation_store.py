@@ -38,7 +38,7 @@ import sqlite3
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.formats.sqlite_store import connect, immediate
+from pipeline.formats.sqlite_store import connect, fetch_one, immediate
 
 log = logging.getLogger(__name__)
 
@@ -172,11 +172,7 @@ def read_answers(db_path, quadruples_path, quadruples_sha256: str,
 
 def answer_counts(db_path) -> tuple[int, int]:
     """(answers, distinct annotators) stored."""
-    con = connect(db_path)
-    try:
-        return tuple(con.execute("SELECT COUNT(*), COUNT(DISTINCT annotator) FROM answers").fetchone())
-    finally:
-        con.close()
+    return fetch_one(db_path, "SELECT COUNT(*), COUNT(DISTINCT annotator) FROM answers")
 
 
 def annotator_salt(db_path) -> str:

@@ -143,11 +143,7 @@ def open_store(db_path, plan_path, plan_sha256: str, experiment: str) -> dict:
 
 def participant_counts(db_path) -> tuple[int, int]:
     """(participants started, participants who completed: got a completion code)."""
-    con = connect(db_path)
-    try:
-        return tuple(con.execute("SELECT COUNT(*), COUNT(completion_code) FROM participants").fetchone())
-    finally:
-        con.close()
+    return sqlite_store.fetch_one(db_path, "SELECT COUNT(*), COUNT(completion_code) FROM participants")
 
 
 def read_all(db_path) -> dict[str, list[dict]]:

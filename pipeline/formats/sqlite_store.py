@@ -40,3 +40,13 @@ def immediate(con: sqlite3.Connection):
         con.execute("ROLLBACK")
         raise
     con.execute("COMMIT")
+
+
+def fetch_one(db_path, sql: str, params: tuple = ()) -> tuple:
+    """The first row of one query on a connection opened and closed for it (a count printed
+    when a server stops, say)."""
+    con = connect(db_path)
+    try:
+        return tuple(con.execute(sql, params).fetchone())
+    finally:
+        con.close()

@@ -3,6 +3,7 @@
 A command's ``add_arguments`` calls these helpers instead of raw ``add_argument`` for the
 options several commands share (``--out``, ``--seed``, ``--model``, ``--workers``,
 ``--resamples``, ``--batch-size``, ``--device``, ``--port``, ``--overwrite``, ``--no-progress``,
+``--cast``,
 ``NAME=FILE`` pairs); its own options stay raw. Paths are :class:`pathlib.Path`. Each helper
 takes the default and, where the option means something specific in one command, a short
 ``what`` that is put into the shared sentence, so the wording stays the same everywhere.
@@ -85,6 +86,16 @@ def port(p, default: int) -> argparse.Action:
 def overwrite(p, what: str = "a previous run in OUT") -> argparse.Action:
     """``--overwrite``: start afresh instead of resuming."""
     return p.add_argument("--overwrite", action="store_true", help=f"remove {what} and start afresh")
+
+
+CAST_FORMAT = "an edited cast.tsv of `persons`, or book_id<TAB>form<TAB>masculine|feminine|not-a-person"
+
+
+def cast(p, where: str = "") -> argparse.Action:
+    """``--cast FILE``: the researcher's person overrides (``where``: where this command applies
+    them)."""
+    return p.add_argument("--cast", type=Path, default=None, metavar="FILE",
+                          help=f"person overrides: {CAST_FORMAT}" + (f"; {where}" if where else ""))
 
 
 def no_progress(p) -> argparse.Action:

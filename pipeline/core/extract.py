@@ -44,7 +44,7 @@ from pipeline.core.instances import GenerateError, build_instance, check_instanc
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import pronoun_indices
-from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, mention_from_span, saint_place,
+from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place

@@ -18,7 +18,6 @@ May import (inside functions): :mod:`pipeline.errors`, :mod:`pipeline.formats`, 
 
 from __future__ import annotations
 
-from pathlib import Path
 
 
 def _run_qa(args) -> int:

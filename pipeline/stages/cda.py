@@ -39,10 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default): the named-entity column when the document has one (OntoNotes), "
                              "else the project's person detection; column: the column only (error "
                              "without one); detect: always the person detection")
-    parser.add_argument("--cast", type=Path, default=None,
-                        help="person overrides for the person detection: an edited cast.tsv of `persons` or "
-                             "book_id<TAB>form<TAB>masculine|feminine|not-a-person, the book id being the "
-                             "CoNLL document id (* = every document); not used where the NE column decides")
+    opt.cast(parser, "for the person detection, the book id being the CoNLL document id (* = every "
+                     "document); not used where the NE column decides")
     opt.model(parser, "for predicted tags and person detection")
     parser.add_argument("--min-columns", type=int, default=None,
                         help="fewest columns of a token line (default 12, the CoNLL-2012 minimum)")

@@ -10,7 +10,6 @@ corpus options). Never another command (the CLI imports this module by name).
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 COMMAND = "extract"
 HELP = "books -> GAP-pattern original instances (Parquet)"
@@ -30,9 +29,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="address of a Dask distributed scheduler (tcp://host:8786): run one task per unit there")
     opt.overwrite(p, "a previous extract run in OUT (default: resume it, refused when its settings differ)")
     add_corpus_arguments(p)
-    p.add_argument("--cast", type=Path, default=None,
-                   help="person overrides: an edited cast.tsv of `persons`, or "
-                        "book_id<TAB>form<TAB>masculine|feminine|not-a-person")
+    opt.cast(p)
 
 
 def run(args) -> int:

@@ -8,7 +8,6 @@ May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Nev
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 COMMAND = "generate"
 HELP = "instances or GAP TSV -> counterfactual quadruples"
@@ -43,10 +42,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="warn about and skip bad input rows instead of stopping (exit 2)")
     opt.model(p, "for --gap-tsv (NER and POS tags) and the re-check")
     opt.batch_size(p, 64, "texts per nlp.pipe batch (--gap-tsv, re-check)")
-    p.add_argument("--cast", type=Path, default=None,
-                   help="person overrides (an edited cast.tsv of `persons`, or book_id<TAB>form<TAB>"
-                        "masculine|feminine|not-a-person) applied by the re-check and by --gap-tsv "
-                        "(GAP rows have no book: only `*` rows apply there)")
+    opt.cast(p, "applied by the re-check and by --gap-tsv (GAP rows have no book: only `*` rows "
+                "apply there)")
     p.add_argument("--no-recheck", action="store_true",
                    help="keep every quadruple without running the person detection again on its four texts "
                         "(default: re-check them and drop a quadruple that fails, reasons in recheck.json)")

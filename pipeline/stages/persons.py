@@ -10,7 +10,6 @@ options; run_record), :mod:`pipeline.nlp.load`. Never another command.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 COMMAND = "persons"
 HELP = "books -> every book's persons, their genders and evidence (persons.parquet, cast.parquet, cast.tsv)"
@@ -23,8 +22,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.out_dir(p, "resumable; see --overwrite")
     opt.model(p)
     opt.workers(p)
-    p.add_argument("--cast", type=Path, default=None,
-                   help="overrides: an edited cast.tsv, or book_id<TAB>form<TAB>masculine|feminine|not-a-person")
+    opt.cast(p)
     opt.overwrite(p, "a previous persons run in OUT")
     add_corpus_arguments(p)
 

@@ -358,3 +358,24 @@ def plan_tasks(rows: list[dict], per_task: int, n_checks: int, checks: list[Ques
             "instances": len(sequence),
             "reduced": size < per_instance}
     return tasks, info
+
+
+def pick_next(order: list[str], answers: dict[str, int], mine: set[str], held: set[str],
+              leased_by_others: dict[str, int], assignments: int) -> tuple[str | None, int]:
+    """The question the annotation app hands an annotator next -> (its id or None, how many are
+    still open to them).
+
+    ``order``: the ids in the seeded order (:func:`interleave`); ``answers``: id -> answers
+    stored; ``mine``: the ids this annotator answered; ``held``: the ids they hold a live lease
+    on; ``leased_by_others``: id -> live leases of other annotators. A question is open to
+    them when they have not answered it, it has fewer than ``assignments`` answers, and (unless
+    they hold its lease) its answers and the others' leases leave a slot. Among the open ones:
+    their own lease first (a reload gives the same question back), then the one nearest to
+    completion (answers and leases of others), then the seeded order."""
+    taken = {i: answers.get(i, 0) + leased_by_others.get(i, 0) for i in set(answers) | set(leased_by_others)}
+    rank = {i: k for k, i in enumerate(order)}
+    open_ids = [i for i in order if i not in mine and answers.get(i, 0) < assignments
+                and (i in held or taken.get(i, 0) < assignments)]
+    if not open_ids:
+        return None, 0
+    return min(open_ids, key=lambda i: (i not in held, -taken.get(i, 0), rank[i])), len(open_ids)

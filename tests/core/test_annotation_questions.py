@@ -151,3 +151,46 @@ def test_plan_tasks_rejects_bad_parameters():
         plan_tasks(rows, 5, 5, shipped_checks(), 0)
     with pytest.raises(ValueError):
         plan_tasks(rows, 5, 1, [], 0)
+
+
+# ----------------------------------------------------------------- the next question -------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pipeline.core.annotation_questions import pick_next  # noqa: E402
+
+
+def test_pick_next_prefers_the_own_lease_then_the_nearest_to_completion_then_the_order():
+    order = ["a", "b", "c", "d"]
+    # nothing stored: the seeded order
+    assert pick_next(order, {}, set(), set(), {}, 3) == ("a", 4)
+    # c has two answers, b one: c is nearest to completion
+    assert pick_next(order, {"b": 1, "c": 2}, set(), set(), {}, 3) == ("c", 4)
+    # another annotator's lease counts as taken: b (1 answer + 2 leases) is nearest
+    assert pick_next(order, {"b": 1, "c": 2}, set(), set(), {"b": 1}, 3) == ("b", 4)
+    # ... and a question whose answers and others' leases fill it is not open
+    assert pick_next(order, {"b": 1}, set(), set(), {"b": 2}, 3) == ("a", 3)
+    # a reload gives the own lease back, even when that slot looks full
+    assert pick_next(order, {"d": 2}, set(), {"d"}, {"d": 1}, 3) == ("d", 4)
+    # answered by me, or with enough answers: never again
+    assert pick_next(order, {"a": 3}, {"b", "c"}, set(), {}, 3) == ("d", 1)
+    assert pick_next(order, {"a": 3, "d": 3}, {"b", "c"}, set(), {}, 3) == (None, 0)
+
+
+ids = st.sampled_from("abcdefgh")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(list("abcdefgh")), st.dictionaries(ids, st.integers(0, 4)), st.sets(ids), st.sets(ids),
+       st.dictionaries(ids, st.integers(0, 3)), st.integers(1, 4))
+def test_pick_next_never_gives_what_must_not_be_given(order, answers, mine, held, others, assignments):
+    best, n_open = pick_next(order, answers, mine, held, others, assignments)
+    if best is None:
+        assert n_open == 0
+        return
+    assert best not in mine and answers.get(best, 0) < assignments
+    assert best in held or answers.get(best, 0) + others.get(best, 0) < assignments
+    held_open = [i for i in order if i in held and i not in mine and answers.get(i, 0) < assignments]
+    if held_open:                                   # a lease held on an open question comes back
+        assert best in held_open

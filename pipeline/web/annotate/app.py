@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 import time
 
-from pipeline.core.annotation_questions import AnswerError, check_answer, interleave, parse_spans
+from pipeline.core.annotation_questions import AnswerError, check_answer, interleave, parse_spans, pick_next
 from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file
 from pipeline.web.annotate import STATIC, TEMPLATES
@@ -61,7 +61,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
     rows, conversion = annotation_rows(quadruples_path, model)
     sequence, _ = interleave(rows, random.Random(seed))
     questions = {q.id: q for _, q in sequence}
-    position = {q.id: i for i, (_, q) in enumerate(sequence)}
+    order = list(questions)                                  # the seeded order
     info = store.open_store(db_path, quadruples_path, sha256_file(quadruples_path), assignments)
     unknown = [i for i in store.answered_instance_ids(db_path) if i not in questions]
     if unknown:
@@ -89,18 +89,13 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
         now = time.time()
         with immediate(con):
             store.drop_expired_leases(con, now)
-            counts = store.answer_counts_per_instance(con)
             mine = store.answered_by(con, name)
-            held = store.leased_by(con, name)
-            others = store.lease_counts_of_others(con, name)
-            taken = {i: counts.get(i, 0) + others.get(i, 0) for i in set(counts) | set(others)}
-            open_ids = [i for i in questions if i not in mine and counts.get(i, 0) < assignments
-                        and (i in held or taken.get(i, 0) < assignments)]
-            out = {"annotator": name, "answered": len(mine), "open": len(open_ids)}
+            best, n_open = pick_next(order, store.answer_counts_per_instance(con), mine, store.leased_by(con, name),
+                                     store.lease_counts_of_others(con, name), assignments)
+            out = {"annotator": name, "answered": len(mine), "open": n_open}
             store.release_leases(con, name)
-            if not open_ids:
+            if best is None:
                 return {**out, "done": True}
-            best = min(open_ids, key=lambda i: (i not in held, -taken.get(i, 0), position[i]))
             store.add_lease(con, best, name, now + lease_seconds)
         return {**out, "done": False, "question": questions[best].payload()}
 

@@ -30,7 +30,7 @@ BASELINE_KINDS = ("random", "dist1", "dist2", "dist3")
 
 
 def features(args, originals_only: bool):
-    """(records, kind, examples, features, where the names came from) of ``args.dataset``."""
+    """(kind, examples, features, where the names came from) of ``args.dataset``."""
     from pipeline.core.analysis import analyse_records
     from pipeline.formats.datasets import read_dataset_args
     from pipeline.nlp import load as nlp_load
@@ -38,7 +38,7 @@ def features(args, originals_only: bool):
     records, kind, spans = read_dataset_args(args, originals_only=originals_only)
     examples, feats, source = analyse_records(records, nlp_load.load(args.model), spans, args.names_from,
                                               not args.no_progress, args.dataset)
-    return records, kind, examples, feats, source
+    return kind, examples, feats, source
 
 
 def analyze(args) -> int:
@@ -48,7 +48,7 @@ def analyze(args) -> int:
     from pipeline.report.analysis import markdown_summary, mean_sd_text, plot_histograms
     from pipeline.vocab import GENDERS
 
-    _, kind, examples, feats, described = features(args, originals_only=not args.all_variants)
+    kind, examples, feats, described = features(args, originals_only=not args.all_variants)
     summary = A.summarize(feats)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -76,7 +76,7 @@ def weights(args) -> int:
     from pipeline.formats.files import write_text
 
     t0 = time.perf_counter()
-    _, kind, _, feats, source = features(args, originals_only=not args.all_variants)
+    kind, _, feats, source = features(args, originals_only=not args.all_variants)
     weights, sol, sel = W.compute_weights(feats, args.variant, args.strict, args.unnamed)
     label = W.VARIANTS[args.variant]
     if sel.one_gender_sets:
@@ -106,7 +106,7 @@ def baseline(args) -> int:
     from pipeline.core.baselines import system_rows
     from pipeline.formats.gap_tsv import write_system_tsv
 
-    _, kind, _, feats, source = features(args, originals_only=False)
+    kind, _, feats, source = features(args, originals_only=False)
     rows = system_rows(args.kind, [f.id for f in feats], [f.ranked for f in feats], args.seed)
     columns = list(rows[0]) if rows else ["ID", "A-coref", "B-coref"]
     write_system_tsv(rows, args.out, columns)

@@ -203,6 +203,12 @@ clean:
 perf-persons: $(STAMP)
 	$(PY) -m pipeline.perf.persons
 
+# quadruples drawn and marked for reading by eye (docs/persons.md, "Reading quadruples"):
+# READ_OPTS="--corpus DIR --seed N [--workers 2]", or "--summarise OUT/read-N.tsv"
+.PHONY: perf-read
+perf-read: $(STAMP)
+	$(PY) -m pipeline.perf.read $(READ_OPTS)
+
 # persons: every book's cast (docs/persons.md); CAST=FILE applies a researcher's overrides
 CAST ?=
 .PHONY: persons

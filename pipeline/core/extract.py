@@ -75,6 +75,7 @@ class BookResult:
     book: dict
     mentions: list[dict] = field(default_factory=list)
     instances: list[dict] = field(default_factory=list)
+    evidence: str = ""          # the book's evidence as JSON (pipeline.lang.evidence_json); "" if skipped
 
 
 # ------------------------------------------------------------------ chunks ----------------
@@ -402,7 +403,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 if gw.flip(tok.text) is None:
                     found.setdefault(REJECT_RANK, f"the {tok.text}")
                     break
-            elif low in RANK_WORDS or (low == "count" and tok.text == "Count"):
+            elif (low in RANK_WORDS or (low == "count" and tok.text == "Count")) and gw.flip(tok.text) is None:
+                # an unnamed rank that flips ("The princess ... her side" -> "The prince ... his
+                # side") is swapped whole with its pronouns: consistent, no fifth person
                 found.setdefault(REJECT_RANK, f"the {tok.text}")
                 break
     for tok in tokens:
@@ -558,11 +561,71 @@ def _generation(doc, m: NameMention) -> str:
     return ""
 
 
-def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES):
-    """(lo, hi) windows containing sentence ``sp``: shortest first, then earliest start."""
+def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES, starts: list[bool] | None = None):
+    """(lo, hi) windows containing sentence ``sp``: shortest first, then earliest start.
+    ``starts`` (:func:`real_starts`, one flag per sentence and one past the last): only
+    windows that start at a real sentence start and end before one."""
     for length in range(1, max_len + 1):
         for lo in range(max(0, sp - length + 1), min(sp, n_sents - length) + 1):
-            yield lo, lo + length - 1
+            if starts is None or (starts[lo] and starts[lo + length]):
+                yield lo, lo + length - 1
+
+
+# what ends a sentence: end punctuation, then closing quotes, brackets or italics marks
+_ENDS_SENTENCE = re.compile(r"[.!?…][\"'”’)\]_]*$")
+_LAST_WORD_OF = re.compile(r"([A-Za-z]+)\.$")
+_LAST_ALPHA = re.compile(r"[A-Za-z]+$")
+
+
+# titles written abbreviated, before a name (a period after "Sir" or "Lady" may end a sentence)
+ABBREVIATED_TITLES = frozenset("""mr mrs ms messrs mssrs mme mlle m dr st ste rev revd prof capt col gen lieut lt
+sgt maj hon gov esq fr sr jr""".split())
+
+
+def _abbreviation(word: str) -> bool:
+    """An abbreviated title ("Mrs", "Dr") or an initial ("J"): its period ends no sentence."""
+    return word.lower() in ABBREVIATED_TITLES or (len(word) == 1 and word.isupper())
+
+
+def real_starts(doc, sents) -> list[bool]:
+    """Per sentence of ``sents`` (and one more for the end), whether a window may start there:
+    the first sentence, a sentence after a line break (a paragraph's: books are unwrapped), or
+    after a token that ends a
+    sentence (end punctuation, closing quotes) and is no title or initial ("table.--Mrs." |
+    "Elton, before she ...": the parser's cut inside a name). The parser also cuts where a
+    hard-wrapped line starts in capitals ("of everything" | "BUT Chad, that Mamie ..."):
+    no real start either. A window that starts or ends at such a cut would read half a
+    sentence or half a name."""
+    out = [True]
+    for s in sents[1:]:
+        first = s.start
+        while first < s.end and doc[first].is_space:
+            first += 1
+        j = first - 1
+        gap = ""
+        while j >= 0 and doc[j].is_space:
+            gap += doc[j].text
+            j -= 1
+        if j < 0 or "\n" in gap or "\n" in doc[j].whitespace_:      # a paragraph break
+            out.append(True)
+            continue
+        prev = doc[j].text
+        if not _ENDS_SENTENCE.search(prev):
+            # a closing quote alone after the end punctuation: '"Oh!" she said'
+            if not (doc[j].is_quote or doc[j].is_bracket) or j == 0 or not _ENDS_SENTENCE.search(doc[j - 1].text):
+                out.append(False)
+                continue
+        word = _LAST_WORD_OF.search(prev)
+        if word is not None and _abbreviation(word.group(1)):
+            out.append(False)           # "Mrs." | "Elton", "J." | "Smith"
+            continue
+        if j > 0 and prev == "." and not doc[j - 1].whitespace_ \
+                and (w := _LAST_ALPHA.search(doc[j - 1].text)) is not None and _abbreviation(w.group(0)):
+            out.append(False)           # "Mrs" "." | "Elton" split by the tokenizer
+            continue
+        out.append(True)
+    out.append(True)
+    return out
 
 
 def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
@@ -584,6 +647,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
     if not sents or len(mentions) < 4 or not pronouns:
         return [], mentions, pronouns
     sent_of_token = {i: k for k, s in enumerate(sents) for i in range(s.start, s.end)}
+    starts = real_starts(doc, sents)
     by_sent: list[list[NameMention]] = [[] for _ in sents]
     for m in mentions:
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))
@@ -605,7 +669,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         gender = target_pronoun_gender(pron.text)
         initial = initial_clause_kind(pron, sents[sp]) is not None
         refused = None
-        for lo, hi in candidate_windows(sp, len(sents)):
+        for lo, hi in candidate_windows(sp, len(sents), starts=starts):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
                 fitted[lo, hi] = fit_window(window)

@@ -150,14 +150,22 @@ def check_refusal(doc, reason: str, refused: bool, evidence=None) -> None:
         assert insts, rejected
 
 
+def test_a_glued_title_leaves_no_window_of_its_name(nlp):
+    # the parser cuts "thanks.--Mrs." | "Smith smiled.": a window never ends at that cut
+    # (issue 42: windows start and end at real sentence starts), and the longer windows hold
+    # the glued title, refused, or an ungendered Smith
+    text = ("Although she admired Clara, Eleanor would not say so to Thomas or to William. "
+            "He sent his thanks.--Mrs. Smith smiled.")
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, META)
+    assert [i["pronoun"] for i in insts] == ["she"]
+
+
 @pytest.mark.parametrize("text,refused", [
     # the tokenizer leaves "thanks.--Clara" one token: a Clara no swap would reach
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Clara smiled.",
      True),
     # a glued name that is none of the four, and a glued title
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Margaret smiled.",
-     True),
-    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Mrs. Smith smiled.",
      True),
     # glued words that name nobody (gender-guesser calls "The" and "Just" names)
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--The end.",
@@ -176,10 +184,13 @@ def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused)
 
 
 @pytest.mark.parametrize("text,refused", [
-    # a rank standing for a person who is none of the four
+    # a rank standing for an unnamed person who is none of the four: swapped whole with her
+    # pronouns ("The princess ... her side" -> "The prince ... his side"), consistent (issue 42)
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He stood by the little princess.",
-     True),
-    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to the Duke.", True),
+     False),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to the Duke.", False),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. The princess, sitting on the "
+     "other side, smiled.", False),
     # a title one of the four bears that no swap flips: "the Colonel" stays while he changes
     ("Although she admired Clara, Eleanor would not say so to Colonel Thomas or to William. She thanked the Colonel.",
      True),

@@ -1,0 +1,51 @@
+"""Windows start at a real sentence start and end before one (issue 42): the parser cuts
+inside a name ("table.--Mrs." | "Elton, before she ...") and where a line starts in capitals
+("of everything" | "BUT Chad, that Mamie ..."); a window starting there reads half a sentence
+or half a name."""
+
+import pytest
+
+from pipeline.core.extract import BookMeta, candidate_windows, doc_sentences, instances_from_doc, real_starts
+
+META = BookMeta("t", "T", "A")
+
+
+def starts_of(nlp, text):
+    doc = nlp(text)
+    sents = doc_sentences(doc)
+    return [(s[0].text, ok) for s, ok in zip(sents, real_starts(doc, sents))]
+
+
+@pytest.mark.parametrize("text,first,real", [
+    # inside a name: the parser's cut after a title or an initial
+    ("Dinner was on table.--Mrs. Elton, before she could be spoken to, was ready.", "Elton", False),
+    # a word in capitals after a lower-case word, where a hard-wrapped line started
+    ("It fully came up for them then, by means of their talking of everything BUT Chad, that Mamie, unlike Sarah, "
+     "knew perfectly what had become of him.", "BUT", False),
+    # real starts: after end punctuation, after a closing quote, after a line break
+    ("Dinner was on table. Elton, before she could be spoken to, was ready.", "Elton", True),
+    ('"Oh!" she said to him.', "she", True),
+    ("CHAPTER LIV\n\nThe rain fell on the house all night.", "The", True),
+])
+def test_real_sentence_starts(nlp, text, first, real):
+    found = dict(starts_of(nlp, text))
+    assert first in found, starts_of(nlp, text)
+    assert found[first] is real
+
+
+def test_candidate_windows_skip_unreal_starts_and_ends():
+    starts = [True, False, True, True]          # sentence 1 starts inside sentence 0
+    wins = list(candidate_windows(1, 3, starts=starts))
+    assert all(lo != 1 for lo, _ in wins)       # never start at 1
+    assert all(hi != 0 for _, hi in wins)       # never end before 1
+    assert wins[0] == (0, 1)
+    assert list(candidate_windows(2, 3, starts=starts))[0] == (2, 2)
+
+
+def test_an_instance_window_reaches_back_to_the_real_start(nlp):
+    base = "Although she admired Clara, Eleanor would not say so to Thomas or to William."
+    doc = nlp("They talked of all BUT " + base)
+    insts, _, _ = instances_from_doc(doc, 0, META)
+    assert [i["text"][:8] for i in insts] == ["They tal"]
+    insts, _, _ = instances_from_doc(nlp("They talked of all. " + base), 0, META)
+    assert [i["text"][:8] for i in insts] == ["Although"]

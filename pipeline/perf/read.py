@@ -186,14 +186,14 @@ def before_window(book_text: str | None, row: dict, width: int = 80) -> str | No
     """The ``width`` characters of the book before the window, or None when unknown."""
     if not book_text:
         return None
-    start = -1
+    head = row["text"][:80]
     iid = row.get("instance_id") or ""
-    if iid.rpartition("-")[2].isdigit():
+    start = -1
+    if iid.rpartition("-")[2].isdigit():      # the id holds the pronoun's book offset
         guess = int(iid.rpartition("-")[2]) - row["pronoun_offset"]
-        if book_text[guess:guess + len(row["text"])] == row["text"]:
-            start = guess
+        start = book_text.find(head, max(0, guess - 2000), guess + 2000 + len(head))
     if start < 0:
-        start = book_text.find(row["text"])
+        start = book_text.find(head)
     if start < 0:
         return None
     return " ".join(book_text[max(0, start - width):start].split())
@@ -202,7 +202,8 @@ def before_window(book_text: str | None, row: dict, width: int = 80) -> str | No
 def render(k: int, n: int, quad: dict[str, dict], book_text: str | None = None) -> str:
     """One quadruple as the reader sees it."""
     o = quad["original"]
-    lines = [f"=== {k}/{n}  {o['quadruple_id']}  {o['book']} ({o['book_id']})  {o['pattern']}  "
+    book = o["book"] if o["book"] == o["book_id"] else f"{o['book']} ({o['book_id']})"
+    lines = [f"=== {k}/{n}  {o['quadruple_id']}  {book}  {o['pattern']}  "
              f"pronoun {o['pronoun']}",
              f"  cast: {cast_line(o)}"]
     before = before_window(book_text, o)

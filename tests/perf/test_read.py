@@ -164,3 +164,13 @@ def test_help_names_the_kinds(capsys):
         read.main(["--help"])
     assert exc.value.code == 0
     assert "one-person-as-two" in capsys.readouterr().out
+
+
+def test_the_text_before_the_window_is_found_near_the_ids_offset():
+    book = "CHAPTER I\n\nIt rained. " + "Ann saw Bob; he ran." + " The end. Ann saw Bob; he ran."
+    row = {"instance_id": f"9-{len('CHAPTER I  It rained. Ann saw Bob; ')}", "pronoun_offset": 13,
+           "text": "Ann saw Bob; he ran."}
+    assert read.before_window(book, row, width=14) == "I It rained."     # offset off by one: found nearby
+    assert read.before_window(book, {**row, "instance_id": ""}, width=5) == "ned."
+    assert read.before_window(book, {**row, "text": "Nothing like it"}) is None
+    assert read.before_window(None, row) is None

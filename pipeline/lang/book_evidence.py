@@ -159,6 +159,7 @@ class BookEvidence:
     capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
     mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
     text_rules: bool = True     # False: only the overrides (no book text was read: GAP rows, re-checks)
+    model: object = None        # the learned decision bound to this book (person_model.BookScores), or None
 
     @property
     def n_words(self) -> int:
@@ -226,15 +227,18 @@ class BookEvidence:
         if o in (MASCULINE, FEMININE):
             return o, "cast"
         ev = self.forms.get(form)
-        if ev is None or (self.text_rules and self.never_mid_sentence(form) and self.lower[form.lower()]
-                          and not sum(ev.titled.values())):
+        if ev is None:
+            return self.model_gender(form)
+        if self.text_rules and self.never_mid_sentence(form) and self.lower[form.lower()] \
+                and not sum(ev.titled.values()):
             return None             # "Yes", "How", "Oh": capitalised only where a sentence starts,
             #                         and a word of the book's in lower case
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]
             if k != n_t:                    # titled both ways: a family name
-                return self._votes(ev.alone) if bare else None
+                found = self._votes(ev.alone) if bare else None
+                return found or (self.model_gender(form) if bare else None)
             against = self._votes(ev.pronouns, STRONG_SHARE)
             if against and against[0] != g and sum(ev.pronouns.values()) > n_t:
                 return against              # "Mrs. Newland" (his wife) vs Newland's own "he"
@@ -250,7 +254,19 @@ class BookEvidence:
             g, k = votes.most_common(1)[0]
             if k / n >= PRONOUN_SHARE:
                 return g, "book:appositions" if ev.appositions.get(g) else "book:pronouns"
-        return None
+        return self.model_gender(form)
+
+    def model_gender(self, form: str) -> tuple[str, str] | None:
+        """The learned gender of ``form`` (:mod:`pipeline.lang.person_model`) where the rules
+        give none: when the model holds ``form`` a person and its gender probability reaches the
+        model's ``gender`` threshold (0 or no model: never)."""
+        if self.model is None or not self.text_rules:
+            return None
+        t = self.model.model.thresholds.get("gender", 0)
+        if not t or self.model.person(form) < 0.5:
+            return None
+        g, p = self.model.gender(form)
+        return (g, "book:model") if p >= t else None
 
     def pronouns_favour(self, form: str, gender: str) -> bool:
         """The pronoun votes of ``form`` give ``gender`` at least as often as the other one
@@ -289,10 +305,21 @@ class BookEvidence:
         if o:
             return o != NOT_A_PERSON
         ev = self.forms.get(form)
-        if ev is None or title_gender(form) or len(form) < 2 or not self.proper(form):
+        if title_gender(form) or len(form) < 2 or not self.proper(form):
             return False
-        strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
-        return strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place
+        if ev is not None:
+            strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
+            if strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place:
+                return True
+        return self.model_person(form)
+
+    def model_person(self, form: str) -> bool:
+        """The learned decision holds ``form`` a person with at least the model's ``person``
+        threshold (0 or no model: never)."""
+        if self.model is None or not self.text_rules:
+            return False
+        t = self.model.model.thresholds.get("person", 0)
+        return bool(t) and self.model.person(form) >= t
 
 
 @functools.lru_cache(maxsize=100_000)

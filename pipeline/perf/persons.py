@@ -1,35 +1,54 @@
 """Person detection and gender against LitBank's gold entities (the development half in
-``../shared/reference/litbank-entities``).
+``../shared/reference/litbank-entities``), on the whole half and in leave-books-out folds;
+and the training of the learned person decision.
 
     python -m pipeline.perf.persons [--shared DIR] [--entities DIR] [--examples N]
+    python -m pipeline.perf.persons --folds 5 [--grid]
+    python -m pipeline.perf.persons --train --out resources/person_model.json
 
 For every annotated opening: the full book of ``corpus/litbank`` is read as extract reads it
 (:mod:`pipeline.formats.books`), the book's evidence is gathered over the whole text
 (:mod:`pipeline.lang.book_evidence`), the chunks that cover the opening go through the spaCy
 pipeline and the project's person detection exactly as ``persons`` and ``extract`` run it
-(:func:`pipeline.core.cast.book_mentions`), and the mentions inside the opening are scored by
+(:func:`pipeline.core.cast.doc_mentions`), and the mentions inside the opening are scored by
 :mod:`pipeline.core.person_eval`: precision of our PERSON spans, recall of the gold named
 persons (``PER``/``PROP``), and the gender of gold named persons whose cluster has a clear
 pronoun gender. Prints the figures as Markdown with the date and machine size, and the most
-frequent errors. Not a test: it reads ../shared and takes a few minutes.
+frequent errors. Not a test: it reads ../shared and takes a minute or two.
 
-May import: the standard library; inside :func:`evaluate`: :mod:`pipeline.formats.books`,
+The expensive work of a book (its evidence, spaCy over the opening's chunks) is done once per
+book (:func:`prepare`; the parsed Docs are also kept in ``outputs/.cache/persons/``, keyed by
+the model, the chunks' text and the source of ``pipeline/nlp`` and ``pipeline/lang``), so the
+folds cost one pass. ``--folds K``: the books are split into K folds by a hash of their id
+(:func:`fold_of`); for each fold the learned decision (:mod:`pipeline.lang.person_model`) is
+trained on the other folds' books (:mod:`pipeline.core.person_training`) and the fold is scored
+with the rules alone and with the rules and that model (the shipped thresholds; ``--grid``: a
+few thresholds each). ``--train``: trains on every book and writes the model file.
+
+May import: the standard library; inside the functions: :mod:`pipeline.formats.books`,
 :mod:`pipeline.formats.litbank`, :mod:`pipeline.formats.cast`, :mod:`pipeline.lang.book_evidence`,
-:mod:`pipeline.nlp.prune`, from :mod:`pipeline.nlp` its ``load``, :mod:`pipeline.core.extract`,
-:mod:`pipeline.core.cast` and from :mod:`pipeline.core` its ``person_eval`` (extract's own steps, then the
-comparison with the gold entities).
+:mod:`pipeline.lang.person_model`, :mod:`pipeline.nlp.prune`, from :mod:`pipeline.nlp` its ``load``,
+:mod:`pipeline.core.extract`, :mod:`pipeline.core.cast`, :mod:`pipeline.core.person_training` and
+from :mod:`pipeline.core` its ``person_eval`` (extract's own steps, then the comparison with the
+gold entities), spaCy (``DocBin``).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import hashlib
+import json
 import os
 import time
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
 
-DEFAULT_SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_SHARED = ROOT.parent / "shared"
+CACHE = ROOT / "outputs" / ".cache" / "persons"
+GRID = [{"person": p, "gender": g} for p in (0.0, 0.9, 0.8, 0.7) for g in (0.0, 0.95, 0.9, 0.8)]
 
 
 def book_for(doc_id: str, corpus: Path) -> Path | None:
@@ -37,24 +56,73 @@ def book_for(doc_id: str, corpus: Path) -> Path | None:
     return hits[0] if hits else None
 
 
-def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: Path | None = None,
-             baseline: bool = False, books: list[str] | None = None):
-    from pipeline.core import person_eval as pe
-    from pipeline.core.cast import doc_mentions, resolve_in_context
+def fold_of(book_ids, k: int) -> dict[str, int]:
+    """book id -> fold (0..k-1): the ids ordered by the sha256 of the id, then dealt out in
+    turn, so folds differ by at most one book and a book's fold depends only on the set of ids."""
+    order = sorted(set(book_ids), key=lambda b: (hashlib.sha256(b.encode()).hexdigest(), b))
+    return {b: i % k for i, b in enumerate(order)}
+
+
+@dataclass
+class Case:
+    """One book's expensive work, done once: its evidence, the parsed chunks covering the
+    opening (offset, Doc), the gold spans and the opening's stretch [lo, hi) of ``text``."""
+
+    doc_id: str
+    text: str
+    evidence: object
+    docs: list
+    gold: list
+    lo: int
+    hi: int
+    labels: list = field(default_factory=list)
+
+
+def _code_key() -> str:
+    h = hashlib.sha256()
+    for sub in ("nlp", "lang"):
+        for p in sorted((ROOT / "pipeline" / sub).glob("*.py")):
+            if p.name not in ("book_evidence.py", "person_model.py"):
+                h.update(p.name.encode() + p.read_bytes())
+    for p in sorted((ROOT / "resources").glob("*.tsv")):
+        h.update(p.name.encode() + p.read_bytes())
+    return h.hexdigest()
+
+
+def _parsed(nlp, nlp_mod, chunks: list[tuple[int, str]], cache: Path | None, code_key: str, model_name: str):
+    """The Docs of ``chunks`` through NER and the parser, from the cache when it holds them."""
+    from spacy.tokens import DocBin
+
     from pipeline.nlp.prune import run_components
+
+    key = hashlib.sha256("\n".join([code_key, model_name, *(f"{o}:{c}" for o, c in chunks)]).encode()).hexdigest()
+    path = cache / f"{key[:32]}.spacy" if cache is not None else None
+    if path is not None and path.exists():
+        return list(DocBin().from_bytes(path.read_bytes()).get_docs(nlp.vocab))
+    comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
+    docs = list(run_components(nlp, (nlp.make_doc(c) for _, c in chunks), comps))
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_bytes(DocBin(docs=docs).to_bytes())
+        tmp.replace(path)
+    return docs
+
+
+def prepare(entities: Path, corpus: Path, model: str | None = None, overrides: dict | None = None,
+            books: list[str] | None = None, cache: Path | None = CACHE) -> tuple[list[Case], int]:
+    """Every annotated book's :class:`Case`, and the gold tokens that could not be aligned."""
+    from pipeline.core import person_eval as pe
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs
+    from pipeline.core.person_training import form_labels
     from pipeline.formats.books import read_book
     from pipeline.formats.litbank import litbank_documents, read_litbank_entities
     from pipeline.lang.book_evidence import book_evidence
     from pipeline.nlp import load as nlp_mod
 
     nlp = nlp_mod.load(model)
-    overrides = None
-    if cast_file is not None:
-        from pipeline.formats.cast import read_cast_overrides
-        overrides = read_cast_overrides(cast_file)
-    total, per_book, unaligned = pe.Score(), [], 0
-    rejected = Counter()
+    code_key, model_name = _code_key(), "/".join(nlp_mod.model_id(nlp))
+    cases, unaligned = [], 0
     for ann in litbank_documents(entities):
         if books and not any(ann.name.startswith(b + "_") for b in books):
             continue
@@ -74,22 +142,114 @@ def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: 
         lo = min(s for s, _ in spans.values())
         hi = max(e for _, e in spans.values())
         evidence = book_evidence(text, book.book_id, overrides)
+        evidence.model = None
         chunks = [(o, c) for o, c in chunk_paragraphs(book.paragraphs, CHUNK_CHARS) if o < hi and o + len(c) > lo]
-        comps = nlp_mod.ner_components(nlp) + nlp_mod.parse_components(nlp)
-        docs = run_components(nlp, (nlp.make_doc(c) for _, c in chunks), comps)
-        found = []
-        for (off, _), doc in zip(chunks, docs):
-            for m in doc_mentions(doc, None if baseline else evidence, rejected):
+        docs = _parsed(nlp, nlp_mod, chunks, cache, code_key, model_name)
+        cases.append(Case(gold_doc.doc_id, text, evidence, [(o, d) for (o, _), d in zip(chunks, docs)], gold, lo, hi,
+                          form_labels(text, lo, hi, gold)))
+    return cases, unaligned
+
+
+def score_case(case: Case, scorer=None, baseline: bool = False, rejected: Counter | None = None):
+    """The opening of ``case`` scored with the rules, and the learned decision ``scorer`` (a
+    :class:`pipeline.lang.person_model.PersonModel`, or None: the rules alone)."""
+    from pipeline.core import person_eval as pe
+    from pipeline.core.cast import doc_mentions, resolve_in_context
+    from pipeline.lang.person_model import BookScores
+
+    ev = case.evidence
+    ev.model = BookScores(scorer, ev) if scorer is not None else None
+    found = []
+    try:
+        for off, doc in case.docs:
+            for m in doc_mentions(doc, None if baseline else ev, rejected):
                 m.start, m.end = off + m.start, off + m.end
                 found.append(m)
-        if not baseline:
-            resolve_in_context(found)
-        preds = [(m.start, m.end, m.gender, m.text) for m in found]
-        sc = pe.score(gold, preds, lo, hi)
-        per_book.append((gold_doc.doc_id, sc))
+    finally:
+        ev.model = None
+    if not baseline:
+        resolve_in_context(found)
+    return pe.score(case.gold, [(m.start, m.end, m.gender, m.text) for m in found], case.lo, case.hi)
+
+
+def score_cases(cases: list[Case], scorer=None, baseline: bool = False):
+    from pipeline.core import person_eval as pe
+
+    total, per_book, rejected = pe.Score(), [], Counter()
+    for case in cases:
+        sc = score_case(case, scorer, baseline, rejected)
+        per_book.append((case.doc_id, sc))
         total.add(sc)
     total.rejected = rejected
+    return total, per_book
+
+
+def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: Path | None = None,
+             baseline: bool = False, books: list[str] | None = None, scorer=None):
+    """(total score, per-book scores, unaligned gold tokens) of the whole half."""
+    overrides = None
+    if cast_file is not None:
+        from pipeline.formats.cast import read_cast_overrides
+        overrides = read_cast_overrides(cast_file)
+    cases, unaligned = prepare(entities, corpus, model, overrides, books)
+    total, per_book = score_cases(cases, scorer, baseline)
     return total, per_book, unaligned
+
+
+def train(cases: list[Case], thresholds: dict | None = None) -> dict:
+    """The model file's dict trained on ``cases``."""
+    from pipeline.core.person_training import fit
+
+    return fit([(c.evidence, c.labels) for c in cases], thresholds, [c.doc_id for c in cases])
+
+
+def figures(sc) -> dict[str, float]:
+    g = sc.gendered_gold or 1
+    return {"P": sc.precision, "R": sc.recall, "right": sc.gender_right / g, "wrong": sc.gender_wrong / g}
+
+
+def _row(name: str, f: dict, extra: str = "") -> str:
+    return f"| {name} | {f['P']:.3f} | {f['R']:.3f} | {f['right']:.1%} | {f['wrong']:.1%} |{extra}"
+
+
+def run_folds(cases: list[Case], k: int, settings: list[dict]) -> dict:
+    """Per fold and setting (thresholds; the first setting should be the rules alone), the
+    held-out figures; the model of each fold is trained on the other folds' books."""
+    from pipeline.lang.person_model import PersonModel
+
+    folds = fold_of([c.doc_id for c in cases], k)
+    out = {"folds": folds, "per_fold": [], "sizes": []}
+    for f in range(k):
+        test = [c for c in cases if folds[c.doc_id] == f]
+        train_cases = [c for c in cases if folds[c.doc_id] != f]
+        spec = train(train_cases)
+        row = []
+        for s in settings:
+            model = PersonModel(dict(spec, thresholds=s)) if any(s.values()) else None
+            total, _ = score_cases(test, model)
+            row.append(figures(total))
+        out["per_fold"].append(row)
+        out["sizes"].append(len(test))
+    return out
+
+
+def fold_report(result: dict, settings: list[dict], whole: dict[str, dict]) -> str:
+    k = len(result["per_fold"])
+    names = [("rules" if not any(s.values()) else f"model person≥{s['person']:g} gender≥{s['gender']:g}")
+             for s in settings]
+    lines = [f"LitBank persons, {k} leave-books-out folds over {sum(result['sizes'])} development books, "
+             f"{datetime.date.today()}, {os.cpu_count()} cores", "",
+             "| | P | R | gender right | gender wrong | books |", "|---|---|---|---|---|---|"]
+    means = []
+    for j, name in enumerate(names):
+        for f in range(k):
+            lines.append(_row(f"fold {f}: {name}", result["per_fold"][f][j], f" {result['sizes'][f]} |"))
+        mean = {key: sum(result["per_fold"][f][j][key] for f in range(k)) / k for key in ("P", "R", "right", "wrong")}
+        means.append(mean)
+        lines.append(_row(f"**mean of the folds: {name}**", mean, f" {sum(result['sizes'])} |"))
+    lines += ["", "| whole half (no held-out) | P | R | gender right | gender wrong |", "|---|---|---|---|---|"]
+    lines += [_row(name, f) for name, f in whole.items()]
+    return "\n".join(lines) + "\n"
 
 
 def report(total, per_book, unaligned: int, examples: int) -> str:
@@ -117,6 +277,14 @@ def report(total, per_book, unaligned: int, examples: int) -> str:
     return "\n".join(lines)
 
 
+def _shipped():
+    """The shipped model, or None when it decides nothing (thresholds 0)."""
+    from pipeline.lang.person_model import shipped_model
+
+    model = shipped_model()
+    return model if any(model.thresholds.values()) else None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m pipeline.perf.persons", description=__doc__.split("\n")[0])
     ap.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
@@ -126,7 +294,16 @@ def main(argv=None) -> int:
     ap.add_argument("--cast", type=Path, default=None, help="a cast overrides file applied to every book")
     ap.add_argument("--books", nargs="*", default=None, help="only these LitBank ids (e.g. 105 1342)")
     ap.add_argument("--baseline", action="store_true", help="PERSON entities as they are, no book evidence")
+    ap.add_argument("--rules", action="store_true", help="the rules alone, without the shipped model")
     ap.add_argument("--examples", type=int, default=40, help="most frequent errors listed (0: none)")
+    ap.add_argument("--folds", type=int, default=0, help="leave-books-out folds (e.g. 5)")
+    ap.add_argument("--grid", action="store_true", help="with --folds: a few thresholds of the model")
+    ap.add_argument("--train", action="store_true", help="train the person model on every book")
+    ap.add_argument("--out", type=Path, default=ROOT / "resources" / "person_model.json",
+                    help="with --train: the model file written")
+    ap.add_argument("--person-threshold", type=float, default=None, help="with --train: the shipped threshold")
+    ap.add_argument("--gender-threshold", type=float, default=None, help="with --train: the shipped threshold")
+    ap.add_argument("--no-cache", action="store_true", help="parse again, ignoring outputs/.cache/persons")
     args = ap.parse_args(argv)
     entities = args.entities or args.shared / "reference" / "litbank-entities"
     corpus = args.shared / "corpus" / "litbank"
@@ -134,9 +311,56 @@ def main(argv=None) -> int:
         print(f"{entities} or {corpus} is absent: nothing to measure")
         return 0
     t0 = time.perf_counter()
-    total, per_book, unaligned = evaluate(entities, corpus, args.model, args.cast, args.baseline, args.books)
-    print(report(total, per_book, unaligned, args.examples))
+    overrides = None
+    if args.cast is not None:
+        from pipeline.formats.cast import read_cast_overrides
+        overrides = read_cast_overrides(args.cast)
+    cases, unaligned = prepare(entities, corpus, args.model, overrides, args.books,
+                               None if args.no_cache else CACHE)
+    print(f"prepared {len(cases)} books in {time.perf_counter() - t0:.0f} s")
+    if args.train:
+        return _train(args, cases)
+    scorer = None if (args.rules or args.baseline) else _shipped()
+    if args.folds:
+        settings = GRID if args.grid else [{"person": 0.0, "gender": 0.0}]
+        if not args.grid:
+            from pipeline.lang.person_model import shipped_model
+            shipped = {k: float(shipped_model().thresholds.get(k, 0.0)) for k in ("person", "gender")}
+            settings += [shipped] if any(shipped.values()) else []
+        result = run_folds(cases, args.folds, settings)
+        whole = {"rules": figures(score_cases(cases)[0])}
+        if scorer is not None:
+            whole["rules + shipped model (trained on these books)"] = figures(score_cases(cases, scorer)[0])
+        print(fold_report(result, settings, whole))
+    else:
+        total, per_book = score_cases(cases, scorer, args.baseline)
+        print(report(total, per_book, unaligned, args.examples))
     print(f"elapsed {time.perf_counter() - t0:.0f} s")
+    return 0
+
+
+def _train(args, cases: list[Case]) -> int:
+    from pipeline.core.person_training import DEFAULT_THRESHOLDS
+
+    thresholds = dict(DEFAULT_THRESHOLDS)
+    if args.out.exists():
+        try:
+            thresholds.update(json.loads(args.out.read_text(encoding="utf-8")).get("thresholds", {}))
+        except (ValueError, AttributeError):
+            pass
+    if args.person_threshold is not None:
+        thresholds["person"] = args.person_threshold
+    if args.gender_threshold is not None:
+        thresholds["gender"] = args.gender_threshold
+    t = time.perf_counter()
+    spec = train(cases, thresholds)
+    spec["trained_on"]["seconds"] = round(time.perf_counter() - t, 2)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = args.out.with_suffix(".tmp")
+    tmp.write_text(json.dumps(spec, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(args.out)
+    print(f"wrote {args.out} ({args.out.stat().st_size:,} bytes): {spec['trained_on']['person_rows']} forms, "
+          f"{spec['trained_on']['gender_rows']} gendered, thresholds {thresholds}")
     return 0
 
 

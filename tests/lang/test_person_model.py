@@ -1,0 +1,88 @@
+"""The learned person decision (pipeline/lang/person_model.py): features from a book's
+evidence, numpy inference, and a loader that refuses a missing file or another version with one
+line naming the training command."""
+
+from collections import Counter
+
+import pytest
+
+from pipeline.errors import InputError
+from pipeline.lang import person_model as pm
+from pipeline.lang.book_evidence import BookEvidence, FormEvidence, book_evidence
+
+
+def _spec(**over):
+    n = len(pm.FEATURES)
+    flat = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 0.0}
+    spec = {"format": pm.FORMAT, "version": pm.VERSION, "features": list(pm.FEATURES),
+            "person": dict(flat), "gender": dict(flat), "thresholds": {"person": 0.0, "gender": 0.0}}
+    spec.update(over)
+    return spec
+
+
+def test_features_follow_the_feature_list_and_count_the_evidence():
+    ev = BookEvidence("b", {"Tess": FormEvidence(person=3, pronouns=Counter(feminine=4))},
+                      capital=Counter(Tess=20), mid=Counter(Tess=10))
+    x = pm.features(ev, "Tess")
+    assert len(x) == len(pm.FEATURES)
+    named = dict(zip(pm.FEATURES, x))
+    assert named["person"] > 0 and named["pronoun_f"] > named["pronoun_m"] == 0
+    assert named["guesser_female"] == 1.0
+    assert len(pm.features(ev, "Nowhere")) == len(pm.FEATURES)      # a form without evidence
+
+
+def test_inference_is_a_standardised_logistic_regression():
+    spec = _spec()
+    spec["person"] = dict(spec["person"], coef=[1.0] + [0.0] * (len(pm.FEATURES) - 1), intercept=-1.0)
+    model = pm.PersonModel(spec)
+    ev = BookEvidence("b", {"Kent": FormEvidence(place=4)})
+    p_person, p_female = model.scores(ev, "Kent")
+    assert p_female == pytest.approx(0.5)
+    import math
+    assert p_person == pytest.approx(1 / (1 + math.exp(-(math.log1p(4) - 1))))
+
+
+def test_the_loader_refuses_a_missing_file_naming_the_training_command(tmp_path):
+    with pytest.raises(InputError) as err:
+        pm.read_model(tmp_path / "person_model.json")
+    msg = str(err.value)
+    assert "make train-persons" in msg and "\n" not in msg and "missing" in msg
+
+
+@pytest.mark.parametrize("spec", [_spec(version=pm.VERSION + 1), _spec(format="something else"),
+                                  _spec(features=["place"]), {"version": pm.VERSION}, [1, 2]])
+def test_the_loader_refuses_another_version_or_feature_list(tmp_path, spec):
+    import json
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(spec))
+    with pytest.raises(InputError) as err:
+        pm.read_model(path)
+    assert "make train-persons" in str(err.value) and "\n" not in str(err.value)
+
+
+def test_the_loader_refuses_text_that_is_no_json(tmp_path):
+    path = tmp_path / "m.json"
+    path.write_text("{not json")
+    with pytest.raises(InputError, match="train-persons"):
+        pm.read_model(path)
+
+
+def test_the_shipped_model_loads():
+    model = pm.shipped_model()
+    assert set(model.thresholds) >= {"person", "gender"}
+
+
+def test_a_model_decides_nothing_at_threshold_zero_and_fills_gaps_above_it():
+    text = "Ogilvy went to the door. " * 3
+    ev = book_evidence(text)
+    assert not ev.is_person("Ogilvy") and ev.gender("Ogilvy") is None
+    n = len(pm.FEATURES)
+    sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=sure, gender=dict(sure, intercept=-5.0))), ev)
+    assert not ev.is_person("Ogilvy") and ev.gender("Ogilvy") is None      # thresholds 0: off
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=sure, gender=dict(sure, intercept=-5.0),
+                                                  thresholds={"person": 0.9, "gender": 0.9})), ev)
+    assert ev.is_person("Ogilvy")
+    assert ev.gender("Ogilvy") == ("masculine", "book:model")
+    assert not ev.is_person("Mrs")                  # never a title

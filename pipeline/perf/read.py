@@ -112,10 +112,14 @@ def spans(row: dict) -> list[tuple[int, int, str]]:
 
 
 def mark(text: str, marks: list[tuple[int, int, str]]) -> str:
-    """``text`` with ``[[LABEL:span]]`` around each mark and ``{{span}}`` around the pronoun
-    (label ``P``). A mark that overlaps an earlier one is left out and flagged ``(!overlap)``."""
+    """``text`` with ``[[LABEL:span]]`` around each mark, ``{{span}}`` around the pronoun
+    (label ``P``) and `` ¶`` at an empty mark labelled ``¶`` (a paragraph break). A mark that overlaps an earlier one is left out and flagged ``(!overlap)``."""
     out, pos = [], 0
     for start, end, label in sorted(marks):
+        if label == "¶" and start == end and start >= pos:     # a paragraph break of the book
+            out += [text[pos:start].rstrip(), " ¶"]
+            pos = start
+            continue
         if start < pos or end > len(text) or start >= end:
             out.append(f"(!overlap {label} {start}-{end})")
             continue
@@ -157,6 +161,31 @@ def changes(before: dict, after: dict) -> tuple[Counter, list[str]]:
     return changed, kept
 
 
+CAPITALISED = re.compile(r"\b[A-Z][\w’'-]*(?:\s+[A-Z][\w’'-]*)*")
+SENTENCE_END = re.compile(r"(?:^|[.!?:;]['’\"”)]*|[“\"‘(—-])\s*$")
+
+
+def unmarked_capitalised(text: str, marks: list[tuple[int, int, str]]) -> list[str]:
+    """Capitalised words outside the marks and not at a sentence start (nor "I"): where a
+    fifth person, a second name of a marked one or a thing named like a person would be."""
+    out = []
+    for m in CAPITALISED.finditer(text):
+        s, e = m.span()
+        if any(s < me and ms < e for ms, me, lab in marks if lab != "¶"):
+            continue
+        if SENTENCE_END.search(text[max(0, s - 4):s]) or s == 0:
+            words = m.group(0).split()
+            if len(words) == 1:
+                continue
+            m_text = " ".join(words[1:])
+        else:
+            m_text = m.group(0)
+        m_text = " ".join(w for w in m_text.split() if w not in ("I", "I’m", "I'm", "I’ll", "I'll", "O"))
+        if m_text and m_text not in out:
+            out.append(m_text)
+    return out
+
+
 def wrap(text: str, indent: str = "    ") -> str:
     """Wrapped at :data:`WIDTH`, never inside a mark."""
     protected = re.sub(r"\[\[[^\]]*\]\]|\{\{[^}]*\}\}", lambda m: m.group(0).replace(" ", "\x00"), text)
@@ -182,21 +211,56 @@ def counted(c: Counter) -> str:
     return ", ".join(f"{k}" + (f" x{v}" if v > 1 else "") for k, v in c.most_common()) or "none"
 
 
-def before_window(book_text: str | None, row: dict, width: int = 80) -> str | None:
-    """The ``width`` characters of the book before the window, or None when unknown."""
+def locate(book_text: str | None, row: dict) -> int | None:
+    """Where the row's window starts in the book (None when not found): its first words,
+    whitespace-insensitive, near the offset its instance id holds, else anywhere."""
     if not book_text:
         return None
-    head = row["text"][:80]
+    words = row["text"].split()[:12]
+    if not words:
+        return None
+    head = re.compile(r"\s+".join(map(re.escape, words)))
     iid = row.get("instance_id") or ""
-    start = -1
     if iid.rpartition("-")[2].isdigit():      # the id holds the pronoun's book offset
         guess = int(iid.rpartition("-")[2]) - row["pronoun_offset"]
-        start = book_text.find(head, max(0, guess - 2000), guess + 2000 + len(head))
-    if start < 0:
-        start = book_text.find(head)
-    if start < 0:
+        found = head.search(book_text, max(0, guess - 2000), guess + 2000 + len(row["text"]))
+        if found:
+            return found.start()
+    found = head.search(book_text)
+    return found.start() if found else None
+
+
+def before_window(book_text: str | None, row: dict, width: int = 80) -> str | None:
+    """The ``width`` characters of the book before the window, or None when unknown."""
+    start = locate(book_text, row)
+    if start is None:
         return None
     return " ".join(book_text[max(0, start - width):start].split())
+
+
+def paragraph_breaks(book_text: str | None, row: dict) -> list[int]:
+    """Offsets in the row's text where the book starts a new paragraph (the window's text has
+    its paragraphs joined by a space): the two texts walked side by side, whitespace runs
+    matched as one; [] when the book is unknown or the texts part."""
+    start = locate(book_text, row)
+    if start is None:
+        return []
+    text, i, j, out = row["text"], 0, start, []
+    while i < len(text) and j < len(book_text):
+        if text[i].isspace() or book_text[j].isspace():
+            i0, j0 = i, j
+            while i < len(text) and text[i].isspace():
+                i += 1
+            while j < len(book_text) and book_text[j].isspace():
+                j += 1
+            if book_text.count("\n", j0, j) >= 2 or (book_text.count("\n", j0, j) == 1 and j0 < j and i0 < i
+                                                       and "\n\n" not in book_text[start:start + 4000]):
+                out.append(i0)
+        elif text[i] == book_text[j]:
+            i, j = i + 1, j + 1
+        else:
+            return []
+    return out
 
 
 def render(k: int, n: int, quad: dict[str, dict], book_text: str | None = None) -> str:
@@ -209,7 +273,12 @@ def render(k: int, n: int, quad: dict[str, dict], book_text: str | None = None) 
     before = before_window(book_text, o)
     if before is not None:
         lines.append(f"  before: …{before}")
-    lines += ["  original:", wrap(mark(o["text"], spans(o)))]
+    breaks = [(b, b, "¶") for b in paragraph_breaks(book_text, o)]
+    lines += ["  original:" + (" (¶ a paragraph break of the book)" if breaks else ""),
+              wrap(mark(o["text"], spans(o) + breaks))]
+    others = unmarked_capitalised(o["text"], spans(o))
+    if others:
+        lines.append(f"    capitalised, not marked: {', '.join(others)}")
     s1 = quad.get("swap-1")
     if s1 is not None:
         changed, kept = changes(o, s1)

@@ -174,3 +174,14 @@ def test_the_text_before_the_window_is_found_near_the_ids_offset():
     assert read.before_window(book, {**row, "instance_id": ""}, width=5) == "ned."
     assert read.before_window(book, {**row, "text": "Nothing like it"}) is None
     assert read.before_window(None, row) is None
+
+
+def test_paragraph_breaks_of_the_book_are_shown_in_the_window():
+    book = "It rained.\n\nCHAPTER II.\n\nAnn saw\nBob; he ran.\n\nThe end."
+    row = {"instance_id": "9-40", "pronoun_offset": 36, "text": "CHAPTER II. Ann saw Bob; he ran. The end."}
+    breaks = read.paragraph_breaks(book, row)
+    assert breaks == [11, 32]                        # a hard-wrapped line inside a paragraph is no break
+    marks = [(20, 23, "C1"), (25, 27, "P")] + [(b, b, "¶") for b in breaks]
+    assert read.mark(row["text"], marks) == "CHAPTER II. ¶ Ann saw [[C1:Bob]]; {{he}} ran. ¶ The end."
+    assert read.unmarked_capitalised(row["text"], marks) == ["II"]            # "Ann" starts a sentence
+    assert read.paragraph_breaks(book, {**row, "text": "CHAPTER II. Ann met Bob"}) == []   # the texts part

@@ -254,9 +254,10 @@ def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: 
     return completed(inst)[0]        # the mentions NER missed, added when the instance stays sound
 
 
-def fit_window(mentions: list[NameMention]):
-    """Persons of a window if they are exactly 2 masculine + 2 feminine (nothing else)."""
-    persons, ok = group_persons(mentions)
+def fit_window(mentions: list[NameMention], aliases=None):
+    """Persons of a window if they are exactly 2 masculine + 2 feminine (nothing else).
+    ``aliases``: the book's alias table (``BookEvidence.aliases``; None: the window alone)."""
+    persons, ok = group_persons(mentions, aliases)
     if not ok or confusable_persons(persons):
         return None
     genders = Counter(p.gender for p in persons)
@@ -672,7 +673,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         for lo, hi in candidate_windows(sp, len(sents), starts=starts):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
-                fitted[lo, hi] = fit_window(window)
+                fitted[lo, hi] = fit_window(window, getattr(evidence, "aliases", None))
             persons = fitted[lo, hi]
             if persons is None:
                 continue

@@ -37,7 +37,8 @@ The decisions (thresholds named below; the rules are stated in ``docs/persons.md
 * A researcher's overrides (``--cast``: ``form -> masculine | feminine | not-a-person``)
   come before all of this.
 
-May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.pronouns`, the standard library.
+May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.aliases` (the book's alias table),
+:mod:`pipeline.lang.pronouns`, the standard library.
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from pipeline.lang.aliases import book_aliases
 from pipeline.lang.names import guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -160,6 +162,7 @@ class BookEvidence:
     mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
     text_rules: bool = True     # False: only the overrides (no book text was read: GAP rows, re-checks)
     model: object = None        # the learned decision bound to this book (person_model.BookScores), or None
+    aliases: object = None      # the book's alias table (lang.aliases.BookAliases), or None (no book text)
 
     @property
     def n_words(self) -> int:
@@ -378,6 +381,7 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     mid = Counter(_MID.findall(text))
     evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
     _pronoun_votes(text, forms, evidence.proper)
+    evidence.aliases = book_aliases(text, lower)
     for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:
         del forms[form]             # "She was the daughter": no apposition of a person "She"
     return evidence

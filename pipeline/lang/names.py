@@ -14,11 +14,14 @@
   "MRS. WESTON"); when the tokenizer splits the period off ("MRS" "." "WESTON") the period
   belongs to the title.
 * Name variants ("Harriet" / "Harriet Smith", "Knightley" / "Mr. Knightley") are merged into
-  one person inside a context by :func:`group_persons`.
+  one person inside a context by :func:`group_persons`; with the book's alias table
+  (:mod:`pipeline.lang.aliases`) also pet forms and the titled surname of a given name
+  ("Jos" / "Mr. Joseph", "Lucilla" / "Miss Marjoribanks").
 
 May import: the standard library, :mod:`pipeline.lang.pronouns` (the genders),
 :mod:`pipeline.formats.resources` (the shipped title and name lists, inside the functions that
-load them), gender-guesser (inside the function that builds its detector).
+load them), gender-guesser (inside the function that builds its detector), nicknames (the public
+list of English nicknames, inside the function that reads it).
 """
 
 from __future__ import annotations
@@ -337,42 +340,137 @@ class Person:
 
     name: str                       # canonical: the longest name form, without title
     gender: str
-    key_tokens: frozenset[str]
+    key_tokens: frozenset[str]      # the name words written in the context, every alias's
     mentions: list[NameMention] = field(default_factory=list)
+    given: frozenset[str] = frozenset()      # the given names among them ("lucilla", "jos")
+    expanded: frozenset[str] = frozenset()   # key_tokens and the surnames the book ties to the given names
 
 
-def group_persons(mentions: list[NameMention]) -> tuple[list[Person], bool]:
+# Titles of the unmarried and of children: "Miss Marjoribanks" is a daughter of the house and goes
+# with the house's one girl ("Lucilla Marjoribanks"); "Mr. Shaw", "Mrs. Shaw", "Dr Marjoribanks" may
+# be the parents (docs/persons.md, "Aliases").
+MISS_TITLES = frozenset({"miss", "mlle", "mademoiselle", "master", "signorina", "senorita", "señorita",
+                         "fraulein", "fräulein"})
+JOIN, APART, AMBIGUOUS = "join", "apart", "ambiguous"
+
+
+def _given_forms(key_tokens: tuple[str, ...], is_titled: bool, aliases) -> set[str]:
+    """The given names of a form's name words: the first of several words; a single word when
+    it is untitled and a given name, or titled and a given name the book writes first in full
+    names ("Mr. Joseph"; not "Mr. Bell")."""
+    if len(key_tokens) > 1:
+        return {key_tokens[0]} if not _patronymic(key_tokens[0].title()) else set()
+    if not key_tokens:
+        return set()
+    w = key_tokens[0]
+    if aliases is not None:
+        known = aliases.is_given(w)
+        if known is not None:
+            return {w} if known else set()
+    if is_titled:
+        return set()
+    return {w} if given_like(w) else set()
+
+
+def _title_decision(title: str, surname: str, given: str, gender: str, aliases) -> str:
+    """May the titled surname ("Miss Marjoribanks", "Mr. Shaw") be the person whose given name
+    is ``given``? :data:`JOIN`, :data:`APART` or :data:`AMBIGUOUS`. With the book
+    (``aliases``: :class:`pipeline.lang.aliases.BookAliases`) as its ``titled_surname`` says;
+    without it, a title of the unmarried joins and any other keeps apart ("Charlie Dixon" is no
+    "Mr. Dixon": perhaps his father)."""
+    if aliases is not None:
+        return aliases.titled_surname(title, surname, given, gender)
+    return JOIN if _plain_title(title) in MISS_TITLES else APART
+
+
+def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms: list[NameMention],
+         gender: str, p: Person, aliases) -> tuple[int, str] | None:
+    """How a form (its name words ``toks``) fits person ``p``: (tier, decision) or None. Tier 0:
+    by the words written in the context (the form's words are among the person's, or are pet
+    forms of the person's given names); tier 1: by a surname the book ties to one of the
+    person's given names ("Miss Marjoribanks" beside "Lucilla"). A titled surname alone that
+    fits a person with a given name goes through :func:`_title_decision`."""
+    tier = None
+    if toks <= p.key_tokens:
+        tier = 0
+    elif aliases is not None and all(t in p.key_tokens or any(aliases.one_person_names(t, u) for u in p.given)
+                                     for t in toks):
+        tier = 0
+    elif aliases is not None and toks <= p.expanded:
+        tier = 1
+    if tier is None:
+        return None
+    if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given:
+        others = sorted(p.given - {key_tokens[0]})
+        if others:
+            decisions = {_title_decision(ms[0].title, key_tokens[0], g, gender if gender != UNGENDERED else p.gender,
+                                         aliases) for g in others}
+            for d in (AMBIGUOUS, APART):
+                if d in decisions:
+                    return (tier, d)
+    return tier, JOIN
+
+
+def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Person], bool]:
     """Merge name variants inside one context into persons.
 
     Forms (name tokens without title, gender, titled or not) are taken longest first,
     titled before untitled, gendered before ungendered. A form joins an existing person when
     its name tokens are a subset of the person's tokens and its gender is compatible: equal,
-    or the form is ungendered, or the form is untitled and the person titled (a title beats
-    gender-guesser: "Weston" may be Mr. or Mrs. Weston). So "Harriet" joins "Harriet Smith"
-    and "Knightley" joins "Mr. Knightley", taking that person's gender. A form that fits no
-    person starts a new one. A form that fits two or more persons ("Weston" beside
-    "Mr. Weston" and "Mrs. Weston") is ambiguous: the second return value is then False and
-    the context must not be used. Persons are returned in order of first mention.
+    or the form is ungendered, or the form is untitled, its gender is gender-guesser's and the
+    person titled (a title beats gender-guesser: "Weston" may be Mr. or Mrs. Weston; not the
+    book's pronouns: "Montoni" with his own he/him is not "Madame Montoni"). So "Harriet" joins
+    "Harriet Smith" and "Knightley" joins "Mr. Knightley", taking that person's gender. A
+    titled surname alone joins a person with a given name only as :func:`_title_decision`
+    says ("Miss Smith" and "Harriet Smith" one person; "Mr. Shaw" and "Tom Shaw" two). A form
+    that fits no person starts a new one. A form that fits two or more persons ("Weston" beside
+    "Mr. Weston" and "Mrs. Weston"), or a titled surname the book gives to two people ("Mr.
+    Osborne" beside "George": his father is Mr. Osborne too), is ambiguous: the second return
+    value is then False and the context must not be used. Persons are returned in order of
+    first mention.
+
+    ``aliases``: the book's alias table (:class:`pipeline.lang.aliases.BookAliases`, from
+    :func:`pipeline.lang.aliases.book_aliases`), or None (a sentence alone). With it, pet forms
+    the book confirms are one person's ("Jos" and "Mr. Joseph"), and a bare given name and the
+    titled surname the book's full names tie it to ("Lucilla" and "Miss Marjoribanks") are one
+    person (docs/persons.md, "Aliases").
     """
     forms: dict[tuple[tuple[str, ...], str, bool], list[NameMention]] = {}
     for m in mentions:
         forms.setdefault((m.key_tokens, m.gender, bool(m.title)), []).append(m)
-    order = sorted(forms, key=lambda k: (-len(k[0]), not k[2], k[1] == UNGENDERED,
+    given = {k: frozenset(_given_forms(k[0], k[2], aliases)) for k in forms}
+    expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := aliases.surname_of(g))} if aliases is not None
+                                      else frozenset()) for k in forms}
+    order = sorted(forms, key=lambda k: (-len(expanded[k]), not k[2], k[1] == UNGENDERED,
                                          min(x.start for x in forms[k])))
     persons: list[Person] = []
     titled: list[bool] = []
     ok = True
-    for key_tokens, gender, is_titled in order:
-        ms = forms[(key_tokens, gender, is_titled)]
+    for key in order:
+        key_tokens, gender, is_titled = key
+        ms = forms[key]
         toks = frozenset(key_tokens)
-        fits = [i for i, p in enumerate(persons) if toks <= p.key_tokens and (
-            gender == p.gender or gender == UNGENDERED or (not is_titled and titled[i]))]
-        if len(fits) > 1:
+        weak = all(m.gender_source.startswith("gender-guesser") for m in ms)
+        fits: list[tuple[int, int, str]] = []
+        for i, p in enumerate(persons):
+            if not (gender == p.gender or gender == UNGENDERED or (not is_titled and titled[i] and weak)):
+                continue
+            how = _fit(toks, key_tokens, is_titled, ms, gender, p, aliases)
+            if how is not None and how[1] != APART:
+                fits.append((how[0], i, how[1]))
+        if fits:
+            best = min(f[0] for f in fits)
+            fits = [f for f in fits if f[0] == best]
+        if len(fits) > 1 or any(f[2] == AMBIGUOUS for f in fits):
             ok = False
         if fits:
-            persons[fits[0]].mentions.extend(ms)
+            p = persons[fits[0][1]]
+            p.mentions.extend(ms)
+            p.key_tokens = p.key_tokens | toks
+            p.given = p.given | given[key]
+            p.expanded = p.expanded | expanded[key]
         else:
-            persons.append(Person(" ".join(ms[0].name.split()), gender, toks, list(ms)))
+            persons.append(Person(" ".join(ms[0].name.split()), gender, toks, list(ms), given[key], expanded[key]))
             titled.append(is_titled)
     for p in persons:
         p.mentions.sort(key=lambda m: m.start)
@@ -425,6 +523,22 @@ _PET_FORMS = {
     "arthur": "art",
     "albert": "bertie",
     "natalia": "natasha natásha",
+    # added with the aliases (docs/persons.md, "Aliases"): English diminutives the public list
+    # (the ``nicknames`` package) lacks, and the Russian ones of the period's translations
+    "maud": "maudie",
+    "joseph": "jos",
+    "matilda": "maud tilly tilda",
+    "stepan": "stiva",
+    "alexey": "alyosha",
+    "alexei": "alyosha",
+    "natalya": "natasha",
+    "konstantin": "kostya",
+    "nikolai": "nikolenka kolya",
+    "nikolay": "nikolenka kolya",
+    "dmitri": "mitya",
+    "ekaterina": "katya katerina kitty",
+    "pyotr": "petya",
+    "ilya": "ilyusha",
 }
 PET_FORMS: dict[str, frozenset[str]] = {}
 for _formal, _pets in _PET_FORMS.items():
@@ -434,8 +548,43 @@ for _formal, _pets in _PET_FORMS.items():
 
 def one_given_name(a: str, b: str) -> bool:
     """Two different given names (lower case) that may be one person's: a name and its pet
-    form ("elizabeth", "eliza"), or two pet forms of one name ("lizzy", "eliza")."""
+    form ("elizabeth", "eliza"), or two pet forms of one name ("lizzy", "eliza"), by the
+    hand-written table above (:data:`PET_FORMS`)."""
     return a != b and bool(PET_FORMS.get(a, frozenset()) & PET_FORMS.get(b, frozenset()))
+
+
+@functools.lru_cache(maxsize=1)
+def _public_nicknames() -> dict[str, frozenset[str]]:
+    """given name (lower case) -> the formal names it is a nickname of, in the ``nicknames``
+    package (Old Dominion University's hand-curated list of English given names and nicknames,
+    Apache-2.0: https://github.com/carltonnorthern/nicknames). ("jos": joseph, joshua, josiah)."""
+    from nicknames import name_triplets
+
+    out: dict[str, set[str]] = {}
+    for t in name_triplets():
+        out.setdefault(t.name2, set()).add(t.name1)
+        out.setdefault(t.name1, set())
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+def public_nicknames(a: str, b: str) -> bool:
+    """Two different given names (lower case) that the public list makes one name's: one a
+    nickname of the other ("jos", "joseph"), or both nicknames of one name ("bill", "will").
+    The list is broad ("fred" is listed under william, "emma" under emily), so a book must
+    confirm such a pair before it makes one person (:meth:`pipeline.lang.aliases.BookAliases.
+    one_person_names`)."""
+    if a == b:
+        return False
+    table = _public_nicknames()
+    ra, rb = table.get(a, frozenset()) | {a}, table.get(b, frozenset()) | {b}
+    return bool(ra & rb)
+
+
+def given_like(word: str) -> bool:
+    """A word (any case) that may be a given name: gender-guesser knows it, or a nickname list
+    does ("Jos", "Stiva")."""
+    low = word.lower()
+    return low in PET_FORMS or low in _public_nicknames() or guess(title_case(word))[0] != UNGENDERED
 
 
 def _plain_title(title: str) -> str:
@@ -446,7 +595,10 @@ def confusable_persons(persons: list[Person]) -> str | None:
     """Why the persons of a context may not be the persons they seem (or None): one person
     under two titles of one gender ("Mrs. Shaw" and "Madam Shaw", "Miss Bennet" and "Mrs.
     Bennet": variant grouping made them one, but they are likely two), or two persons of one
-    gender whose given names are one name and its pet form ("Miss Eliza" and "Elizabeth")."""
+    gender whose given names are one name and its pet form ("Miss Eliza" and "Elizabeth")
+    that grouping kept apart: without the book nothing tells whether they are one person; with
+    it, grouping keeps them apart only when the book gives them two surnames or writes "Will
+    and William", and a name that may be either of two people is still ambiguous."""
     for p in persons:       # (a gendered and an ungendered title: extract's REJECT_TITLE_CLASH)
         if len({_plain_title(m.title) for m in p.mentions if m.title and title_gender(m.title)}) > 1:
             return "one surname under two titles"

@@ -1,0 +1,264 @@
+"""What a whole book says about its people's names: the alias table of one book.
+
+A window alone cannot tell that "Lucilla" and "Miss Marjoribanks" are one woman, that "Jos" is
+"Mr. Joseph", or that "Mr. Shaw" is Tom Shaw's father and not Tom. The book can:
+:func:`book_aliases` reads the whole text once, with regular expressions only (no model, so
+the prune and full strategies of extract see the same table), and gathers:
+
+* **full names**: runs of capitalised words whose first word is a given name and whose last is
+  a surname ("Lucilla Marjoribanks", "Captain William Dobbin", "Stepan Arkadyevitch Oblonsky";
+  a title before the run is kept: "Mr. George Osborne"), counted per (given name, surname);
+* **titled single names**: "Mr. Joseph", "Mrs. Jo", "Miss Marjoribanks", counted per title;
+* **other generations**: "old Mr. Osborne", "the elder Mr. Shaw", "old Osborne" (a parent of
+  the family, under that title);
+* **coordinated names**: "Tom and Thomas" (two people, whatever a nickname list says);
+* **names in brackets**: "Mrs. Jo (Mrs. Bhaer)", "Miss Schlegel (Margaret)": the two are one
+  person's, a given name and a surname.
+
+:class:`BookAliases` answers, for :func:`pipeline.lang.names.group_persons`:
+
+* :meth:`BookAliases.surname_of`: the surname the book gives a given name (two thirds of its
+  full names at least);
+* :meth:`BookAliases.is_given`: whether the book writes a word as a given name (first in full
+  names) rather than as a surname;
+* :meth:`BookAliases.one_person_names`: two given names that are one person's: a pet form of
+  the hand-written table (:data:`pipeline.lang.names.PET_FORMS`), or of the public nickname list
+  confirmed by the book (both written with one surname), never two names the book gives two
+  surnames or coordinates;
+* :meth:`BookAliases.titled_surname`: whether a titled surname ("Miss Marjoribanks", "Mr.
+  Shaw") is the person with a given name: see the rule in ``docs/persons.md``, "Aliases".
+
+May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.pronouns`, the standard library.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, PET_FORMS, _patronymic, any_title, given_like,
+                                  guess, one_given_name, public_nicknames, title_case, title_gender)
+from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
+
+SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
+_WORD = r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*"
+_SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
+# a run of two capitalised words or more, a title with its period allowed at its start ("Mr.
+# George Osborne")
+_RUN = re.compile(rf"\b([A-Z][a-z]*)(\.?)((?:{_SEP}{_WORD})+)")
+_GENERATION = re.compile(rf"\b(?:[Oo]ld|elder|[Ll]ate|[Yy]ounger|[Ss]enior){_SEP}(?:([A-Z][a-z]*)\.?{_SEP})?({_WORD})")
+_AND = re.compile(rf"\b({_WORD}){_SEP}and{_SEP}({_WORD})\b")
+_BRACKETS = re.compile(rf"({_WORD}){_SEP}?\((?:([A-Z][a-z]*)\.?{_SEP})?({_WORD})\)")
+_TITLE_BEFORE = re.compile(rf"\b([A-Z][a-z]*)\.?{_SEP}$")
+# titles of the head of a family or his wife: "Mr. Shaw" beside "Tom Shaw" may be his father
+FAMILY_TITLES = frozenset({"mr", "mrs", "mister", "madam", "madame", "mme", "m", "monsieur", "herr", "frau",
+                           "signor", "signora", "señor", "senor", "señora", "senora", "sir", "lady", "lord", "ms"})
+
+
+def _plain(title: str) -> str:
+    return title.rstrip(".").lower()
+
+
+@functools.lru_cache(maxsize=50_000)
+def _title(word: str | None) -> str:
+    """The plain title ("mr") if ``word`` is one (gendered or not), else ""."""
+    return _plain(word) if word and any_title(word) else ""
+
+
+_given_like = functools.lru_cache(maxsize=50_000)(given_like)
+
+
+def name_gender_of(given: str) -> str:
+    """A given name's gender (lower case in): gender-guesser's, else that of the names a
+    nickname list says it stands for, when they agree ("jos": joseph)."""
+    g = guess(title_case(given.title()))[0]
+    if g != UNGENDERED:
+        return g
+    formals = PET_FORMS.get(given, frozenset())
+    gs = {guess(f.title())[0] for f in formals} - {UNGENDERED}
+    return gs.pop() if len(gs) == 1 else UNGENDERED
+
+
+@dataclass
+class BookAliases:
+    """The alias table of one book (see the module docstring). Keys are lower case."""
+
+    full: Counter = field(default_factory=Counter)          # (given, surname) -> full names written
+    full_gender: dict = field(default_factory=dict)         # (given, surname) -> set of title genders
+    first: Counter = field(default_factory=Counter)         # word -> written first in a full name
+    last: Counter = field(default_factory=Counter)          # word -> written last in a full name
+    titled: dict = field(default_factory=dict)              # word -> Counter of plain titles before it alone
+    titled_given: dict = field(default_factory=dict)        # given -> Counter of plain titles before it (full names too)
+    elder: Counter = field(default_factory=Counter)         # (plain title or "", surname) -> "old Mr. Osborne"
+    coordinated: set = field(default_factory=set)           # frozenset({a, b}): "Tom and Thomas"
+    by_given: dict = field(default_factory=dict)            # given -> Counter of surnames (:meth:`index`)
+    by_surname: dict = field(default_factory=dict)          # surname -> [given, ...], most written first
+
+    def index(self) -> BookAliases:
+        """Keep the full names whose last word the book titles somewhere ("Mr. Dobbin") or
+        writes after two given names, and is no given name unless titled ("Mary Ann", "Amelia
+        Regiment" go); then index them by given name and surname."""
+        surnames = {w for w in self.titled} | {s for (g, s) in self.full_gender}
+        givens = Counter(s for (g, s) in self.full)
+        for (g, s) in list(self.full):
+            if s not in surnames and (_given_like(s) or givens[s] < 2):
+                self.last[s] -= self.full[(g, s)]
+                self.first[g] -= self.full[(g, s)]
+                del self.full[(g, s)]
+        self.by_given, self.by_surname = {}, {}
+        for (g, s), k in self.full.most_common():
+            self.by_given.setdefault(g, Counter())[s] += k
+            self.by_surname.setdefault(s, []).append(g)
+        return self
+
+    # ------------------------------------------------------------------ answers ----------
+
+    def surname_of(self, given: str) -> str | None:
+        """The surname the book writes after ``given`` (lower case) in at least two thirds of
+        its full names, or None."""
+        found = self.by_given.get(given)
+        if not found:
+            return None
+        s, k = found.most_common(1)[0]
+        return s if k >= SURNAME_SHARE * sum(found.values()) else None
+
+    def is_given(self, word: str) -> bool | None:
+        """True when the book writes ``word`` first in full names more often than last, False
+        when last more often (a surname: "Bell"), None when it never writes it in a full name."""
+        a, b = self.first[word], self.last[word]
+        if not a and not b:
+            return None
+        return a > b
+
+    def distinct(self, a: str, b: str) -> bool:
+        """The book shows two given names to be two people: two surnames, or "a and b"."""
+        sa, sb = self.surname_of(a), self.surname_of(b)
+        return bool(sa and sb and sa != sb) or frozenset((a, b)) in self.coordinated
+
+    def one_person_names(self, a: str, b: str) -> bool:
+        """Two different given names (lower case) of one person in this book: a pet form of the
+        hand-written table, or of the public list when the book writes both with one surname
+        ("Jos Sedley", "Joseph Sedley"); never when the book shows two people (:meth:`distinct`)."""
+        if a == b or self.distinct(a, b):
+            return False
+        if one_given_name(a, b):
+            return True
+        sa = self.surname_of(a)
+        return bool(sa and sa == self.surname_of(b) and public_nicknames(a, b))
+
+    def given_names(self, surname: str, gender: str) -> set[str]:
+        """The given names the book writes with ``surname`` whose gender is ``gender`` (or
+        unknown), pet forms of one name counted once (the first of them kept)."""
+        out: list[str] = []
+        for g in self.by_surname.get(surname, ()):
+            s = surname
+            own = name_gender_of(g)         # "Mrs. John Marjoribanks" is John's wife: his name is his
+            genders = {own} if own != UNGENDERED else (self.full_gender.get((g, s)) or {UNGENDERED})
+            if gender not in genders and UNGENDERED not in genders:
+                continue
+            if not any(x == g or self.one_person_names(x, g) for x in out):
+                out.append(g)
+        return set(out)
+
+    def titled_surname(self, title: str, surname: str, given: str, gender: str) -> str:
+        """Whether the titled surname ``title surname`` is the person whose given name is
+        ``given`` (all but ``title`` lower case): :data:`~pipeline.lang.names.JOIN`,
+        :data:`~pipeline.lang.names.APART` or :data:`~pipeline.lang.names.AMBIGUOUS`.
+
+        * A title of the unmarried ("Miss", "Master"): the person, when ``given`` is the only
+          given name of that gender the book writes with the surname ("Lucilla" is "Miss
+          Marjoribanks"); ambiguous when there are others ("Elizabeth" beside "Miss Bennet":
+          perhaps Jane).
+        * Any other title ("Mr.", "Mrs.", "Dr", "Major"): the person only when the book writes
+          that title (or, for a family's title, another family title of that gender: "Mrs." for
+          "Madame") with the given name ("Captain William Dobbin", "Mrs.
+          Jo", "Mr. George Osborne"); else another person, the head of the family or his wife
+          ("Mr. Shaw" beside "Tom Shaw", "Dr Marjoribanks" beside "Tom Marjoribanks"). When it
+          does, ambiguous if the book has another given name of that gender with the surname, or
+          writes the titled surname after a word of another generation ("old Mr. Osborne"; "old
+          Osborne" for the family's titles).
+        """
+        t = _plain(title)
+        others = {g for g in self.given_names(surname, gender) if g != given and not self.one_person_names(g, given)}
+        if t in MISS_TITLES:
+            return AMBIGUOUS if others else JOIN
+        written = self.titled_given.get(given, Counter())
+        if t not in written and not (t in FAMILY_TITLES and any(
+                x in FAMILY_TITLES and title_gender(x.title()) == gender for x in written)):
+            return APART
+        if others or self.elder[(t, surname)] or (t in FAMILY_TITLES and self.elder[("", surname)]):
+            return AMBIGUOUS
+        return JOIN
+
+
+def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = False, lower: Counter | None = None) -> None:
+    """Count one full name (``words``: a run without its title, given name first; ``initial``:
+    the run starts a sentence, where a word the book also writes in lower case is no name:
+    "Even Dobbin", "Young Osborne")."""
+    while words and (not _given_like(words[0]) or (initial and not title and lower is not None
+                                                   and lower[words[0].lower()])):
+        words = words[1:]               # "Poor Amelia Sedley", "Dear Lucilla"
+        initial = False
+    if len(words) < 2:
+        if words and title:
+            w = words[0].lower()
+            aliases.titled.setdefault(w, Counter())[title] += 1
+            if _given_like(words[0]):
+                aliases.titled_given.setdefault(w, Counter())[title] += 1
+        return
+    given, surname = words[0], words[-1]
+    if _patronymic(surname) or _title(surname) or surname.isupper():
+        return
+    g, s = given.lower(), surname.lower()
+    aliases.full[(g, s)] += 1
+    aliases.first[g] += 1
+    aliases.last[s] += 1
+    if title:
+        aliases.titled_given.setdefault(g, Counter())[title] += 1
+        tg = title_gender(title.title())
+        if tg in (MASCULINE, FEMININE):
+            aliases.full_gender.setdefault((g, s), set()).add(tg)
+
+
+_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_SENTENCE_END = re.compile(r"(?:^|[.!?:;\"“”‘’_(\[—-])\s*$")
+
+
+def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
+    """The alias table of the whole book ``text`` (see the module docstring). ``lower``: the
+    book's lower-case words counted, when the caller has them
+    (:attr:`pipeline.lang.book_evidence.BookEvidence.lower`)."""
+    if lower is None:
+        lower = Counter(_LOWER_WORD.findall(text))
+    aliases = BookAliases()
+    for m in _RUN.finditer(text):
+        lead, period, rest = m.group(1), m.group(2), m.group(3)
+        words = rest.split()
+        title = _title(lead)
+        if not title and not period:
+            words = [lead, *words]          # (a word before a period ends a sentence)
+        while words and _title(words[0]):
+            title = title or _plain(words[0])
+            words = words[1:]
+        for k, w in enumerate(words):
+            if w.endswith(("'s", "’s")):        # "Jo's Boys": the possessive ends the name
+                words = words[:k] + [w[:-2]]
+                break
+        initial = bool(_SENTENCE_END.search(text, max(0, m.start() - 3), m.start()))
+        _full(aliases, title, words, initial, lower)
+    for m in _GENERATION.finditer(text):
+        aliases.elder[(_title(m.group(1)), m.group(2).lower())] += 1
+    for m in _AND.finditer(text):
+        aliases.coordinated.add(frozenset((m.group(1).lower(), m.group(2).lower())))
+    for m in _BRACKETS.finditer(text):
+        before = _TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
+        t1 = _title(before.group(1)) if before else ""
+        w1, t2, w2 = m.group(1), _title(m.group(2)), m.group(3)
+        g1, g2 = _given_like(w1), _given_like(w2)
+        if g1 and not g2:               # "Mrs. Jo (Mrs. Bhaer)": Jo Bhaer
+            _full(aliases, t1 or t2, [w1, w2])
+        elif g2 and not g1:             # "Miss Schlegel (Margaret)": Margaret Schlegel
+            _full(aliases, t1 or t2, [w2, w1])
+    return aliases.index()

@@ -3,7 +3,7 @@ detection again and the quadruple is dropped when one of them fails (docs/genera
 "Re-check"); the Docs are made by the caller.
 
 May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.extract` (its
-person detection), :mod:`pipeline.core.quadruples`. Never loads a pipeline or touches a file.
+person detection), :mod:`pipeline.core.quadruples`, :mod:`pipeline.core.book_cast` (passed in). Never loads a pipeline or touches a file.
 """
 
 from __future__ import annotations
@@ -23,7 +23,11 @@ RECHECK_NOT_PERSON = "a swapped name is not found as a person"
 RECHECK_GENDER = "a name reads as the other gender"
 RECHECK_NEW_PERSON = "a person that is none of the four appears"
 RECHECK_WORD_KEPT = "a gendered word kept its gender"
-RECHECK_REASONS = (RECHECK_NOT_PERSON, RECHECK_GENDER, RECHECK_NEW_PERSON, RECHECK_WORD_KEPT)
+# with the book's cast (extract's evidence and mentions): a person of the book outside the four
+# persons' mentions, found in a text of the quadruple (the window holds a fifth person extract
+# did not see there)
+RECHECK_CAST_MEMBER = "another person of the book appears"
+RECHECK_REASONS = (RECHECK_NOT_PERSON, RECHECK_GENDER, RECHECK_NEW_PERSON, RECHECK_CAST_MEMBER, RECHECK_WORD_KEPT)
 
 
 def _detected(doc) -> list:
@@ -127,8 +131,52 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
     return None
 
 
+def _edited_spans(edits: list[Edit]) -> list[tuple[int, int]]:
+    """Where each edit's new text stands in the edited text."""
+    out, delta = [], 0
+    for ed in sorted(edits, key=lambda x: x.start):
+        out.append((ed.start + delta, ed.start + delta + len(ed.new)))
+        delta += len(ed.new) - (ed.end - ed.start)
+    return out
+
+
+def recheck_with_cast(row: dict, doc, edits: list[Edit], cast) -> tuple[str | None, str]:
+    """Person checks of one text of a quadruple against the book's cast (``cast``: a
+    :class:`pipeline.core.book_cast.BookCast`; ``doc``: the text through the pipeline, the
+    book's evidence in its ``user_data``; ``edits``: what made this text from the original,
+    empty for the original). A person detected outside the four persons' mentions fails when
+    it stands on an edit (the swap made it: :data:`RECHECK_NEW_PERSON`) or when the book
+    shows it to be one of its people (:data:`RECHECK_CAST_MEMBER`); any other detection is the
+    isolated text's noise and the book says no. The four persons' own names are the book's:
+    their gender is never read again from the text; only a researcher's override (``--cast``)
+    of a name to no person or to the other gender fails them. Returns (reason or None, the words)."""
+    from pipeline.lang.book_evidence import NOT_A_PERSON
+
+    ev = cast.evidence
+    if ev is not None and ev.overrides:
+        for n in row["names"]:              # the researcher's word on a name (--cast) holds
+            for m in n["mentions"]:
+                said = ev.override(m["text"]) or ev.override(n.get("name") or "")
+                if said == NOT_A_PERSON:
+                    return RECHECK_NOT_PERSON, m["text"]
+                if said in (MASCULINE, FEMININE) and said != n["gender"]:
+                    return RECHECK_GENDER, f"{m['text']} ({said})"
+    det = _detected(doc)
+    slots = [(m["start"], m["end"]) for n in row["names"] for m in n["mentions"]]
+    edited = _edited_spans(edits)
+    for m in det:
+        if _found(slots, m.start, m.end):
+            continue
+        if _found(edited, m.start, m.end):
+            return RECHECK_NEW_PERSON, m.text
+        member = cast.member_in(m.name, m.title)
+        if member is not None:
+            return RECHECK_CAST_MEMBER, m.text
+    return None, ""
+
+
 def recheck_quadruple(inst: dict, rows: list[dict], edits: dict[str, list[Edit]], docs: list,
-                      words: gw.WordList | None = None) -> tuple[str | None, str, str]:
+                      words: gw.WordList | None = None, cast=None) -> tuple[str | None, str, str]:
     """Re-check a generated quadruple: ``rows`` its four QUADRUPLES rows (original, control,
     swap-1, swap-2), ``docs`` their texts through the same spaCy pipeline (person layer
     included), ``edits`` the edits of each variant (:func:`quadruple`). Every variant must
@@ -136,8 +184,24 @@ def recheck_quadruple(inst: dict, rows: list[dict], edits: dict[str, list[Edit]]
     mention was not found either, or the same written form is found as a person at another
     person's positions in the quadruple: see :func:`recheck_row`), none with the other gender, no person outside the four
     persons' mentions, and (swaps) no gendered word left unflipped. Returns (reason, variant,
-    detail) of the first failure, or (None, "", "")."""
+    detail) of the first failure, or (None, "", "").
+
+    With ``cast`` (the book's :class:`pipeline.core.book_cast.BookCast`; the docs carry the
+    book's evidence) the persons are the book's: :func:`recheck_with_cast` for each text, then
+    (swaps) no gendered word left unflipped. Without it (a GAP row: no book) the sentence rules
+    above."""
     by_variant = dict(zip(VARIANTS, zip(rows, docs)))
+    if cast is not None:
+        for v in VARIANTS:
+            row, doc = by_variant[v]
+            reason, detail = recheck_with_cast(row, doc, edits.get(v, []) if v != "original" else [], cast)
+            if reason is None and FLIPS_WORDS[v]:
+                word = kept_gendered_word(inst, row, edits[v], doc, words)
+                if word is not None:
+                    reason, detail = RECHECK_WORD_KEPT, word
+            if reason is not None:
+                return reason, v, detail
+        return None, "", ""
     row0, doc0 = by_variant["original"]
     reason, detail, found0, _ = recheck_row(row0, doc0)
     if reason is not None:

@@ -63,6 +63,15 @@ MENTIONS = pa.schema([
     ("tag", pa.string()),            # pronouns: PRP / PRP$
 ])
 
+# evidence.parquet of extract: one row per book, what the whole book says of its capitalised
+# words (pipeline.lang.book_evidence), as the JSON of pipeline.lang.evidence_json; generate's
+# re-check judges a quadruple's variants with it (docs/persons.md, "One cast per book")
+EVIDENCE = pa.schema([
+    ("book_id", pa.string()),
+    ("version", pa.int32()),         # pipeline.lang.evidence_json.VERSION
+    ("evidence", pa.large_string()),
+])
+
 NAME = pa.struct([
     ("role", pa.string()),           # C1 C2 (pronoun's gender, first appearance order), O1 O2
     ("name", pa.string()),           # canonical form: the longest mention without title

@@ -59,7 +59,10 @@ def write_records(records: list[dict], target: str | os.PathLike, schema: pa.Sch
     write_table(records_to_table(records, schema, fill_missing), target)
 
 
-def read_table(path: str | os.PathLike) -> pa.Table:
+def read_table(path: str | os.PathLike, columns: list[str] | None = None, filters=None) -> pa.Table:
+    """A Parquet file as a table (only ``columns``, and the rows ``filters`` keeps, in
+    pyarrow's filter notation, when given); a missing, unpublished or unreadable file is a
+    one-line :class:`InputError` naming it."""
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
@@ -67,7 +70,7 @@ def read_table(path: str | os.PathLike) -> pa.Table:
         raise InputError("a directory, not a Parquet file", path)
     check_published(path)
     try:
-        return pq.read_table(path)
+        return pq.read_table(path, columns=columns, filters=filters)
     except (pa.ArrowInvalid, OSError) as exc:
         raise InputError(f"not a readable Parquet file ({exc})", path) from exc
 

@@ -77,5 +77,5 @@ def summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, pro
         lines.append(f"not done         {counts['not_done']} unit(s): rerun to complete them")
     rate = words_this_run / elapsed if elapsed > 0 else 0.0
     lines.append(f"elapsed          {elapsed:.1f} s, {rate:,.0f} words/s this run")
-    lines.append(f"output           {out}/books.parquet, mentions.parquet, instances.parquet, {MANIFEST}")
+    lines.append(f"output           {out}/books.parquet, mentions.parquet, instances.parquet, evidence.parquet, {MANIFEST}")
     return "\n".join(lines)

@@ -34,6 +34,10 @@ def summary(path, out_dir, n_quads, stats, originals, words, name_swaps, constru
                      f"{recheck['kept']:,} kept, {recheck['checked'] - recheck['kept']:,} dropped:")
         for reason, n in recheck["dropped"].items():
             lines.append(f"  {n:6,}  {reason}")
+        if "with_book_cast" in recheck:
+            lines.append("  persons judged with " + ("the book's cast (extract's evidence.parquet)"
+                                                     if recheck["with_book_cast"] else
+                                                     "the sentence rules only: no evidence.parquet beside the instances"))
     else:
         lines.append("re-check          off (--no-recheck)")
     lines.append(f"quadruples        {n_quads:,} ({4 * n_quads:,} instances)")

@@ -249,7 +249,12 @@ def generate(args: GenerateSettings) -> int:
             stats["bad_rows"] = stats.get("bad_rows", 0) + 1
             continue
         made.append((inst, recs, edits))
-    recheck = None if args.no_recheck else _recheck(made, args, words)
+    casts = None
+    if args.instances and not args.no_recheck:
+        casts = _book_casts(path, {inst.get("book_id") or "" for inst, _, _ in made})
+    recheck = None if args.no_recheck else _recheck(made, args, words, casts)
+    if recheck is not None:
+        recheck["with_book_cast"] = casts is not None
     if recheck is not None:
         made = [m for m, ok in zip(made, recheck["ok"]) if ok]
     for inst, recs, edits in made:
@@ -292,7 +297,46 @@ def _cast(args) -> dict | None:
     return read_cast_overrides(args.cast)
 
 
-def _recheck(made: list[tuple], args, words) -> dict:
+def with_overrides(evidence, book_id: str, overrides: dict):
+    """``evidence`` with a cast file's overrides for ``book_id`` laid over its own."""
+    import dataclasses
+
+    chosen = dict(evidence.overrides)
+    chosen.update(overrides.get("*", {}))
+    chosen.update(overrides.get(book_id, {}))
+    return dataclasses.replace(evidence, overrides=chosen)
+
+
+def _book_casts(path: Path, book_ids: set[str]) -> dict | None:
+    """The cast of each book of ``book_ids`` from the extract run beside the instances file
+    ``path`` (its ``evidence.parquet`` and ``mentions.parquet``), or None when that run stored
+    no evidence (an older run, or instances from elsewhere)."""
+    from pipeline.core.book_cast import BookCast
+    from pipeline.errors import InputError
+    from pipeline.formats.tables import read_table
+    from pipeline.lang.evidence_json import EvidenceVersionError, loads
+
+    ev_path, men_path = path.parent / "evidence.parquet", path.parent / "mentions.parquet"
+    if not ev_path.is_file():
+        return None
+    mentions: dict[str, list[dict]] = {b: [] for b in book_ids}
+    wanted = [("book_id", "in", sorted(book_ids))]
+    if men_path.is_file():
+        t = read_table(men_path, columns=["book_id", "kind", "text", "title", "gender"],
+                       filters=wanted + [("kind", "=", "name")])
+        for m in t.to_pylist():
+            mentions[m["book_id"]].append(m)
+    casts = {}
+    for i, row in enumerate(read_table(ev_path, filters=wanted).to_pylist(), start=1):
+        try:
+            ev = loads(row["evidence"])
+        except (EvidenceVersionError, ValueError) as exc:
+            raise InputError(str(exc), ev_path, i) from None
+        casts[row["book_id"]] = BookCast.from_mentions(row["book_id"], ev, mentions.get(row["book_id"], []))
+    return casts
+
+
+def _recheck(made: list[tuple], args, words, book_casts: dict | None = None) -> dict:
     """Run the person detection again on the four texts of every quadruple (nlp.pipe in
     batches) and check them (:func:`pipeline.core.recheck.recheck_quadruple`). Returns
     ``ok`` (one bool per quadruple), ``checked``, ``dropped`` (reason -> quadruples) and
@@ -309,13 +353,21 @@ def _recheck(made: list[tuple], args, words) -> dict:
     docs = nlp.pipe(texts, batch_size=args.batch_size)
     ok, dropped, listed = [], Counter(), []
     overrides = _cast(args)
+    casts = book_casts if book_casts is not None else {}
     for inst, recs, edits in tqdm(made, desc="generate: re-check", unit="quadruple"):
         four = [next(docs) for _ in recs]
-        if overrides:
+        cast = casts.get(inst.get("book_id") or "")
+        if cast is not None:
+            ev = cast.evidence
+            if overrides:
+                ev = with_overrides(ev, inst.get("book_id") or "", overrides)
+            for d in four:
+                d.user_data[EVIDENCE_KEY] = ev
+        elif overrides:
             ev = overrides_only(inst.get("book_id") or "", overrides)
             for d in four:
                 d.user_data[EVIDENCE_KEY] = ev
-        reason, variant, detail = recheck_quadruple(inst, recs, edits, four, words)
+        reason, variant, detail = recheck_quadruple(inst, recs, edits, four, words, cast=cast)
         ok.append(reason is None)
         if reason is not None:
             dropped[reason] += 1

@@ -134,7 +134,7 @@ def test_dask_local_cluster_gives_the_same_output(tmp_path):
         out = tmp_path / "dask"
         assert main(["extract", "--corpus", str(corpus), "--out", str(out),
                      "--scheduler", cluster.scheduler_address]) == 0
-    for name in ("instances", "mentions"):
+    for name in ("instances", "mentions", "evidence"):
         a = pd.read_parquet(local / f"{name}.parquet")
         b = pd.read_parquet(out / f"{name}.parquet")
         pd.testing.assert_frame_equal(a, b)
@@ -150,6 +150,29 @@ def test_two_workers_give_the_same_output(tmp_path):
     assert main(["extract", "--corpus", str(corpus), "--out", str(two), "--workers", "2"]) == 0
     pd.testing.assert_frame_equal(pd.read_parquet(one / "instances.parquet"),
                                   pd.read_parquet(two / "instances.parquet"))
+    pd.testing.assert_frame_equal(pd.read_parquet(one / "evidence.parquet"),
+                                  pd.read_parquet(two / "evidence.parquet"))
+
+
+def test_the_books_evidence_is_stored_with_the_outputs(sample_run, capsys):
+    """evidence.parquet: one row per extracted book, readable by the usual readers, holding
+    the evidence the run used (what generate's re-check consults)."""
+    import duckdb
+    import polars as pl
+
+    from pipeline.formats.books import read_book
+    from pipeline.lang import evidence_json
+    from pipeline.lang.book_evidence import book_evidence
+
+    books = pd.read_parquet(sample_run / "books.parquet")
+    ev = pd.read_parquet(sample_run / "evidence.parquet")
+    assert list(ev.book_id) == list(books.book_id[books.status == "ok"])
+    assert set(ev.version) == {evidence_json.VERSION}
+    assert pl.read_parquet(sample_run / "evidence.parquet").height == len(ev)
+    path = str(sample_run / "evidence.parquet")
+    assert duckdb.sql(f"select count(*) from read_parquet('{path}')").fetchall()[0][0] == len(ev)
+    book = read_book(SAMPLE / "the-orchard-at-hollins-end.txt", SAMPLE)
+    assert evidence_json.loads(ev.evidence.iloc[0]) == book_evidence(book.text, book.book_id)
 
 
 @pytest.mark.shared

@@ -222,3 +222,37 @@ def test_recheck_applies_a_cast_file(nlp, tmp_path, capsys):
     cast.write_text(f"{first['book_id']}\t{name}\tmaybe\n", encoding="utf-8")
     assert main(["generate", "--instances", str(src), "--out", str(tmp_path / "out3"), "--cast", str(cast)]) == 2
     assert "row 1: gender must be one of" in capsys.readouterr().err
+
+
+def test_recheck_consults_the_books_cast_beside_the_instances(tmp_path, capsys):
+    """Generate on an extract directory judges persons with the evidence extract stored; an
+    instances file with no evidence beside it falls back to the sentence rules and says so."""
+    from pathlib import Path
+    import shutil
+
+    sample = Path(__file__).resolve().parents[2] / "resources" / "sample"
+    ext = tmp_path / "extract"
+    assert main(["extract", "--corpus", str(sample), "--out", str(ext)]) == 0
+    capsys.readouterr()
+    assert main(["generate", "--instances", str(ext), "--out", str(tmp_path / "g")]) == 0
+    printed = capsys.readouterr().out
+    assert "persons judged with the book's cast (extract's evidence.parquet)" in printed
+    import json
+
+    report = json.loads((tmp_path / "g" / "recheck.json").read_text())
+    assert report["with_book_cast"] is True
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    shutil.copy(ext / "instances.parquet", alone / "instances.parquet")
+    assert main(["generate", "--instances", str(alone), "--out", str(tmp_path / "g2")]) == 0
+    assert "the sentence rules only: no evidence.parquet beside the instances" in capsys.readouterr().out
+    # a stored evidence row of another version: one line naming the file and row, exit 2
+    import pyarrow.parquet as pq
+
+    t = pq.read_table(ext / "evidence.parquet").to_pylist()
+    t[0]["evidence"] = t[0]["evidence"].replace('{"version":1', '{"version":99', 1)
+    write_records(t, alone / "evidence.parquet", schemas.EVIDENCE)
+    assert main(["generate", "--instances", str(alone), "--out", str(tmp_path / "g3")]) == 2
+    err = capsys.readouterr().err
+    assert "evidence.parquet" in err and "row 1" in err and "run extract again" in err
+    assert not (tmp_path / "g3" / "quadruples.parquet").exists()

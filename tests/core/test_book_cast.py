@@ -1,0 +1,158 @@
+"""One cast per book: the evidence extract gathers is stored and read back unchanged, and
+generate's re-check asks the book's cast (:class:`pipeline.core.book_cast.BookCast`) instead of
+re-deciding persons and genders from each isolated variant."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from spacy.tokens import Doc, Span
+
+from pipeline.core import recheck as rc
+from pipeline.core.book_cast import BookCast, name_words
+from pipeline.core.cast import EVIDENCE_KEY
+from pipeline.core.quadruples import Edit, quadruple
+from pipeline.lang import evidence_json as ej
+from pipeline.lang.book_evidence import BookEvidence, FormEvidence, book_evidence
+from tests.core.generate_helpers import build_instance
+
+F, M = "feminine", "masculine"
+
+
+# ------------------------------------------------------------------ the stored evidence -----
+
+def test_a_books_evidence_round_trips_through_json():
+    text = ("Laurie came in. He laughed. Laurie said nothing; he sat. Mr. Brooke smiled, and Laurie "
+            "went to Plumfield. Jo, a tall girl, ran in Kent. \"Well,\" said Demi.") * 3
+    ev = book_evidence(text, "514", {"514": {"Demi": M}})
+    back = ej.loads(ej.dumps(ev))
+    assert back == ev
+    assert back.forms["Laurie"].pronouns == ev.forms["Laurie"].pronouns
+    assert isinstance(back.lower, Counter) and back.override("Demi") == M
+
+
+def test_evidence_of_another_version_is_refused_with_what_to_do():
+    text = ej.dumps(BookEvidence("1")).replace(f'"version":{ej.VERSION}', '"version":999')
+    with pytest.raises(ej.EvidenceVersionError, match="run extract again"):
+        ej.loads(text)
+
+
+_counts = st.dictionaries(st.text(min_size=1, max_size=6), st.integers(0, 50), max_size=5)
+
+
+@settings(max_examples=60, deadline=None)
+@given(forms=st.dictionaries(st.text(min_size=1, max_size=8),
+                             st.tuples(st.integers(0, 9), st.integers(0, 9), _counts, _counts), max_size=6),
+       lower=_counts, rules=st.booleans())
+def test_any_evidence_round_trips(forms, lower, rules):
+    ev = BookEvidence("b", {f: FormEvidence(place=p, person=q, titled=Counter(t), pronouns=Counter(v))
+                            for f, (p, q, t, v) in forms.items()},
+                      {}, Counter(lower), Counter(), Counter(), rules)
+    assert ej.loads(ej.dumps(ev)) == ev
+
+
+# ------------------------------------------------------------------ the cast ----------------
+
+def test_name_words_drop_titles_and_possessives():
+    assert name_words("Mr. Darcy's", "Mr.") == ["Darcy"]
+    assert name_words("Stepan Arkadyevitch") == ["Stepan", "Arkadyevitch"]
+    assert name_words("Lady Catherine") == ["Catherine"]
+
+
+def test_a_form_is_a_member_when_extract_found_it_twice_or_the_book_shows_it():
+    mentions = [{"kind": "name", "text": "Vronsky", "title": "", "gender": M}] * 2 + \
+               [{"kind": "name", "text": "Hark", "title": "", "gender": M},
+                {"kind": "pronoun", "text": "she", "title": "", "gender": F}]
+    ev = book_evidence("Mr. Bucket came in. \"Come,\" said Tuppence. Tuppence laughed. \"No,\" said Tuppence.",
+                       "1")
+    cast = BookCast.from_mentions("1", ev, mentions)
+    assert cast.is_member("Vronsky") and cast.gender("Vronsky") == M
+    assert not cast.is_member("Hark")                 # once: a stray reading of the NER
+    assert cast.is_member("Tuppence")                 # the book's speech verbs
+    assert cast.is_member("Bucket")                   # the book titles it
+    assert not cast.is_member("Diamond")
+    assert cast.member_in("Mr. Smith", "Mr.") == "Smith"     # a titled name is a person
+    assert cast.member_in("Hark") is None
+
+
+# ------------------------------------------------------------------ the re-check -----------
+
+def _row_and_doc(nlp, words, ents, names):
+    doc = Doc(nlp.vocab, words=words)
+    doc.ents = [Span(doc, s, e, label="PERSON") for s, e in ents]
+    row = {"text": doc.text, "names": []}
+    for role, gender, spans in names:
+        ms = []
+        for s, e in spans:
+            cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
+            ms.append({"start": cs, "end": ce, "text": doc.text[cs:ce], "title": ""})
+        row["names"].append({"role": role, "name": "", "gender": gender, "mentions": ms})
+    return row, doc
+
+
+WORDS = ["Jane", "met", "Tom", "and", "Emma", "with", "Lydia", "and", "Frank", "."]
+NAMES = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(8, 9)])]
+
+
+def _cast(*forms):
+    return BookCast("1", BookEvidence("1"), {f: Counter({F: 3}) for f in forms})
+
+
+def test_a_person_of_the_book_outside_the_four_fails(nlp):
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], NAMES)
+    assert rc.recheck_with_cast(row, doc, [], _cast("Lydia")) == (rc.RECHECK_CAST_MEMBER, "Lydia")
+
+
+def test_a_detection_the_book_never_shows_as_a_person_is_noise(nlp):
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], NAMES)
+    assert rc.recheck_with_cast(row, doc, [], _cast("Jane")) == (None, "")
+
+
+def test_a_person_the_swap_made_fails(nlp):
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], NAMES)
+    lydia = doc[6].idx
+    edit = Edit(lydia, lydia + 5, "Lydia", "word", "Lydia")
+    assert rc.recheck_with_cast(row, doc, [edit], _cast()) == (rc.RECHECK_NEW_PERSON, "Lydia")
+
+
+def test_names_are_not_read_again_for_gender(nlp):
+    # "Jane" and "Emma" at masculine slots: the sentence rules fail it, the book's cast does not
+    names = [("C1", M, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", M, [(4, 5)]), ("O2", M, [(8, 9)])]
+    row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (8, 9)], names)
+    assert rc.recheck_row(row, doc)[0] == rc.RECHECK_GENDER
+    assert rc.recheck_with_cast(row, doc, [], _cast()) == (None, "")
+
+
+LAURIE = {"C1": ("Laurie", M, ["Laurie"]), "C2": ("Tom", M, ["Tom"]),
+          "O1": ("Meg", F, ["Meg"]), "O2": ("Mrs. March", F, ["Mrs. March"])}
+LAURIE_TEXT = "Laurie met Meg and Mrs. March. Tom said that he was late."
+LAURIE_BOOK = ("Laurie came in, and he laughed. Laurie sat down; he was tired. Laurie ran, and he fell. "
+               "Laurie spoke, and he smiled. ") * 3
+
+
+def _recheck(nlp, inst, cast):
+    rows, edits = quadruple(inst, "q")
+    docs = list(nlp.pipe(r["text"] for r in rows))
+    if cast is not None:
+        for d in docs:
+            d.user_data[EVIDENCE_KEY] = cast.evidence
+    return rc.recheck_quadruple(inst, rows, edits, docs, cast=cast)
+
+
+def test_a_name_the_book_genders_is_kept_with_the_books_cast(nlp):
+    inst = build_instance(nlp, LAURIE_TEXT, LAURIE, ("he", 0), ("C1", 0), ("C2", 0))
+    ev = book_evidence(LAURIE_BOOK + LAURIE_TEXT, "514")
+    cast = BookCast.from_mentions("514", ev, [{"kind": "name", "text": "Laurie", "title": "", "gender": M}] * 3)
+    assert _recheck(nlp, inst, None)[0] == rc.RECHECK_GENDER      # the sentence rules: a girl's name
+    assert _recheck(nlp, inst, cast) == (None, "", "")
+
+
+def test_a_fifth_cast_member_still_fails_with_the_books_cast(nlp):
+    text = "Laurie met Meg and Mrs. March. Tom said to Amy that he was late."
+    inst = build_instance(nlp, text, LAURIE, ("he", 0), ("C1", 0), ("C2", 0))
+    cast = BookCast.from_mentions("514", book_evidence(LAURIE_BOOK + text, "514"),
+                                  [{"kind": "name", "text": "Amy", "title": "", "gender": F}] * 2)
+    assert _recheck(nlp, inst, cast) == (rc.RECHECK_CAST_MEMBER, "original", "Amy")

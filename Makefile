@@ -228,3 +228,8 @@ bench-generate: perf-generate
 bench-baseline: perf-baseline
 bench-cda: perf-cda
 bench-persons: perf-persons
+
+# the learned person decision, trained on LitBank's development half (docs/persons.md, "The model")
+.PHONY: train-persons
+train-persons: $(STAMP)
+	$(PY) -m pipeline.perf.persons --train --out resources/person_model.json

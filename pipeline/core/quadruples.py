@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from pipeline.core.instances import GenerateError, split_title as _split_title
 from pipeline.formats.records import QuadrupleRow
 from pipeline.lang import gendered_words as gw
-from pipeline.lang.names import glued_pieces
+from pipeline.lang.names import glued_pieces, one_given_name
 from pipeline.lang.pronouns import PRONOUNS, opposite
 from pipeline.vocab import ID_SUFFIX, ROLES, VARIANTS
 
@@ -88,7 +88,10 @@ def _is_upper(s: str) -> bool:
 
 
 def _shape(mention: dict, canonical: str) -> tuple[bool, str, bool]:
-    """(has title, which part of the canonical name: full|first|last|other, all capitals)."""
+    """(has title, which part of the canonical name: full|first|last|other, all capitals).
+    A person's aliases (docs/persons.md, "Aliases") take the part they stand for: a pet form of
+    the first name is the first name ("Jos" of "Joseph Sedley"), a titled word that is none of
+    the canonical name's the surname ("Miss Marjoribanks" of "Lucilla")."""
     title, rest = _split_title(mention)
     low = [t.lower() for t in rest.split()]
     canon = [t.lower() for t in canonical.split()]
@@ -97,6 +100,10 @@ def _shape(mention: dict, canonical: str) -> tuple[bool, str, bool]:
     elif len(canon) > 1 and low == canon[:1]:
         part = "first"
     elif len(canon) > 1 and low == canon[-1:]:
+        part = "last"
+    elif len(low) == 1 and canon and one_given_name(low[0], canon[0]):
+        part = "first" if len(canon) > 1 else "full"
+    elif len(low) == 1 and title and low[0] not in canon:
         part = "last"
     else:
         part = "other"

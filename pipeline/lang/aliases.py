@@ -172,8 +172,8 @@ class BookAliases:
           Marjoribanks"); ambiguous when there are others ("Elizabeth" beside "Miss Bennet":
           perhaps Jane).
         * Any other title ("Mr.", "Mrs.", "Dr", "Major"): the person only when the book writes
-          that title (or, for a family's title, another family title of that gender: "Mrs." for
-          "Madame") with the given name ("Captain William Dobbin", "Mrs.
+          that title with the given name, or another of its kind (a family's title: "Madame"
+          for "Mrs."; a rank or office: "Captain" for "Major") of that gender or none ("Captain William Dobbin", "Mrs.
           Jo", "Mr. George Osborne"); else another person, the head of the family or his wife
           ("Mr. Shaw" beside "Tom Shaw", "Dr Marjoribanks" beside "Tom Marjoribanks"). When it
           does, ambiguous if the book has another given name of that gender with the surname, or
@@ -185,8 +185,8 @@ class BookAliases:
         if t in MISS_TITLES:
             return AMBIGUOUS if others else JOIN
         written = self.titled_given.get(given, Counter())
-        if t not in written and not (t in FAMILY_TITLES and any(
-                x in FAMILY_TITLES and title_gender(x.title()) == gender for x in written)):
+        if t not in written and not any((x in FAMILY_TITLES) == (t in FAMILY_TITLES) and x not in MISS_TITLES
+                                         and title_gender(x.title()) in (gender, None) for x in written):
             return APART
         if others or self.elder[(t, surname)] or (t in FAMILY_TITLES and self.elder[("", surname)]):
             return AMBIGUOUS

@@ -386,20 +386,22 @@ def _title_decision(title: str, surname: str, given: str, gender: str, aliases) 
 def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms: list[NameMention],
          gender: str, p: Person, aliases) -> tuple[int, str] | None:
     """How a form (its name words ``toks``) fits person ``p``: (tier, decision) or None. Tier 0:
-    by the words written in the context (the form's words are among the person's, or are pet
-    forms of the person's given names); tier 1: by a surname the book ties to one of the
-    person's given names ("Miss Marjoribanks" beside "Lucilla"). A titled surname alone that
+    by the words written in the context (each of the form's words is one of the person's, or a
+    pet form of one of the person's given names); tier 1: a word of the form is only a surname
+    the book ties to one of the person's given names ("Miss Marjoribanks" beside "Lucilla"). A titled surname alone that
     fits a person with a given name goes through :func:`_title_decision`."""
-    tier = None
     if toks <= p.key_tokens:
         tier = 0
-    elif aliases is not None and all(t in p.key_tokens or any(aliases.one_person_names(t, u) for u in p.given)
-                                     for t in toks):
-        tier = 0
-    elif aliases is not None and toks <= p.expanded:
-        tier = 1
-    if tier is None:
+    elif aliases is None:
         return None
+    else:
+        tier = 0
+        for t in toks:
+            if t in p.key_tokens or any(aliases.one_person_names(t, u) for u in p.given):
+                continue
+            if t not in p.expanded:
+                return None
+            tier = 1
     if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given:
         others = sorted(p.given - {key_tokens[0]})
         if others:
@@ -414,8 +416,9 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
 def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Person], bool]:
     """Merge name variants inside one context into persons.
 
-    Forms (name tokens without title, gender, titled or not) are taken longest first,
-    titled before untitled, gendered before ungendered. A form joins an existing person when
+    Forms (name tokens without title, gender, titled or not) are taken longest first (then
+    those whose given name the book ties to a surname), titled before untitled, gendered before
+    ungendered. A form joins an existing person when
     its name tokens are a subset of the person's tokens and its gender is compatible: equal,
     or the form is ungendered, or the form is untitled, its gender is gender-guesser's and the
     person titled (a title beats gender-guesser: "Weston" may be Mr. or Mrs. Weston; not the
@@ -441,7 +444,7 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
     given = {k: frozenset(_given_forms(k[0], k[2], aliases)) for k in forms}
     expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := aliases.surname_of(g))} if aliases is not None
                                       else frozenset()) for k in forms}
-    order = sorted(forms, key=lambda k: (-len(expanded[k]), not k[2], k[1] == UNGENDERED,
+    order = sorted(forms, key=lambda k: (-len(k[0]), -len(expanded[k]), not k[2], k[1] == UNGENDERED,
                                          min(x.start for x in forms[k])))
     persons: list[Person] = []
     titled: list[bool] = []

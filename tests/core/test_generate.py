@@ -437,3 +437,38 @@ def test_a_bare_apostrophe_after_a_name_in_s_gets_its_s_back(nlp):
     assert t["control"] == "Anne said that Frank's wife had squelched Emma and Charles. He laughed."
     for r in rows.values():
         check_offsets(r)
+
+
+# ------------------------------------------------------- aliases swapped consistently ------
+
+def _alias_instance(nlp):
+    """Lucilla is Miss Marjoribanks and Jos is Mr. Joseph (docs/persons.md, "Aliases")."""
+    text = ("Lucilla looked at Jos. Miss Marjoribanks then told Barbara that Mr. Joseph and "
+            "Mr. Cavendish had come, and Miss Lake said she was glad.")
+    return build_instance(
+        nlp, text,
+        {"C1": ("Lucilla", F, ["Lucilla", "Miss Marjoribanks"]), "C2": ("Barbara", F, ["Barbara", "Miss Lake"]),
+         "O1": ("Jos", M, ["Jos", "Mr. Joseph"]), "O2": ("Cavendish", M, ["Mr. Cavendish"])},
+        ("she", 0), ("C1", 1), ("C2", 1))
+
+
+def test_every_alias_of_a_person_becomes_the_one_replacement(nlp):
+    """name_forms="person": all the forms of a person (Lucilla, Miss Marjoribanks) are written as
+    the one person put in her place, so no variant shows one of her names beside another's."""
+    t, _ = texts(_alias_instance(nlp))
+    assert t["control"] == ("Barbara looked at Mr. Cavendish. Barbara then told Lucilla that Mr. Cavendish "
+                            "and Jos had come, and Lucilla said she was glad.")
+    assert t["swap-1"] == ("Jos looked at Lucilla. Jos then told Mr. Cavendish that Lucilla and "
+                           "Barbara had come, and Mr. Cavendish said he was glad.")
+    for v, text in t.items():
+        if v != "original":
+            assert "Marjoribanks" not in text and "Joseph" not in text and "Lake" not in text
+
+
+def test_aliases_take_their_shape_in_the_replacement(nlp):
+    """name_forms="shape": a given name becomes the replacement's given name, a titled surname
+    the replacement's titled surname ("Miss Marjoribanks" <-> "Miss Lake"), a pet form the
+    replacement's given name ("Jos" <-> "Cavendish", who has none: his one form)."""
+    t, _ = texts(_alias_instance(nlp), "shape")
+    assert t["control"] == ("Barbara looked at Mr. Cavendish. Miss Lake then told Lucilla that Mr. Cavendish "
+                            "and Mr. Joseph had come, and Miss Marjoribanks said she was glad.")

@@ -1,0 +1,213 @@
+"""One person's names within a book (pipeline/lang/aliases.py, group_persons with the book's
+alias table): hand-written sentences for every alias case, positive and negative."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from pipeline.core.extract import fit_window
+from pipeline.lang.aliases import book_aliases
+from pipeline.lang.names import NameMention, confusable_persons, group_persons, name_gender
+from pipeline.lang.pronouns import FEMININE, MASCULINE
+
+M, F = MASCULINE, FEMININE
+
+
+def mentions(text: str, *forms: str, genders: dict | None = None) -> list[NameMention]:
+    """The name mentions of ``text``: every whole-word occurrence of each form (longest first),
+    a leading title its title. ``genders``: form -> (gender, source) as the book gave it."""
+    out, taken = [], []
+    for form in sorted(forms, key=len, reverse=True):
+        for mt in re.finditer(r"(?<!\w)" + re.escape(form) + r"(?!\w)", text):
+            s, e = mt.span()
+            if any(s < te and ts < e for ts, te in taken):
+                continue
+            taken.append((s, e))
+            words = form.split()
+            title = words[0] if len(words) > 1 and words[0].rstrip(".") in (
+                "Mr", "Mrs", "Miss", "Madame", "Dr", "Major", "Captain", "Master") else ""
+            name = " ".join(words[1:]) if title else form
+            g, src = (genders or {}).get(form) or name_gender(name, title)
+            out.append(NameMention(s, e, form, title, name, g, src))
+    return sorted(out, key=lambda m: m.start)
+
+
+def grouped(text, forms, book=None, genders=None):
+    aliases = book_aliases(book) if book is not None else None
+    persons, ok = group_persons(mentions(text, *forms, genders=genders), aliases)
+    return [sorted({m.text for m in p.mentions}) for p in persons], ok, persons
+
+
+# ------------------------------------------------------------------ the book's table -------
+
+MARJORIBANKS = ("Lucilla Marjoribanks came home. Miss Marjoribanks was nineteen. Dr Marjoribanks "
+                "looked at his daughter. Tom Marjoribanks, her cousin, was at sea. Lucilla Marjoribanks "
+                "smiled. Mr. Cavendish called, and Barbara Lake sang.")
+
+
+def test_the_table_ties_a_given_name_to_its_surname():
+    a = book_aliases(MARJORIBANKS)
+    assert a.surname_of("lucilla") == "marjoribanks" and a.surname_of("tom") == "marjoribanks"
+    assert a.is_given("lucilla") and a.is_given("marjoribanks") is False and a.is_given("cavendish") is None
+    assert a.given_names("marjoribanks", F) == {"lucilla"}
+
+
+def test_the_table_leaves_out_what_is_no_full_name():
+    # a sentence-initial common word, a possessive, a word that is no surname anywhere
+    a = book_aliases("Even Dobbin laughed. Mr. Dobbin came. He read Jo's Boys. Poor William Dobbin! "
+                     "Amelia Regiment. Mary Ann went home. The even road.")
+    assert a.surname_of("even") is None and a.surname_of("jo") is None
+    assert a.surname_of("william") == "dobbin"
+    assert a.surname_of("amelia") is None and a.surname_of("mary") is None
+
+
+def test_names_in_brackets_are_one_person():
+    a = book_aliases("Mrs. Jo (Mrs. Bhaer) laughed. Miss Schlegel (Margaret) did not.")
+    assert a.surname_of("jo") == "bhaer" and a.titled_given["jo"]["mrs"]
+    assert a.surname_of("margaret") == "schlegel"
+
+
+# ----------------------------------------------------------------- pet forms ---------------
+
+JOS = "Jos Sedley was fat. Joseph Sedley ate. Mr. Joseph bowed."
+
+
+def test_jos_and_mr_joseph_are_one_person():
+    got, ok, persons = grouped("Jos laughed while Mr. Joseph's servant waited.", ["Jos", "Mr. Joseph"], JOS)
+    assert ok and got == [["Jos", "Mr. Joseph"]] and persons[0].gender == M
+    assert confusable_persons(persons) is None
+
+
+def test_jos_and_mr_joseph_without_the_book_are_refused():
+    got, ok, persons = grouped("Jos laughed while Mr. Joseph's servant waited.", ["Jos", "Mr. Joseph"])
+    assert len(got) == 2 and confusable_persons(persons) == "a name and its pet form"
+
+
+def test_maud_and_maudie_are_one_person():
+    got, ok, _ = grouped("Maud sat down; Maudie was tired.", ["Maud", "Maudie"], "Maud Grey and her aunt.")
+    assert ok and got == [["Maud", "Maudie"]]
+
+
+def test_maud_and_maudie_the_book_coordinates_are_two():
+    got, ok, persons = grouped("Maud sat down; Maudie was tired.", ["Maud", "Maudie"], "Maud and Maudie ran.")
+    assert len(got) == 2 and confusable_persons(persons) == "a name and its pet form"
+
+
+def test_miss_eliza_and_elizabeth_are_one_person():
+    book = "Elizabeth Bennet walked. Miss Eliza Bennet danced."
+    got, ok, _ = grouped("Miss Eliza smiled, and Elizabeth walked on.", ["Miss Eliza", "Elizabeth"], book)
+    assert ok and got == [["Elizabeth", "Miss Eliza"]]
+
+
+def test_lizzy_eliza_elizabeth_are_one_person():
+    got, ok, _ = grouped("Lizzy cried; Eliza laughed; Elizabeth left.", ["Lizzy", "Eliza", "Elizabeth"],
+                         "Elizabeth Bennet walked.")
+    assert ok and len(got) == 1
+
+
+def test_bill_and_william_are_one_person_when_the_book_says_so():
+    book = "Bill Sikes came. William Sikes went."
+    got, ok, _ = grouped("Bill growled; William Sikes left.", ["Bill", "William Sikes"], book)
+    assert ok and len(got) == 1
+    # a pet form the public list alone gives (Fred / Will) needs one surname in the book
+    got, ok, _ = grouped("Fred ran; Will walked.", ["Fred", "Will"], "Fred Vincy came. Will Ladislaw went.")
+    assert ok and len(got) == 2
+
+
+def test_stiva_and_stepan_are_one_person():
+    got, ok, _ = grouped("Stiva smiled; Stepan Arkadyevitch paid.", ["Stiva", "Stepan Arkadyevitch"],
+                         "Stepan Arkadyevitch Oblonsky. Prince Oblonsky.")
+    assert ok and len(got) == 1
+
+
+# ------------------------------------------------ a given name and its titled surname --------
+
+def test_lucilla_and_miss_marjoribanks_are_one_person():
+    got, ok, persons = grouped("Lucilla rose, and Miss Marjoribanks's father frowned.",
+                               ["Lucilla", "Miss Marjoribanks"], MARJORIBANKS)
+    assert ok and got == [["Lucilla", "Miss Marjoribanks"]] and persons[0].gender == F
+
+
+def test_lucilla_and_miss_marjoribanks_without_the_book_are_two():
+    got, ok, _ = grouped("Lucilla rose, and Miss Marjoribanks's father frowned.", ["Lucilla", "Miss Marjoribanks"])
+    assert ok and len(got) == 2
+
+
+def test_miss_marjoribanks_with_two_daughters_is_ambiguous():
+    book = MARJORIBANKS + " Barbara Marjoribanks, her sister, was there."
+    _, ok, _ = grouped("Lucilla rose, and Miss Marjoribanks's father frowned.", ["Lucilla", "Miss Marjoribanks"], book)
+    assert not ok
+
+
+def test_miss_bennet_beside_elizabeth_is_ambiguous():
+    book = "Jane Bennet. Elizabeth Bennet. Lydia Bennet. Miss Bennet."
+    _, ok, _ = grouped("Miss Bennet smiled at Elizabeth.", ["Miss Bennet", "Elizabeth"], book)
+    assert not ok
+
+
+def test_a_window_counts_lucilla_once():
+    """Lucilla, Miss Marjoribanks, Barbara, Tom and Mr. Cavendish: two women and two men with
+    the book; three women (no window) without it."""
+    text = ("Lucilla looked at Tom. Miss Marjoribanks then told Barbara that Mr. Cavendish had come, "
+            "and she laughed.")
+    ms = mentions(text, "Lucilla", "Tom", "Miss Marjoribanks", "Barbara", "Mr. Cavendish")
+    persons = fit_window(ms, book_aliases(MARJORIBANKS))
+    assert persons is not None and [p.name for p in persons] == ["Lucilla", "Tom", "Barbara", "Cavendish"]
+    assert fit_window(ms) is None
+
+
+# ------------------------------------------------------- generations and spouses -----------
+
+SHAW = "Tom Shaw laughed. Mr. Shaw read his paper. Fanny Shaw and Polly. Mrs. Shaw slept."
+
+
+def test_mr_shaw_and_tom_shaw_are_kept_apart():
+    got, ok, _ = grouped("Mr. Shaw looked at Tom Shaw.", ["Mr. Shaw", "Tom Shaw"], SHAW)
+    assert ok and got == [["Mr. Shaw"], ["Tom Shaw"]]
+    got, ok, _ = grouped("Mr. Shaw looked at Tom Shaw.", ["Mr. Shaw", "Tom Shaw"])      # no book
+    assert ok and got == [["Mr. Shaw"], ["Tom Shaw"]]
+    got, ok, _ = grouped("Mr. Shaw looked at Tom.", ["Mr. Shaw", "Tom"], SHAW)
+    assert ok and got == [["Mr. Shaw"], ["Tom"]]
+
+
+def test_a_bare_surname_beside_father_and_son_is_ambiguous():
+    _, ok, _ = grouped("Mr. Shaw looked at Tom Shaw, and Shaw left.", ["Mr. Shaw", "Tom Shaw", "Shaw"], SHAW)
+    assert not ok
+
+
+def test_a_title_the_book_writes_with_the_given_name_is_the_person():
+    book = "Captain William Dobbin. Major Dobbin. William Dobbin."
+    got, ok, _ = grouped("Major Dobbin sighed; William was tired.", ["Major Dobbin", "William"], book)
+    assert ok and got == [["Major Dobbin", "William"]]
+
+
+def test_two_mr_osbornes_are_ambiguous():
+    book = "Mr. George Osborne. George Osborne. John Osborne. Mr. Osborne. old Mr. Osborne."
+    _, ok, _ = grouped("Mr. Osborne scowled at George.", ["Mr. Osborne", "George"], book)
+    assert not ok
+
+
+def test_dr_marjoribanks_is_not_tom():
+    got, ok, _ = grouped("Dr Marjoribanks scowled at Tom.", ["Dr Marjoribanks", "Tom"], MARJORIBANKS)
+    assert ok and len(got) == 2
+
+
+def test_montoni_with_his_own_he_is_not_madame_montoni():
+    text = "Montoni blamed himself, and warned Madame Montoni."
+    got, ok, persons = grouped(text, ["Montoni", "Madame Montoni"],
+                               genders={"Montoni": (M, "book:pronouns")})
+    assert ok and got == [["Montoni"], ["Madame Montoni"]] and [p.gender for p in persons] == [M, F]
+
+
+def test_a_bare_surname_without_the_books_gender_joins_the_titled_one():
+    got, ok, persons = grouped("Weston came; Mrs. Weston smiled.", ["Weston", "Mrs. Weston"])
+    assert ok and got == [["Mrs. Weston", "Weston"]] and persons[0].gender == F
+
+
+@pytest.mark.parametrize("source", ["gender-guesser:male", "gender-guesser:mostly_male"])
+def test_gender_guesser_yields_to_a_title(source):
+    got, ok, _ = grouped("Elliot came; Miss Elliot smiled.", ["Elliot", "Miss Elliot"],
+                         genders={"Elliot": (M, source)})
+    assert ok and len(got) == 1

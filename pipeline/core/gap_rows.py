@@ -29,6 +29,16 @@ REJECT_INCONSISTENT = "the converted instance is inconsistent (overlapping menti
 REJECT_AB_PERSONS = "A and B are not the two names of the pronoun's gender"
 
 
+def persons_found(doc) -> str:
+    """The persons the sentence rules find in a row's Doc, for the list of refused rows:
+    "Mrs. Dixon (feminine); Charlie Dixon (masculine); Taken (ungendered)"."""
+    from pipeline.core.cast import doc_mentions
+    from pipeline.lang.names import group_persons
+
+    persons, _ = group_persons(doc_mentions(doc))
+    return "; ".join(f"{' / '.join(dict.fromkeys(m.text for m in p.mentions))} ({p.gender})" for p in persons)
+
+
 def positional_pattern(p_off: int, a_off: int, b_off: int) -> str:
     """FINALPRO / MEDIALPRO / INITIALPRO from the order of the pronoun and A, B."""
     before = sum(1 for o in (a_off, b_off) if o < p_off)

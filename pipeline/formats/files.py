@@ -103,11 +103,13 @@ def write_text(target: str | os.PathLike, text: str) -> None:
         tmp.write_text(text, encoding="utf-8")
 
 
-def write_csv_rows(target: str | os.PathLike, rows: list[dict], columns: list[str] | None = None) -> None:
+def write_csv_rows(target: str | os.PathLike, rows: list[dict], columns: list[str] | None = None,
+                   delimiter: str = ",") -> None:
     """Dict rows as a UTF-8 CSV (``\n`` line ends), atomically: a header of ``columns`` (default:
     the first row's keys; no rows and no columns: an empty file), ``None`` as an empty cell,
     other keys of a row left out. For the side files of a run (answers, codes, participants);
-    a file in a published layout has its own writer (``formats.human_results``, ``formats.mturk_csv``)."""
+    a file in a published layout has its own writer (``formats.human_results``, ``formats.mturk_csv``).
+    ``delimiter="\t"``: the same as TSV (``rejected.tsv`` of ``generate --gap-tsv``)."""
     import csv
 
     if columns is None:
@@ -116,7 +118,8 @@ def write_csv_rows(target: str | os.PathLike, rows: list[dict], columns: list[st
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
             if not columns:
                 return
-            w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore")
+            w = csv.DictWriter(fh, fieldnames=columns, lineterminator="\n", extrasaction="ignore",
+                               delimiter=delimiter)
             w.writeheader()
             for r in rows:
                 w.writerow({k: ("" if v is None else v) for k, v in r.items()})

@@ -15,6 +15,7 @@ def summary(path, out_dir, n_quads, stats, originals, words, name_swaps, constru
     """The summary a generate run prints."""
     extra = ", quadruples-nodot.parquet, quadruples-nodot.tsv" if nodot else ""
     extra += f", {RECHECK_FILE}" if recheck is not None else ""
+    extra += ", rejected.tsv" if "refused" in stats else ""
     lines = [f"generate: {path} -> {out_dir}/quadruples.parquet, quadruples.tsv{extra}",
              f"gendered words    {' + '.join(stats['word_lists'])}"]
     if "rows" in stats:
@@ -23,7 +24,7 @@ def summary(path, out_dir, n_quads, stats, originals, words, name_swaps, constru
             lines.append(f"                  {stats['variant_rows']:,} are counterfactual variants (-control, -swap-N): "
                          "generated from the originals only")
         lines.append(f"qualified         {stats['qualified']:,}")
-        lines.append("rejected:")
+        lines.append("rejected (each row in rejected.tsv, with the persons found):")
         for reason, n in stats["reasons"].most_common():
             lines.append(f"  {n:6,}  {reason}")
         lines.append(f"mentions added by string match (NER misses) in qualified rows: {stats['added_mentions']:,}")

@@ -23,6 +23,7 @@ log = logging.getLogger(__name__)
 
 INSTANCES_FILE = "instances.parquet"
 RECHECK_FILE = "recheck.json"
+REJECTED_FILE = "rejected.tsv"      # --gap-tsv: every refused row, its reason and the persons found
 
 
 def instances_path(path: str | Path) -> Path:
@@ -71,7 +72,7 @@ def _read_instances(path: Path, skip_bad: bool) -> tuple[list[dict], int]:
 def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     from tqdm import tqdm
 
-    from pipeline.core.gap_rows import qualified_gap_instance
+    from pipeline.core.gap_rows import persons_found, qualified_gap_instance
     from pipeline.errors import InputError
     from pipeline.formats.gap_tsv import check_unique_ids, read_gap_file
     from pipeline.nlp import load as nlp_mod
@@ -98,6 +99,7 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     # the whole pipeline: tags and dependencies decide her/his, NER finds the names
     docs = nlp.pipe((r["Text"] for r in rows), batch_size=args.batch_size)
     added_total = 0
+    refused = stats["refused"] = []
     overrides = _cast(args)
     for row, doc in tqdm(zip(rows, docs), total=len(rows), desc="generate: NER on GAP texts", unit="row"):
         if overrides:
@@ -108,6 +110,7 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
         inst, reason, added = qualified_gap_instance(row, doc)
         if inst is None:
             reasons[reason] += 1
+            refused.append({"ID": str(row["ID"]), "reason": reason, "persons": persons_found(doc)})
             continue
         added_total += added
         inst["title"] = row.get("Book", "") or ""
@@ -275,6 +278,10 @@ def generate(args: GenerateSettings) -> int:
         _write_quadruples(stage, "quadruples", rows)
         if nodot is not None:
             _write_quadruples(stage, "quadruples-nodot", nodot)
+        if "refused" in stats:
+            from pipeline.formats.files import write_csv_rows
+
+            write_csv_rows(stage / REJECTED_FILE, stats["refused"], ["ID", "reason", "persons"], delimiter="\t")
         if recheck is not None:
             from pipeline.formats.files import write_json
 

@@ -80,6 +80,16 @@ def test_gap_conversion_cli(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "qualified         2" in printed
     assert f"1  {gen.REJECT_FEWER}" in printed and f"1  {gen.REJECT_UNGENDERED}" in printed
+    # every refused row listed, read back with the csv module as a user's tool would
+    import csv
+
+    with open(out / "rejected.tsv", encoding="utf-8", newline="") as fh:
+        refused = {r["ID"]: r for r in csv.DictReader(fh, delimiter="\t")}
+    assert list(refused) == ["r3", "r4", "r5"]
+    assert refused["r5"]["reason"] == gen.REJECT_AB_PERSONS
+    assert refused["r3"]["reason"] == gen.REJECT_FEWER
+    assert refused["r3"]["persons"] == "Mary Smith (feminine); Anne Baker / Anne (feminine); George Brown (masculine)"
+    assert refused["r4"]["reason"] == gen.REJECT_UNGENDERED and "Zqxv Plorth (ungendered)" in refused["r4"]["persons"]
     rows, bad = read_gap_tsv(out / "quadruples.tsv")
     assert bad == 0
     assert [r["ID"] for r in rows] == ["r1", "r1-control", "r1-swap-1", "r1-swap-2",

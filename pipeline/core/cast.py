@@ -129,6 +129,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         evidence = None                 # overrides only: the sentence rules below, no book rules
     if HEADING.search(m.text):
         return "heading"
+    if not m.title and (all(_roman(w) for w in words) or _after_heading_word(doc, m)):
+        return "heading"                # "CHAPTER LIV" (gender-guesser: Liv), "BOOK II"
+    if _famous_unshown(doc, m, words, evidence):
+        return "allusion"               # "or Don Juan be popular": a legend, no person of the story
     if not m.title and _gendered_noun(words[-1]):
         return "a gendered noun (the Story Girl)"
     if not m.title and _modifier(doc, m):
@@ -153,6 +157,11 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             and words[0].rstrip(".").lower() not in NEUTRAL_TITLES \
             and (evidence is None or not evidence.proper(words[0])):
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
+    why = _allusion(doc, m, words, evidence)
+    if why:
+        return why
+    if evidence is not None and not m.title and _thing(words[-1], evidence):
+        return "thing"                  # "the Colonel's unlucky Diamond", "that infernal Indian Diamond"
     prev = _prev(doc, m.token_start)
     nxt = _next(doc, m.token_end)
     if nxt is not None and nxt.text in ESTATE_WORDS and nxt.i == m.token_end and not m.title \
@@ -173,6 +182,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         word = words[0]
         if word in POWERS:
             return "power"
+        if word in INTERJECTIONS and not (evidence is not None and (evidence.is_person(word)
+                                                                    or _titled_in_book(evidence, word))) \
+                and not _speech_next(doc, m):
+            return "interjection"       # "Hark at that child!" (gender-guesser: Hark, a man)
         if word in SACRED_PLACES and not (evidence is not None and (evidence.is_person(word)
                                                                      or _titled_in_book(evidence, word))):
             return "sacred-place"       # not "Martin Eden", whom his book shows to be a person
@@ -271,6 +284,91 @@ def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,
             and w.lower_ == "the":
         return "word"                   # "the word 'Victoria'"
     return None
+
+
+_ROMAN = re.compile(r"^M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
+HEADING_WORDS = {"chapter", "book", "volume", "part", "adventure", "stave", "canto", "section", "act", "scene",
+                 "letter", "no", "no."}
+# interjections gender-guesser lists as first names ("Hark": male, "Fie": female); a form the
+# book shows to be a person is one ("Nay" is in POWERS)
+INTERJECTIONS = {"Hark", "Gad", "Egad", "Fie", "Ho", "Ha", "Lo", "Alack", "Zounds", "Pshaw", "Hist", "Avast"}
+# words before a name that make it a kind, not a person: "a sort of infantine Guy Fawkes"
+KIND_WORDS = {"sort", "kind", "species", "type"}
+
+
+def _roman(word: str) -> bool:
+    """A roman numeral in capitals of at least two letters ("LIV", "II"; "I" is a pronoun)."""
+    return len(word) >= 2 and bool(_ROMAN.match(word))
+
+
+def _after_heading_word(doc, m: NameMention) -> bool:
+    """The mention follows a heading word on its line ("CHAPTER LIV", "Book Fourth")."""
+    prev = _prev(doc, m.token_start)
+    return prev is not None and prev.lower_ in HEADING_WORDS and prev.text[:1].isupper() \
+        and (prev.i == 0 or "\n" in doc[prev.i - 1].text_with_ws or _sentence_start(doc, prev.i))
+
+
+def _allusion(doc, m: NameMention, words: list[str], evidence: BookEvidence | None) -> str | None:
+    """An untitled name used as a kind, not a person in the story: after "a sort of" /
+    "a kind of" or an indefinite article across adjectives ("a sort of infantine Guy Fawkes",
+    "like a Hercules", "an every-day Napoleon"). (A well-known person the book never shows as
+    one: :func:`_famous_unshown`.)"""
+    if m.title:
+        return None
+    j, nouns = m.token_start - 1, False
+    while j >= 0 and m.token_start - j <= 3 and (doc[j].is_space or doc[j].text == "-"
+                                                 or (doc[j].tag_[:2] in ("JJ", "VB", "NN") and doc[j].is_lower)):
+        nouns = nouns or doc[j].tag_.startswith("NN")
+        j -= 1
+    if j >= 0 and doc[j].lower_ in ("a", "an") and j < m.token_start - 1 and not nouns:
+        return "allusion"               # "a mere Hercules" (right after "a": the article rule)
+    if j >= 1 and doc[j].lower_ == "of" and doc[j - 1].lower_ in KIND_WORDS:
+        return "allusion"               # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
+    return None
+
+
+def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidence | None) -> bool:
+    """A well-known real or legendary person (``resources/real_people.txt``, the whole name
+    with its title: "Don Juan", "Lord Byron", or without it) whom the book never shows as a
+    person: no speech verb, apposition or possessive of a body part for any of its words, and,
+    untitled, no title ("or Don Juan be popular"; not Napoleon in *War and Peace*, who speaks).
+    Only with a book's evidence: a short text's silence proves nothing."""
+    if evidence is None or not evidence.text_rules or not evidence.n_words:
+        return False
+    if not (_famous(m.text) or (not m.title and _famous(m.name))):
+        return False
+    for w in words:
+        ev = evidence.forms.get(w)
+        if ev is not None and (ev.person or sum(ev.appositions.values()) or (not m.title and sum(ev.titled.values()))):
+            return False
+    return not _speech_next(doc, m)
+
+
+THING_MIN = 3           # uses after a determiner that may make a form a thing
+THING_SHARE = 0.5       # ... at least this share of its capitalised uses
+THING_PERSONAL = 10     # ... and this many times its person-like uses (titles, speech, appositions)
+
+
+def _thing(word: str, evidence: BookEvidence) -> bool:
+    """The book names ``word`` like a thing: mostly after a determiner ("the Diamond", "the
+    Colonel's unlucky Diamond": at least ``THING_SHARE`` of its capitalised uses, at least
+    ``THING_MIN``), and hardly ever with a title, as a speaker or in an apposition (at most one
+    such use for every ``THING_PERSONAL`` determined ones). "Mr. Diamond said" in a book that
+    titles him is a person; "the unhappy Tess" beside her speech is too. An override decides
+    before this."""
+    if not evidence.text_rules or evidence.override(word):
+        return False
+    ev = evidence.forms.get(word)
+    if ev is None or ev.determined < THING_MIN or ev.determined < THING_SHARE * evidence.capital[word]:
+        return False
+    personal = ev.person + sum(ev.titled.values()) + sum(ev.appositions.values())
+    return personal * THING_PERSONAL <= ev.determined
+
+
+def _famous(name: str) -> bool:
+    from pipeline.lang.allusions import famous
+
+    return famous(name)
 
 
 def _sentence_start(doc, i: int) -> bool:
@@ -395,10 +493,23 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
                 and not evidence.pronouns_favour(words[0], m.gender):
             m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book; not
             return m                                # "Mrs Charles" (his wife) beside Charles's "he"
-    strong = evidence.contradicts(words[0], m.gender)
+    strong = evidence.contradicts(words[0], m.gender) or _described_as(words[0], m.gender, evidence)
     if strong:
         m.gender, m.gender_source = strong
     return m
+
+
+def _described_as(word: str, gender: str, evidence: BookEvidence) -> tuple[str, str] | None:
+    """The other gender when the book describes ``word`` only as one of it ("Joyce was the
+    Frizinghall policeman", "Jo, a tall girl": appositions and predicate nominals), never titles
+    it, and its pronoun votes do not favour ``gender`` (gender-guesser's Joyce is a woman)."""
+    ev = evidence.forms.get(word)
+    if ev is None or sum(ev.titled.values()) or ev.appositions[gender]:
+        return None
+    other = FEMININE if gender == MASCULINE else MASCULINE
+    if not ev.appositions[other] or ev.pronouns[gender] > ev.pronouns[other]:
+        return None
+    return other, "book:appositions"
 
 
 COORDINATORS = {"and", "or", "&"}

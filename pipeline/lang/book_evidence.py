@@ -84,10 +84,18 @@ APPOSITION_NOUNS = {
     MASCULINE: ("boy", "man", "gentleman", "fellow", "lad", "husband", "son", "brother", "father",
                 "uncle", "nephew", "king", "prince", "widower", "youth", "bachelor", "chap",
                 "Englishman", "Frenchman", "Irishman", "Scotchman", "Scotsman", "Dutchman", "clergyman",
-                "gentleman", "nobleman", "sailor", "soldier", "priest", "monk", "squire", "lord", "duke"),
+                "gentleman", "nobleman", "sailor", "soldier", "priest", "monk", "squire", "lord", "duke",
+                # "Joyce was the Frizinghall policeman"
+                "policeman", "footman", "coachman", "postman", "fisherman", "workman", "watchman", "huntsman",
+                "boatman", "ferryman", "horseman", "landlord", "kinsman", "countryman", "serving-man",
+                "manservant", "schoolmaster", "headmaster", "waiter", "butler", "valet", "grandson",
+                "grandfather", "stepfather", "stepson", "bridegroom", "emperor", "earl", "baron", "count"),
     FEMININE: ("girl", "woman", "lady", "lass", "maid", "maiden", "wife", "daughter", "sister",
                "mother", "aunt", "niece", "queen", "princess", "widow", "spinster", "Englishwoman",
-               "Frenchwoman", "nun", "duchess", "countess", "governess", "heiress", "actress"),
+               "Frenchwoman", "nun", "duchess", "countess", "governess", "heiress", "actress",
+               "landlady", "housemaid", "chambermaid", "nursemaid", "dairymaid", "maidservant", "waitress",
+               "schoolmistress", "headmistress", "laundress", "seamstress", "granddaughter", "grandmother",
+               "stepmother", "stepdaughter", "bride", "empress", "baroness", "hostess", "abbess"),
 }
 # capitalised words that are never names: a sentence-initial "She was the daughter" or "He
 # said" is no apposition or speech of a person named "She"
@@ -104,11 +112,17 @@ MOTION_WORDS = frozenset("""go goes going gone went come comes coming came retur
 removed moved travelled traveled journeyed journey summons summoned sailed fled drove rode walked way road
 back off""".split())
 _MOTION_TO = re.compile(rf"\b(?:{'|'.join(sorted(MOTION_WORDS))})\s+to\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+# a capitalised word after a determiner (across up to two lower-case words) and before no other
+# capitalised word: "the Diamond", "the Colonel's unlucky Diamond", "a Hercules" (core.cast
+# decides: a form the book names so and never as a person is a thing)
+_DETERMINED = re.compile(rf"\b(?:[Tt]he|[Aa]n?|[Mm]y|[Yy]our|[Hh]is|[Ii]ts|[Oo]ur|[Tt]heir|{_WORD}['’]s)\s+"
+                         rf"(?:[a-z][a-z-]*\s+){{0,2}}({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
-_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[a-z-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
+# (capitalised modifiers too: "Joyce was the Frizinghall policeman")
+_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[A-Za-z-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")
 _LOWER_WORD = re.compile(r"\b[a-z]+\b")
@@ -147,6 +161,7 @@ class FormEvidence:
     alone: Counter = field(default_factory=Counter)     # pronoun votes of the form standing alone
     animal: int = 0                                     # "Dinah was the cat"
     motion: int = 0                                     # "come to Victoria": after "to" and a verb of motion
+    determined: int = 0                                 # "the Colonel's unlucky Diamond": after a determiner
 
 
 @dataclass
@@ -356,6 +371,8 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
         _ev(forms, m.group(2)).place += 1
     for m in _MOTION_TO.finditer(text):
         _ev(forms, m.group(1)).motion += 1
+    for m in _DETERMINED.finditer(text):
+        _ev(forms, m.group(1)).determined += 1
     for rx in (_SPEECH_AFTER, _SPEECH_BEFORE, _POSSESSIVE):
         for m in rx.finditer(text):
             if not title_gender(m.group(1)):

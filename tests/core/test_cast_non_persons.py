@@ -1,0 +1,102 @@
+"""Non-persons and gender against the text, read on unseen books (issue 42), each rule with
+positive and negative hand-written sentences: things named like persons ("the Colonel's
+unlucky Diamond"), headings ("CHAPTER LIV"), interjections ("Hark at that child!"), allusions
+("a sort of infantine Guy Fawkes", "or Don Juan be popular") and a predicate nominal that
+gives a gender ("Joyce was the Frizinghall policeman")."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.core.cast import doc_mentions, not_a_person
+from pipeline.lang.book_evidence import book_evidence
+from tests.core.test_cast import person_doc
+
+
+def mention(doc, evidence=None):
+    found = doc_mentions(doc, evidence)
+    return found[0] if found else None
+
+
+# a book that names the Diamond as a thing, and one that titles a man called Diamond
+BOOK_THING = ("The Diamond was gone. Where is the Diamond? The Colonel's Diamond was yellow. "
+              "She locked the Diamond in her cabinet. They spoke of the Diamond all night. "
+              "That infernal Indian Diamond was a curse. I saw the Diamond at last. ") * 2
+BOOK_PERSON = ("Mr. Diamond said that he would come. Mr. Diamond was late. \"Yes,\" said Diamond. "
+               "Diamond said nothing. Mr. Diamond took his hat. The Diamond family was old. ") * 2
+
+
+@pytest.mark.parametrize("text,word,book,person", [
+    ("I thought of the Colonel's unlucky Diamond again.", "Diamond", BOOK_THING, False),
+    ("That infernal Indian Diamond was gone.", "Indian Diamond", BOOK_THING, False),
+    ("Diamond lay in the cabinet.", "Diamond", BOOK_THING, False),
+    # a book that titles him and makes him speak: a person
+    ("Diamond came in and sat down.", "Diamond", BOOK_PERSON, True),
+    ("I thought of the old unlucky Diamond again.", "Diamond", BOOK_PERSON, True),
+])
+def test_a_form_the_book_names_like_a_thing_is_no_person(nlp, text, word, book, person):
+    doc = person_doc(nlp, text, word)
+    assert (mention(doc, book_evidence(book, "b")) is not None) is person
+
+
+@pytest.mark.parametrize("text,word,person", [
+    ("She went away.\n\nCHAPTER LIV\n\nThe rain fell.", "LIV", False),      # gender-guesser: Liv
+    ("BOOK II\n\nThe rain fell.", "II", False),
+    ("Chapter Fourth\n\nThe rain fell.", "Fourth", False),
+    ("She gave the book to LIV yesterday, and left.", "LIV", False),         # a numeral anyway
+    ("King Louis XIV was there.", "Louis XIV", True),
+    ("She gave the book to LIVIA, and left.", "LIVIA", True),
+])
+def test_headings_and_roman_numerals_are_no_persons(nlp, text, word, person):
+    assert (mention(person_doc(nlp, text, word)) is not None) is person
+
+
+@pytest.mark.parametrize("text,word,book,person", [
+    ('"Hark at that child!" cried Mrs Durbeyfield.', "Hark", "", False),
+    ("Hark! the bells are ringing.", "Hark", "", False),
+    # a book whose Hark is a man who speaks
+    ("Hark came in.", "Hark", "Hark said no. Hark said yes. Mr. Hark smiled. Mr. Hark left. ", True),
+])
+def test_interjections_are_no_persons(nlp, text, word, book, person):
+    evidence = book_evidence(book, "b") if book else None
+    assert (mention(person_doc(nlp, text, word), evidence) is not None) is person
+
+
+BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
+
+
+@pytest.mark.parametrize("text,word,book,person", [
+    ("He gave me credit for being a sort of infantine Guy Fawkes.", "Guy Fawkes", None, False),
+    ("He was like a young Hercules.", "Hercules", None, False),
+    ("She had a kind of Cinderella charm.", "Cinderella", None, False),
+    # a listed name the book never shows as a person
+    ("How should schoolboys brag, or Don Juan be popular?", "Don Juan", BOOK_ALLUSION, False),
+    # ... and one it does ("Guy Fawkes said"), or a plain name after a kin word
+    ("He met Guy Fawkes at the gate.", "Guy Fawkes",
+     BOOK_ALLUSION + "Guy Fawkes said no. Guy Fawkes said yes. Mr. Fawkes left. Mr. Fawkes came. ", True),
+    ("She went with a brother John.", "John", None, True),
+    ("She wrote a letter to John.", "John", None, True),
+])
+def test_allusions_are_no_persons(nlp, text, word, book, person):
+    evidence = book_evidence(book, "b") if book else None
+    assert (mention(person_doc(nlp, text, word), evidence) is not None) is person
+
+
+BOOK_JOYCE = ("Joyce was the Frizinghall policeman, who had been left by the Superintendent. "
+              "The house was quiet. ") * 2
+
+
+@pytest.mark.parametrize("book,gender", [
+    (BOOK_JOYCE, "masculine"),
+    # no predicate nominal: gender-guesser's Joyce
+    ("Joyce came to the house. The house was quiet. " * 2, "feminine"),
+    # described as a man once but her own pronouns say otherwise
+    (BOOK_JOYCE + "Joyce came in and she sat down. Joyce left; she was tired. Joyce smiled as she spoke. ",
+     "feminine"),
+])
+def test_a_predicate_nominal_gives_the_gender(nlp, book, gender):
+    doc = person_doc(nlp, "Joyce came in at last.", "Joyce")
+    m = mention(doc, book_evidence(book, "b"))
+    assert m is not None and m.gender == gender, m
+    ev = book_evidence("Joyce was the Frizinghall policeman.", "b").forms["Joyce"]
+    assert ev.appositions["masculine"] == 1

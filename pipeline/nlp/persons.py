@@ -33,7 +33,9 @@ statement with the reasons and the figures is ``docs/persons.md``):
   "Damon and Pythias" stay); GPE/LOC/NORP only for a titled, multi-word or rare candidate
   ("Felicity" yes, "America" no); DATE/TIME/numbers only for a titled candidate ("Aunt March").
 * **Merging** with NER's own PERSON entities: the longest span wins (``spacy.util.filter_spans``),
-  so "Stepan" (NER) grows into "Stepan Arkadyevitch"; the layer never removes a PERSON entity.
+  so "Stepan" (NER) grows into "Stepan Arkadyevitch"; the layer never removes a PERSON entity,
+  but first trims each of the words the NER glued to the name (:func:`trimmed`: "Robert Leaven
+  resumed--", "Concerning Montoni").
 
 Every rule looks only at the token, its tag, its dependency children, the sentence start and the
 NER entity around it: nothing depends on the rest of the document, so a region processed by
@@ -268,12 +270,68 @@ def _may_replace(cands, cand, ent) -> bool:
     return _covers(cands, ent)
 
 
+# lower-case words inside a name: "Vincent van Gogh", "Alexander the Great", "Joan of Arc"
+NAME_PARTICLES = {"van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "la", "le", "ten", "ter",
+                  "bin", "ibn", "al", "y", "e", "of", "the", "d'", "o'", "st", "st."}
+# two names in one entity ("Mr. and Mrs. Weston", "Anna's and Vronsky"): core.cast cuts them
+COORDINATORS = {"and", "or", "&"}
+# tags of a first word glued to a name that is no name: "Concerning Montoni"
+NOT_NAME_LEAD_TAGS = {"VB", "VBD", "VBG", "VBN", "VBP", "VBZ", "IN", "RB", "UH", "CC", "DT"}
+
+
+def _lower_word(tok) -> bool:
+    return tok.text[:1].islower() and any(c.isalpha() for c in tok.text)
+
+
+def trimmed(ent) -> tuple[int, int]:
+    """(start, end) of a PERSON entity without the words glued to the name: a lower-case word
+    that is no name particle, or any lower-case word after the last capitalised one ("Robert
+    Leaven resumed--": the small NER's span, "resumed--" tagged NNP), and a first word tagged as
+    a verb, preposition or adverb before a capitalised one, that is no title or first name
+    ("Concerning Montoni"). "Vincent van Gogh" and "Alexander the Great" stay whole."""
+    doc = ent.doc
+    start, end = ent.start, ent.end
+    caps = [t.i for t in ent if t.text[:1].isupper()]
+    if not caps:
+        return start, end
+    for t in ent[1:]:
+        if _lower_word(t) and (t.text.lower().strip("-—–") not in NAME_PARTICLES | COORDINATORS or t.i > caps[-1]):
+            end = t.i
+            break
+    first = doc[start]
+    if end - start > 1 and first.tag_ in NOT_NAME_LEAD_TAGS and capitalised(first.text) \
+            and not title_gender(first.text) and guess(first.text)[0] not in (MASCULINE, FEMININE) \
+            and doc[start + 1].text[:1].isupper():
+        start += 1
+    return start, end
+
+
+def _trim_persons(doc) -> list:
+    """``doc.ents`` with each PERSON entity :func:`trimmed` (an entity left with no capitalised
+    word is dropped)."""
+    from spacy.tokens import Span
+
+    out, changed = [], False
+    for e in doc.ents:
+        if e.label_ == "PERSON":
+            s, t = trimmed(e)
+            if (s, t) != (e.start, e.end):
+                changed = True
+                if t > s and any(x.text[:1].isupper() for x in doc[s:t]):
+                    out.append(Span(doc, s, t, label="PERSON"))
+                continue
+        out.append(e)
+    if changed:
+        doc.ents = out
+    return out
+
+
 def add_persons(doc):
     """Merge the rule-based person spans into ``doc.ents`` (see the module docstring)."""
     from spacy.tokens import Span
     from spacy.util import filter_spans
 
-    ents = list(doc.ents)
+    ents = _trim_persons(doc)
     places = {(e.start, e.end) for e in ents if e.label_ == "PERSON" and len(e) > 1 and _place_like(e, False)}
     if places:                          # NER's "Bartlett's Buildings": a place, not a person
         ents = [Span(doc, e.start, e.end, label="FAC") if (e.start, e.end) in places else e for e in ents]

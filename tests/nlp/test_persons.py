@@ -222,3 +222,32 @@ def test_text_in_capitals_is_not_a_name(nlp):
 def test_headings_in_capitals_hold_no_names(nlp):
     for text in ("LITTLE MEN: LIFE AT PLUMFIELD WITH JO'S BOYS", "Contents CHAPTER I. NAT CHAPTER II. THE BOYS"):
         assert not persons.candidates(nlp(text)), text
+
+
+@pytest.mark.parametrize("text,word,kept", [
+    # words the NER glued to a name (issue 42): a verb after it, a preposition before it
+    ('I was silent.  Robert Leaven resumed-- "I went to see her."', "Robert Leaven resumed--", "Robert Leaven"),
+    ("Concerning Montoni she said nothing.", "Concerning Montoni", "Montoni"),
+    ("Annette suddenly screamed at the door.", "Annette suddenly", "Annette"),
+    # name particles and a couple stay whole
+    ("He saw Vincent van Gogh there.", "Vincent van Gogh", "Vincent van Gogh"),
+    ("He admired Alexander the Great there.", "Alexander the Great", "Alexander the Great"),
+    ("Mr. and Mrs. Weston came in.", "Mr. and Mrs. Weston", "Mr. and Mrs. Weston"),
+    ("Will Smith came in.", "Will Smith", "Will Smith"),
+])
+def test_words_glued_to_a_name_are_trimmed(nlp, text, word, kept):
+    from spacy.tokens import Span
+
+    from pipeline.nlp.persons import add_persons
+
+    doc = nlp.make_doc(text)
+    for name, proc in nlp.pipeline:
+        if name != "person_layer":
+            doc = proc(doc)
+    words = word.split()
+    i = next(i for i in range(len(doc)) if doc[i].text == words[0])
+    j = next(j for j in range(i, len(doc)) if doc[j].text == words[-1]) + 1
+    doc.ents = [Span(doc, i, j, label="PERSON")]
+    doc = add_persons(doc)
+    assert kept in [e.text for e in doc.ents if e.label_ == "PERSON"], [(e.text, e.label_) for e in doc.ents]
+    assert word == kept or word not in [e.text for e in doc.ents]

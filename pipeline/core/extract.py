@@ -75,6 +75,7 @@ class BookResult:
     book: dict
     mentions: list[dict] = field(default_factory=list)
     instances: list[dict] = field(default_factory=list)
+    refused: list[dict] = field(default_factory=list)     # REFUSED records: windows refused, per pronoun
     evidence: str = ""          # the book's evidence as JSON (pipeline.lang.evidence_json); "" if skipped
 
 
@@ -345,8 +346,16 @@ def other_person(doc, tokens, mentions: list[NameMention], persons, not_persons:
                  evidence=None) -> str | None:
     """The first reason (in the order of ``WINDOW_REJECTIONS``, rules of ``PERSON_LIKE_RULES``
     only) of :func:`person_like`, or None."""
+    got = other_person_word(doc, tokens, mentions, persons, not_persons, evidence)
+    return got[0] if got else None
+
+
+def other_person_word(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset(),
+                      evidence=None) -> tuple[str, str] | None:
+    """(reason, the offending word) of :func:`other_person`, or None."""
     found = person_like(doc, tokens, mentions, persons, not_persons, evidence)
-    return next((r for r in WINDOW_REJECTIONS if r in found and r in PERSON_LIKE_RULES), None)
+    reason = next((r for r in WINDOW_REJECTIONS if r in found and r in PERSON_LIKE_RULES), None)
+    return (reason, found[reason]) if reason else None
 
 
 def person_like(doc, tokens, mentions: list[NameMention], persons,
@@ -631,13 +640,16 @@ def real_starts(doc, sents) -> list[bool]:
 
 def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                        only: set[int] | None = None, evidence=None, rejected: Counter | None = None,
-                       not_persons: Counter | None = None) -> tuple[list[dict], list[NameMention], list]:
+                       not_persons: Counter | None = None,
+                       refusals: list | None = None) -> tuple[list[dict], list[NameMention], list]:
     """Instances of one parsed Doc (``chunk_offset``: where it starts in the book text).
     ``only``: consider only the pronouns at these character offsets of the Doc; ``evidence``:
     the book's :class:`pipeline.lang.book_evidence.BookEvidence` (None: the sentence alone).
     ``rejected``: counts, per reason of :func:`other_person`, the pronouns left without an
     instance because every window that fitted them held a fifth person-like mention;
-    ``not_persons``: counts the PERSON entities the cast rules drop, by reason.
+    ``not_persons``: counts the PERSON entities the cast rules drop, by reason;
+    ``refusals`` receives one ``REFUSED`` record (without ``book_id``) per pronoun so refused:
+    its Doc offset, the reason and the offending words.
     Returns (instance records, name mentions, pronoun tokens)."""
     sents = doc_sentences(doc)
     dropped: set[int] = set()
@@ -669,7 +681,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             continue
         gender = target_pronoun_gender(pron.text)
         initial = initial_clause_kind(pron, sents[sp]) is not None
-        refused = None
+        refused, offending = None, ""
         for lo, hi in candidate_windows(sp, len(sents), starts=starts):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
@@ -685,10 +697,11 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             match = match_pattern(pron.idx, sp - lo, initial, spans)
             if match is None:
                 continue
-            why = other_person(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons, dropped,
-                               evidence)
-            if why is not None:
-                refused = refused or why
+            got = other_person_word(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons,
+                                    dropped, evidence)
+            if got is not None:
+                if refused is None:
+                    refused, offending = got
                 continue
             inst = _instance(doc, chunk_offset, sents, lo, hi, sp, pron, roles, match, meta)
             if inst is None:
@@ -699,6 +712,9 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         else:
             if refused is not None and rejected is not None:
                 rejected[refused] += 1
+            if refused is not None and refusals is not None:
+                refusals.append({"pronoun_offset": pron.idx, "pronoun": pron.text, "reason": refused,
+                                 "words": offending})
     return out, mentions, pronouns
 
 
@@ -752,6 +768,7 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None,
     mentions and words belong to the chunk before."""
     rejected: Counter = Counter()
     not_persons: Counter = Counter()
+    refused: list[dict] = []
     instances: list[dict] = []
     mentions: list[dict] = []
     words = n_names = n_prons = 0
@@ -766,7 +783,10 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None,
             if part_offset < own:           # a lead: its pronouns belong to the chunk before
                 mine = only if only is not None else [t.idx for t in pronoun_tokens(doc)]
                 only = {x for x in mine if part_offset + x >= own}
-            insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected, not_persons)
+            here: list[dict] = []
+            insts, names, _ = instances_from_doc(doc, part_offset, meta, only, evidence, rejected, not_persons, here)
+            for r in here:
+                refused.append({"book_id": meta.book_id, **r, "pronoun_offset": part_offset + r["pronoun_offset"]})
             names = [m for m in names if part_offset + m.start >= own]
             instances.extend(insts)
             mentions.extend(mention_records(meta.book_id, part_offset, names, []))
@@ -779,5 +799,11 @@ def extract_chunks(parsed, meta: BookMeta, evidence=None, progress=None,
         if inst["instance_id"] not in seen:
             seen.add(inst["instance_id"])
             unique.append(inst)
+    made = {inst["book_start"] + inst["pronoun_offset"] for inst in unique}
+    once: dict[int, dict] = {}
+    for r in refused:                # one row per pronoun left without an instance
+        if r["pronoun_offset"] not in made:
+            once.setdefault(r["pronoun_offset"], r)
+    refused = [once[k] for k in sorted(once)]
     return unique, mentions, {"words": words, "names": n_names, "pronouns": n_prons, "rejected": dict(rejected),
-                              "not_persons": dict(not_persons)}
+                              "not_persons": dict(not_persons), "refused": refused}

@@ -72,6 +72,16 @@ EVIDENCE = pa.schema([
     ("evidence", pa.large_string()),
 ])
 
+# refused.parquet of extract: one row per pronoun whose fitting windows (two persons of each
+# gender, a GAP pattern) were all refused, with the first reason and the words that caused it
+REFUSED = pa.schema([
+    ("book_id", pa.string()),
+    ("pronoun_offset", pa.int64()),  # character offset of the pronoun in the book text
+    ("pronoun", pa.string()),
+    ("reason", pa.string()),         # one of pipeline.core.extract.WINDOW_REJECTIONS
+    ("words", pa.string()),          # the person-like words that made the window refused
+])
+
 NAME = pa.struct([
     ("role", pa.string()),           # C1 C2 (pronoun's gender, first appearance order), O1 O2
     ("name", pa.string()),           # canonical form: the longest mention without title

@@ -55,7 +55,7 @@ def summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, pro
         rejected.update(dict(b.get("rejected_windows") or {}))
     if rejected:
         lines.append(f"windows refused  {sum(rejected.values()):,} pronouns whose fitting windows all held "
-                     "a fifth person-like mention:")
+                     "a fifth person-like mention (each in refused.parquet with its words):")
         lines += [f"  {n:6,}  {reason}" for reason, n in rejected.most_common()]
         lines.append("")
     for b in by_status.get(FAILED, []):
@@ -77,5 +77,5 @@ def summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, pro
         lines.append(f"not done         {counts['not_done']} unit(s): rerun to complete them")
     rate = words_this_run / elapsed if elapsed > 0 else 0.0
     lines.append(f"elapsed          {elapsed:.1f} s, {rate:,.0f} words/s this run")
-    lines.append(f"output           {out}/books.parquet, mentions.parquet, instances.parquet, evidence.parquet, {MANIFEST}")
+    lines.append(f"output           {out}/books.parquet, mentions.parquet, instances.parquet, evidence.parquet, refused.parquet, {MANIFEST}")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ local process pool, a Dask cluster) run it once per unit; this process alone wri
 unit's partition ``OUT/parts/<partition>/`` (:func:`write_part`, partitions as
 :mod:`pipeline.runs.partitions` lays them out), then :func:`consolidate` merges the partitions
 of the current corpus, and the rows of the files not read, into
-``OUT/{books,mentions,instances,evidence}.parquet``. :func:`extract` is the whole run
+``OUT/{books,mentions,instances,evidence,refused}.parquet``. :func:`extract` is the whole run
 (``python -m pipeline extract`` parses its options and calls it).
 
 Identity and resume: a book's id is given by where it is (:mod:`pipeline.formats.corpus.base`);
@@ -45,8 +45,8 @@ COMMAND = "extract"       # the manifest's command field
 log = logging.getLogger(__name__)
 
 MANIFEST = "manifest.json"
-OUTPUTS = ("books.parquet", "mentions.parquet", "instances.parquet", "evidence.parquet")
-PART_FILES = ("instances.parquet", "mentions.parquet", "evidence.parquet", "book.parquet")   # book.parquet: done marker
+OUTPUTS = ("books.parquet", "mentions.parquet", "instances.parquet", "evidence.parquet", "refused.parquet")
+PART_FILES = ("instances.parquet", "mentions.parquet", "evidence.parquet", "refused.parquet", "book.parquet")   # book.parquet: done marker
 FAILED_FILE = "failed.parquet"    # a unit whose worker died twice: listed, not done (a rerun retries it)
 FAILED = "failed"
 MANIFEST_FORMAT = 2
@@ -147,7 +147,7 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
                         rejected_windows=n.get("rejected", {}), **info)
     from pipeline.lang.evidence_json import dumps
 
-    return core.BookResult(row, mentions, instances, evidence=dumps(evidence))
+    return core.BookResult(row, mentions, instances, refused=n.get("refused", []), evidence=dumps(evidence))
 
 
 
@@ -182,6 +182,7 @@ def write_part(out: Path, key: str, results: list) -> None:
         write_records([i for r in results for i in r.instances], stage / "instances.parquet", schemas.INSTANCES)
         write_records([m for r in results for m in r.mentions], stage / "mentions.parquet", schemas.MENTIONS)
         write_records(evidence_rows(results), stage / "evidence.parquet", schemas.EVIDENCE)
+        write_records([x for r in results for x in r.refused], stage / "refused.parquet", schemas.REFUSED)
     write_records([r.book for r in results], d / "book.parquet", schemas.BOOKS)
 
 
@@ -196,7 +197,7 @@ def evidence_rows(results: list) -> list[dict]:
 def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) -> dict:
     """Merge the partitions of the units ``keys`` (the current corpus, in this order) and the
     rows ``not_read`` (files not read, sorted by path; placed in path order among the books)
-    into ``OUT/{books,mentions,instances,evidence}.parquet``, streaming one partition at a time (memory
+    into ``OUT/{books,mentions,instances,evidence,refused}.parquet``, streaming one partition at a time (memory
     does not grow with the corpus). A book id already merged (a table whose id column repeats
     a value in another range of rows) makes the later book a duplicate: its row says so and its
     instances and mentions are left out. The three files are staged and published together.
@@ -223,7 +224,8 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) 
             pq.ParquetWriter(stage / "books.parquet", schemas.BOOKS) as books_w, \
             pq.ParquetWriter(stage / "mentions.parquet", schemas.MENTIONS) as mentions_w, \
             pq.ParquetWriter(stage / "instances.parquet", schemas.INSTANCES) as instances_w, \
-            pq.ParquetWriter(stage / "evidence.parquet", schemas.EVIDENCE) as evidence_w:
+            pq.ParquetWriter(stage / "evidence.parquet", schemas.EVIDENCE) as evidence_w, \
+            pq.ParquetWriter(stage / "refused.parquet", schemas.REFUSED) as refused_w:
 
         def emit_rows(rows: list[dict]) -> None:
             if rows:
@@ -252,8 +254,10 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) 
             mentions = pq.read_table(p / "mentions.parquet", schema=schemas.MENTIONS)
             instances = pq.read_table(p / "instances.parquet", schema=schemas.INSTANCES)
             evidence = pq.read_table(p / "evidence.parquet", schema=schemas.EVIDENCE)
+            refused = pq.read_table(p / "refused.parquet", schema=schemas.REFUSED)
             if keep:
-                mentions, instances, evidence = keep(mentions), keep(instances), keep(evidence)
+                mentions, instances, evidence, refused = keep(mentions), keep(instances), keep(evidence), keep(refused)
+            refused_w.write_table(refused)
             mentions_w.write_table(mentions)
             instances_w.write_table(instances)
             evidence_w.write_table(evidence)

@@ -48,6 +48,8 @@ def test_full_and_prune_agree_on_sample(sample_run, tmp_path):
     full = pd.read_parquet(tmp_path / "instances.parquet")[key]
     prune = pd.read_parquet(sample_run / "instances.parquet")[key]
     pd.testing.assert_frame_equal(full.reset_index(drop=True), prune.reset_index(drop=True))
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "refused.parquet"),
+                                  pd.read_parquet(sample_run / "refused.parquet"))
 
 
 def test_missing_corpus_is_exit_2(tmp_path, capsys):
@@ -247,3 +249,21 @@ def test_prune_keeps_a_bare_surname_gendered_by_its_titled_form(tmp_path):
         found[strategy] = pd.read_parquet(out / "instances.parquet")[["pattern", "pronoun", "a", "b"]].values.tolist()
     assert found["full"] == [["FINALPRO", "his", "Dolokhov", "Peter"]]
     assert found["prune"] == found["full"]
+
+
+def test_refused_windows_are_listed_with_their_words(sample_run):
+    """refused.parquet: one row per pronoun whose windows were all refused, as many as the
+    books' counts, each naming the pronoun in the book text and the word that refused it."""
+    from pipeline.formats.books import read_book
+
+    books = pd.read_parquet(sample_run / "books.parquet")
+    refused = pd.read_parquet(sample_run / "refused.parquet")
+    assert len(refused) == sum(sum(dict(r).values()) for r in books.rejected_windows if r is not None)
+    assert len(refused) > 0 and refused.pronoun_offset.is_unique
+    text = read_book(SAMPLE / "the-orchard-at-hollins-end.txt", SAMPLE).text
+    inst = pd.read_parquet(sample_run / "instances.parquet")
+    made = set(inst.book_start + inst.pronoun_offset)
+    for r in refused.itertuples():
+        assert text[r.pronoun_offset:r.pronoun_offset + len(r.pronoun)] == r.pronoun
+        assert r.pronoun_offset not in made
+        assert r.words and r.words in text[max(0, r.pronoun_offset - 1500):r.pronoun_offset + 1500]

@@ -39,6 +39,7 @@ from collections import Counter
 
 from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS,
                                          BookEvidence)
+from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
 from pipeline.lang.names import NameMention, any_title, guess, mention_from_span, title_gender
 from pipeline.lang.places import known_place
@@ -679,12 +680,14 @@ def resolve_in_context(mentions: list[NameMention], reach: int = CONTEXT_CHARS) 
 
 # ------------------------------------------------------------------ the cast --------------
 
-def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict]]:
+def cast_rows(book_id: str, mentions: list[dict], aliases=None) -> tuple[list[dict], list[dict]]:
     """Group a book's mention records (``start``, ``end``, ``text``, ``name``, ``title``,
     ``gender``, ``gender_source``) into persons: forms are taken longest first; a form joins
     the one person whose name words hold its words and whose gender agrees (or either is
     unknown); otherwise it is a person of its own. Returns (the mention records with their
-    ``person`` id, one cast row per person)."""
+    ``person`` id, one cast row per person). ``aliases``: the book's alias table
+    (``BookEvidence.aliases``): a form then joins as :func:`pipeline.lang.aliases.cast_join`
+    says (docs/persons.md, "Aliases")."""
     forms: dict[tuple[str, str], list[dict]] = {}
     for r in mentions:
         if r["gender"] not in (MASCULINE, FEMININE):
@@ -694,8 +697,9 @@ def cast_rows(book_id: str, mentions: list[dict]) -> tuple[list[dict], list[dict
     persons: list[dict] = []
     for name, gender in order:
         words = set(name.lower().split())
-        fits = [p for p in persons if words <= p["words"]
-                and (gender == p["gender"] or UNGENDERED in (gender, p["gender"]))]
+        fits = [p for p in persons if (gender == p["gender"] or UNGENDERED in (gender, p["gender"]))
+                and cast_join(name, forms[(name, gender)], p["name"], p["rows"],
+                              gender if gender != UNGENDERED else p["gender"], aliases)]
         if len(fits) == 1:
             p = fits[0]
         else:

@@ -262,3 +262,52 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
         elif g2 and not g1:             # "Miss Schlegel (Margaret)": Margaret Schlegel
             _full(aliases, t1 or t2, [w2, w1])
     return aliases.index()
+
+
+def cast_join(name: str, rows: list[dict], person_name: str, person_rows: list[dict], gender: str,
+              aliases: BookAliases | None) -> bool:
+    """Book-wide, for the persons' cast (:func:`pipeline.core.cast.cast_rows`): may the name form
+    ``name`` (its mention records ``rows``, each with its ``title``) join the person named
+    ``person_name`` (records ``person_rows``)? ``gender``: the form's, or the person's when the
+    form has none. Without the book's table (``aliases`` None): when the form's words are the
+    person's (the cast's rule before aliases). With it: the rules of
+    :func:`pipeline.lang.names.group_persons` for a whole book, where an ambiguous name joins
+    no one: a titled surname alone joins a person with a given name only as
+    :meth:`BookAliases.titled_surname` says ("Miss Marjoribanks" with Lucilla Marjoribanks, not
+    "Dr Marjoribanks" with Tom Marjoribanks); a bare given name joins a person whose given name
+    it is a pet form of ("Jos" with "Joseph Sedley"), or whose titled surname the book ties it to
+    ("Lucilla" with "Miss Marjoribanks")."""
+    words, person = name.lower().split(), person_name.lower().split()
+    if aliases is None:
+        return set(words) <= set(person)
+
+    def titled(rs: list[dict]) -> str:
+        ts = Counter(_plain(r.get("title") or "") for r in rs)
+        t, k = ts.most_common(1)[0] if ts else ("", 0)
+        return t if t and _title(t.title()) and k * 2 > len(rs) else ""
+
+    def given_of(ws: list[str], rs: list[dict]) -> str:
+        if len(ws) > 1:
+            return ws[0]
+        known = aliases.is_given(ws[0])
+        return ws[0] if known or (known is None and not titled(rs) and _given_like(ws[0])) else ""
+
+    if set(words) <= set(person):
+        g = given_of(person, person_rows)
+        t = titled(rows)
+        if len(words) == 1 and g and words[0] != g and t:
+            return aliases.titled_surname(t, words[0], g, gender) == JOIN
+        return True
+    if len(words) != 1:
+        return False
+    w = words[0]
+    g = given_of(person, person_rows)
+    if g and given_of(words, rows) and aliases.one_person_names(w, g):
+        return True
+    t = titled(rows)
+    if g and t and aliases.surname_of(g) == w:              # "Miss Marjoribanks" and "Lucilla"
+        return aliases.titled_surname(t, w, g, gender) == JOIN
+    pt = titled(person_rows)
+    if len(person) == 1 and pt and not t and given_of(words, rows) and aliases.surname_of(w) == person[0]:
+        return aliases.titled_surname(pt, person[0], w, gender) == JOIN     # "Lucilla" and "Miss Marjoribanks"
+    return False

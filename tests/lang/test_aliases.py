@@ -211,3 +211,40 @@ def test_gender_guesser_yields_to_a_title(source):
     got, ok, _ = grouped("Elliot came; Miss Elliot smiled.", ["Elliot", "Miss Elliot"],
                          genders={"Elliot": (M, source)})
     assert ok and len(got) == 1
+
+
+# ------------------------------------------------------------------ the book's cast --------
+
+def _records(*forms):
+    out = []
+    for k, (text, gender) in enumerate(forms):
+        words = text.split()
+        title = words[0] if len(words) > 1 and words[0].rstrip(".") in ("Mr", "Mrs", "Miss", "Dr") else ""
+        name = " ".join(words[1:]) if title else text
+        out.append({"start": 10 * k, "end": 10 * k + len(text), "text": text, "name": name, "title": title,
+                    "gender": gender, "gender_source": "title" if title else "gender-guesser:x"})
+    return out
+
+
+def test_the_cast_groups_a_persons_aliases_with_the_book():
+    from pipeline.core.cast import cast_rows
+
+    recs = _records(("Lucilla Marjoribanks", F), ("Miss Marjoribanks", F), ("Dr Marjoribanks", M),
+                    ("Tom Marjoribanks", M), ("Tom", M), ("Lucilla", F), ("Jos", M), ("Joseph Sedley", M),
+                    ("Mr. Joseph", M))
+    book = MARJORIBANKS + " " + JOS
+    _, cast = cast_rows("b", [dict(r) for r in recs], book_aliases(book))
+    assert sorted(tuple(c["forms"]) for c in cast) == sorted([
+        ("Lucilla", "Lucilla Marjoribanks", "Miss Marjoribanks"), ("Dr Marjoribanks",),
+        ("Tom", "Tom Marjoribanks"), ("Jos", "Joseph Sedley", "Mr. Joseph")])
+    # without the table: the words rule (Dr Marjoribanks goes into Tom Marjoribanks)
+    _, cast = cast_rows("b", [dict(r) for r in recs])
+    assert ("Dr Marjoribanks", "Tom", "Tom Marjoribanks") in {tuple(c["forms"]) for c in cast}
+
+
+def test_the_cast_joins_a_given_name_to_its_titled_surname():
+    from pipeline.core.cast import cast_rows
+
+    recs = _records(("Miss Marjoribanks", F), ("Miss Marjoribanks", F), ("Lucilla", F), ("Dr Marjoribanks", M))
+    _, cast = cast_rows("b", [dict(r) for r in recs], book_aliases(MARJORIBANKS))
+    assert sorted(tuple(c["forms"]) for c in cast) == [("Dr Marjoribanks",), ("Lucilla", "Miss Marjoribanks")]

@@ -277,3 +277,59 @@ def flip(word: str, tag: str | None = None) -> str | None:
 
 def flip_title(word: str, period: bool = True) -> str | None:
     return builtin().flip_title(word, period)
+
+
+# ----------------------------------------------------------------- her / his in context ----
+
+# "to do her justice", "it does her credit", "did her good": "her" is the indirect object of
+# "do" (-> "him"), though the tagger calls it a determiner
+DO_FORMS = frozenset({"do", "does", "did", "doing", "done", "dost", "doth"})
+DO_IDIOM_NOUNS = frozenset({"justice", "injustice", "credit", "good", "harm", "wrong", "honour", "honor",
+                            "service", "mischief", "discredit", "homage"})
+# after an independent "his" ("among his the handwriting" -> "among hers the", never "her the")
+_NOT_AFTER_DETERMINER = frozenset({"the", "a", "an", "this", "these", "those", "my", "your", "our", "their"})
+MARKUP = frozenset({"_", "*"})       # italics in plain text: "_her_ poor boy"
+
+
+def _real_neighbour(doc, i: int, step: int):
+    j = i + step
+    while 0 <= j < len(doc) and (doc[j].text in MARKUP or doc[j].is_space):
+        j += step
+    return doc[j] if 0 <= j < len(doc) else None
+
+
+def pronoun_case(doc) -> int:
+    """Correct the tag and dependency label of "her" and "his" where the tagger reads their case
+    wrong, so that :func:`flip` (through :func:`pronoun_tag`) gives the right opposite; returns
+    how many tokens changed. A parsed spaCy Doc is changed in place:
+
+    * an idiom of "do" with a noun: "to do her justice", "it does her credit" -> "her" is an
+      object (PRP, ``dative``): "to do him justice", not "his justice";
+    * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
+    * italics marks around the pronoun ("_her_ poor boy", tokens "_" "her" "_"), which the tagger
+      reads as words: the case is decided from the word after the marks, as without them: a
+      noun, adjective or number -> determiner (PRP$, ``poss``: "_his_ poor girl"); a
+      determiner, punctuation or nothing -> "her" an object, "his" independent."""
+    changed = 0
+    for tok in doc:
+        low = tok.lower_
+        if low not in ("her", "his"):
+            continue
+        prev, nxt = _real_neighbour(doc, tok.i, -1), _real_neighbour(doc, tok.i, 1)
+        marked = any(0 <= j < len(doc) and doc[j].text in MARKUP for j in (tok.i - 1, tok.i + 1))
+        tag = dep = None
+        after = _real_neighbour(doc, nxt.i, 1) if nxt is not None else None
+        if low == "her" and prev is not None and prev.lower_ in DO_FORMS and nxt is not None \
+                and nxt.lower_ in DO_IDIOM_NOUNS and not (after is not None and after.tag_.startswith("NN")):
+            tag, dep = "PRP", "dative"      # not "did her good work"
+        elif low == "his" and nxt is not None and nxt.lower_ in _NOT_AFTER_DETERMINER:
+            tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
+        elif marked:
+            if nxt is not None and nxt.tag_[:2] in ("NN", "JJ", "CD") and not nxt.text[:1] in MARKUP:
+                tag, dep = "PRP$", "poss"
+            elif nxt is None or nxt.is_punct or nxt.tag_ in ("DT", "PRP$") or nxt.lower_ in _NOT_AFTER_DETERMINER:
+                tag, dep = "PRP", ("dobj" if low == "her" else "attr")
+        if tag is not None and (tok.tag_, tok.dep_) != (tag, dep):
+            tok.tag_, tok.dep_ = tag, dep
+            changed += 1
+    return changed

@@ -3,7 +3,8 @@ NER model misses or mislabels ("Polly", "Kitty" as ORG, "Stepan Arkadyevitch" as
 "JOHN SMITH" as GPE, "Mr Bennet" without its period).
 
 May import: spacy, wordfreq, :mod:`pipeline.lang.names`, :mod:`pipeline.formats.resources`,
-:mod:`pipeline.lang.pronouns`. Imported by :mod:`pipeline.nlp.load` (which adds the component
+:mod:`pipeline.lang.pronouns`, :mod:`pipeline.lang.gendered_words` (the case of her / his in idioms
+and italics, corrected on every Doc the layer sees). Imported by :mod:`pipeline.nlp.load` (which adds the component
 to every pipeline it loads) and by :mod:`pipeline.nlp.prune` (whose pass 0 must mark a superset
 of these names).
 
@@ -47,6 +48,7 @@ from __future__ import annotations
 import functools
 import os
 
+from pipeline.lang.gendered_words import pronoun_case
 from pipeline.lang.names import guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
@@ -331,6 +333,7 @@ def add_persons(doc):
     from spacy.tokens import Span
     from spacy.util import filter_spans
 
+    pronoun_case(doc)                   # her / his in idioms and italics (lang.gendered_words)
     ents = _trim_persons(doc)
     places = {(e.start, e.end) for e in ents if e.label_ == "PERSON" and len(e) > 1 and _place_like(e, False)}
     if places:                          # NER's "Bartlett's Buildings": a place, not a person

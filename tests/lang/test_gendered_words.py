@@ -124,3 +124,26 @@ def test_flip_of_flip_has_the_original_gender():
             continue
         for w in (m, f):
             assert gw.gender_of(gw.flip(gw.flip(w))) == gw.gender_of(w), w
+
+
+@pytest.mark.parametrize("text,word,nth,flipped", [
+    # idioms of "do": "her" is an object (issue 42)
+    ("Elizabeth, to do her justice, had gone.", "her", 0, "him"),
+    ("It does her credit.", "her", 0, "him"),
+    ("It did her good to walk.", "her", 0, "him"),
+    ("She did her good work.", "her", 0, "his"),
+    ("He took her hand.", "her", 0, "his"),
+    # italics marks: decided from the word after them
+    ("Make her the leader, while _her_ poor boy had to go.", "her", 1, "his"),
+    ("It was _her_ fault.", "her", 0, "his"),
+    ("He saw _her_ and left.", "her", 0, "him"),
+    ("I told _her_ the truth.", "her", 0, "him"),
+    ("The book is _his_.", "his", 0, "hers"),
+    # an independent "his" before a determiner: never "her the"
+    ("I found among his the handwriting of his wife.", "his", 0, "hers"),
+    ("I found among his the handwriting of his wife.", "his", 1, "her"),
+])
+def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
+    doc = nlp(text)
+    tok = [t for t in doc if t.lower_ == word][nth]
+    assert gw.flip(tok.text, gw.pronoun_tag(tok.text, tok.tag_, tok.dep_)) == flipped, (tok.tag_, tok.dep_)

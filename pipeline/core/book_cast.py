@@ -12,7 +12,8 @@ member of the cast when extract found it as a person at least :data:`MIN_MENTION
 the book, when the book's evidence shows it to be a person (speech verbs, titles, appositions:
 :meth:`BookEvidence.is_person`), or when the book titles it ("Mr. Bucket").
 
-May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, the standard library.
+May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, :mod:`pipeline.core.cast` (the person rules, for
+:func:`explain_occurrences`), the standard library.
 """
 
 from __future__ import annotations
@@ -97,4 +98,85 @@ def name_words(text: str, title: str = "") -> list[str]:
                 w = w[:-2]
         if w[:1].isupper():
             out.append(w)
+    return out
+
+
+# ------------------------------------------------------------------ why (``persons --explain``) --
+
+def form_facts(form: str, evidence) -> dict:
+    """What the whole book says of ``form`` and what the book-level rules decide from it:
+    the counts behind the decisions (``evidence``: a ``BookEvidence``) and each decision."""
+    from pipeline.lang.names import guess
+
+    fe = evidence.forms.get(form)
+    facts: dict = {
+        "written capitalised": evidence.capital[form], "written in lower case": evidence.lower[form.lower()],
+        "capitalised after a lower-case word or a comma": evidence.mid[form],
+        "gender-guesser": "{} ({})".format(*guess(form)),
+    }
+    if fe is not None:
+        for name, value in vars(fe).items():
+            if isinstance(value, Counter):
+                value = dict(value.most_common())
+            facts[f"book: {name}"] = value
+    g = guess(form)[0]
+    facts["decision: the researcher's override (--cast)"] = evidence.override(form) or "none"
+    facts["decision: a person the NER may have missed (is_person)"] = evidence.is_person(form)
+    facts["decision: a place of this book (is_place)"] = evidence.is_place(form)
+    facts["decision: an animal of this book (is_animal)"] = evidence.is_animal(form)
+    facts["decision: the book's gender"] = "{} ({})".format(*evidence.gender(form)) if evidence.gender(form) else "none"
+    against = evidence.contradicts(form, g) if g in ("masculine", "feminine") else None
+    if against:
+        facts["decision: the book's pronouns overrule gender-guesser"] = "{} ({})".format(*against)
+    model = getattr(evidence, "model", None)
+    if model is not None:
+        try:
+            facts["model: p(person)"] = round(float(model.person(form)), 3)
+            mg, mp = model.gender(form)
+            facts["model: gender"] = f"{mg} ({mp:.3f})"
+        except Exception as exc:            # noqa: BLE001 -- an explanation never fails on the model
+            facts["model"] = f"not scored ({type(exc).__name__})"
+    aliases = getattr(evidence, "aliases", None)
+    if aliases is not None:
+        key = form.lower()
+        for name, what in (("by_given", "surnames written after it"), ("by_surname", "given names written before it"),
+                           ("titled", "titles written before it alone"), ("titled_given", "titles before it as a given name")):
+            got = getattr(aliases, name, {}) or {}
+            if got.get(key):
+                value = got[key]
+                facts[f"aliases: {what}"] = dict(value.most_common(8)) if isinstance(value, Counter) else list(value)[:8]
+    return facts
+
+
+def explain_occurrences(doc, form: str, evidence, offset: int = 0) -> list[dict]:
+    """How each occurrence of ``form`` (a whole word) in ``doc`` (NER, the person layer and
+    the parse run; ``offset``: where it starts in the book text) was decided: ``at`` (book
+    offset), ``sentence``, ``entity`` (the NER's label there), ``decision`` (person / no
+    person / no entity) and ``why`` (the gender and its source, or the rule that refused it)."""
+    from pipeline.core.cast import base_mentions, doc_mentions, not_a_person
+
+    final = doc_mentions(doc, evidence)
+    base = base_mentions(doc)
+    out = []
+    for tok in doc:
+        if tok.text != form:
+            continue
+        row = {"at": offset + tok.idx, "sentence": " ".join(tok.sent.text.split())[:200],
+               "entity": tok.ent_type_ or "none"}
+        m = next((m for m in final if m.token_start <= tok.i < m.token_end), None)
+        if m is not None:
+            row.update(decision="person", why=f"{m.text!r}: {m.gender} ({m.gender_source})")
+        else:
+            b = next((b for b in base if b.token_start <= tok.i < b.token_end), None)
+            if b is not None:
+                row.update(decision="no person", why=not_a_person(doc, b, evidence) or "grouped away in context")
+            elif tok.ent_type_:
+                row.update(decision="no person", why=f"the NER labels it {tok.ent_type_} (a person the NER missed "
+                                                     "is only added outside other entities)")
+            elif evidence.is_person(form):
+                row.update(decision="no person", why="no entity: the book holds it a person, but a rule of the "
+                                                     "sentence refused it here")
+            else:
+                row.update(decision="no person", why="no entity, and the book does not show it to be a person")
+        out.append(row)
     return out

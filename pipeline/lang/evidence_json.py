@@ -23,6 +23,9 @@ import json
 from collections import Counter
 
 VERSION = 1
+# fields derived from the stored ones when the evidence is made (the learned decision bound to the
+# book: ``BookEvidence.model``): not stored, bound again by :func:`loads`
+DERIVED = frozenset({"model"})
 
 
 class EvidenceVersionError(ValueError):
@@ -33,7 +36,7 @@ def _enc(x):
     if dataclasses.is_dataclass(x) and not isinstance(x, type):
         cls = type(x)
         return {"$dc": f"{cls.__module__}:{cls.__qualname__}",
-                "f": {f.name: _enc(getattr(x, f.name)) for f in dataclasses.fields(x)}}
+                "f": {f.name: _enc(getattr(x, f.name)) for f in dataclasses.fields(x) if f.name not in DERIVED}}
     if isinstance(x, Counter):
         return {"$counter": [[_enc(k), v] for k, v in x.items()]}
     if isinstance(x, dict):
@@ -118,4 +121,8 @@ def loads(text: str):
         got = data.get("version") if isinstance(data, dict) else None
         raise EvidenceVersionError(f"book evidence of version {got!r}, this code reads version {VERSION}: "
                                    "run extract again into a new directory")
-    return _dec(data["evidence"], _classes())
+    evidence = _dec(data["evidence"], _classes())
+    from pipeline.lang import book_evidence as be
+
+    bind = getattr(be, "bind_model", None)
+    return bind(evidence) if bind is not None else evidence

@@ -197,3 +197,67 @@ def persons(s: PersonsSettings) -> int:
 
     print(summary(books, persons_rows, cast, len(todo), words, elapsed, out))
     return 0
+
+
+# ------------------------------------------------------------------ --explain ---------------
+
+MAX_EXPLAINED_PARAGRAPHS = 400      # the paragraphs holding the form that go through spaCy
+
+
+@dataclass(frozen=True)
+class ExplainSettings:
+    """``persons --explain FORM [--book ID]``: what the pipeline decided about a form."""
+    form: str
+    corpus: object                  # a pipeline.formats.books.CorpusSpec
+    book: str | None = None
+    model: str | None = None
+    cast: Path | None = None
+
+
+def explain(s: ExplainSettings) -> int:
+    """Print every decision about ``s.form`` in each book of the corpus that writes it (or in
+    ``s.book``): the book's evidence and its rules' decisions (:func:`pipeline.core.book_cast.
+    form_facts`), then each occurrence's NER label and decision (:func:`pipeline.core.book_cast.
+    explain_occurrences`), and how to override it. A form no book writes: one line, exit 0."""
+    import re
+
+    from pipeline.core.book_cast import explain_occurrences, form_facts
+    from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs
+    from pipeline.errors import InputError
+    from pipeline.formats.books import Skip, plan_corpus, read_unit
+    from pipeline.lang.book_evidence import book_evidence
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.report.persons import explanation
+    from pipeline.runs.partitions import check_cast
+
+    form = " ".join(s.form.split())
+    if not form:
+        raise InputError("--explain needs a form (a name as written, e.g. Diamond)")
+    plan = plan_corpus(s.corpus)
+    cast_file = check_cast(s.cast, plan)
+    overrides = cast_overrides(cast_file)
+    word = re.compile(rf"(?<![\w]){re.escape(form)}(?![\w])")
+    nlp, shown, seen_book = None, 0, False
+    for unit in plan.units:
+        for book in read_unit(unit, plan.spec):
+            if isinstance(book, Skip) or (s.book and book.book_id != s.book):
+                continue
+            seen_book = True
+            if not word.search(book.text):
+                continue
+            nlp = nlp or nlp_mod.load(s.model)
+            evidence = book_evidence(book.text, book.book_id, overrides)
+            paragraphs = [(o, c) for o, c in chunk_paragraphs(book.paragraphs, CHUNK_CHARS // 4)
+                          if word.search(c)][:MAX_EXPLAINED_PARAGRAPHS]
+            occurrences = []
+            for (offset, _), doc in zip(paragraphs, nlp.pipe(c for _, c in paragraphs)):
+                occurrences += explain_occurrences(doc, form.split()[0] if " " in form else form, evidence, offset)
+            print(explanation(book.book_id, book.title, form, form_facts(form, evidence), occurrences,
+                              len(word.findall(book.text))))
+            shown += 1
+    if s.book and not seen_book:
+        raise InputError(f"no book {s.book!r} in this corpus", getattr(s.corpus, "path", None))
+    if not shown:
+        where = f"book {s.book}" if s.book else "any book of the corpus"
+        print(f"{form!r} does not occur in {where}: nothing was decided about it")
+    return 0

@@ -19,11 +19,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
     from pipeline.options import add_corpus_arguments
 
-    opt.out_dir(p, "resumable; see --overwrite")
+    opt.out_dir(p, "resumable; see --overwrite; not needed with --explain", required=False)
     opt.model(p)
     opt.workers(p)
     opt.cast(p)
     opt.overwrite(p, "a previous persons run in OUT")
+    p.add_argument("--explain", metavar="FORM", default=None,
+                   help="print every decision about FORM (a name as written) with the evidence behind it, "
+                        "and how to override it; writes nothing")
+    p.add_argument("--book", metavar="ID", default=None, help="with --explain: only this book")
     add_corpus_arguments(p)
 
 
@@ -31,8 +35,14 @@ def run(args) -> int:
     from pipeline.formats import run_record
     from pipeline.formats.books import corpus_spec
     from pipeline.nlp.load import resolve_model_name
-    from pipeline.runs.persons import PersonsSettings, persons
+    from pipeline.errors import InputError
+    from pipeline.runs.persons import ExplainSettings, PersonsSettings, explain, persons
 
+    if args.explain is not None:
+        return explain(ExplainSettings(form=args.explain, corpus=corpus_spec(args), book=args.book, model=args.model,
+                                       cast=args.cast))
+    if args.out is None or args.book is not None:
+        raise InputError("--out DIR is needed (and --book only goes with --explain)")
     run_record.note(model=resolve_model_name(args.model))
     return persons(PersonsSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,
                                    cast=args.cast, overwrite=args.overwrite))

@@ -72,3 +72,31 @@ def test_persons_refuses_to_resume_across_other_code(tmp_path, capsys):
     assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 2
     assert "made by other code than this run" in capsys.readouterr().err
     assert main(["persons", "--corpus", str(c), "--out", str(out), "--overwrite"]) == 0
+
+
+def test_explain_prints_every_decision_about_a_form(tmp_path, capsys):
+    """--explain: the book's evidence and decisions about a form, each occurrence's NER label
+    and decision, and the cast-file line that overrides it; a form no book writes is one line,
+    exit 0; a cast override shows up as the decision."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[2] / "resources" / "sample"
+    assert main(["persons", "--corpus", str(sample), "--explain", "Thomas"]) == 0
+    out = capsys.readouterr().out
+    assert "'Thomas' in book the-orchard-at-hollins-end" in out and "written 42 times" in out
+    assert "gender-guesser" in out and "male (male)" in out
+    assert "person: 'Thomas" in out and "masculine" in out
+    assert "the-orchard-at-hollins-end\tThomas\tnot-a-person" in out
+    cast = tmp_path / "cast.tsv"
+    cast.write_text("the-orchard-at-hollins-end\tThomas\tnot-a-person\n", encoding="utf-8")
+    assert main(["persons", "--corpus", str(sample), "--explain", "Thomas", "--cast", str(cast)]) == 0
+    out = capsys.readouterr().out
+    assert "decision: the researcher's override (--cast)            not-a-person" in out
+    assert "person: 'Thomas" not in out and "no person: cast" in out
+    assert main(["persons", "--corpus", str(sample), "--explain", "Diamond"]) == 0
+    out = capsys.readouterr().out
+    assert out.strip() == "'Diamond' does not occur in any book of the corpus: nothing was decided about it"
+    assert main(["persons", "--corpus", str(sample), "--explain", "Thomas", "--book", "nope"]) == 2
+    assert "no book 'nope'" in capsys.readouterr().err
+    assert main(["persons", "--corpus", str(sample)]) == 2           # no --out and no --explain
+    assert "--out DIR is needed" in capsys.readouterr().err

@@ -384,12 +384,13 @@ def _title_decision(title: str, surname: str, given: str, gender: str, aliases) 
 
 
 def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms: list[NameMention],
-         gender: str, p: Person, aliases) -> tuple[int, str] | None:
+         gender: str, p: Person, aliases, form_given: frozenset[str] = frozenset()) -> tuple[int, str] | None:
     """How a form (its name words ``toks``) fits person ``p``: (tier, decision) or None. Tier 0:
     by the words written in the context (each of the form's words is one of the person's, or a
     pet form of one of the person's given names); tier 1: a word of the form is only a surname
     the book ties to one of the person's given names ("Miss Marjoribanks" beside "Lucilla"). A titled surname alone that
-    fits a person with a given name goes through :func:`_title_decision`."""
+    fits a person with a given name goes through :func:`_title_decision` (not a title before a
+    given name: "Mr. Joseph" beside "Jos")."""
     if toks <= p.key_tokens:
         tier = 0
     elif aliases is None:
@@ -402,7 +403,7 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
             if t not in p.expanded:
                 return None
             tier = 1
-    if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given:
+    if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given and key_tokens[0] not in form_given:
         others = sorted(p.given - {key_tokens[0]})
         if others:
             decisions = {_title_decision(ms[0].title, key_tokens[0], g, gender if gender != UNGENDERED else p.gender,
@@ -458,7 +459,7 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
         for i, p in enumerate(persons):
             if not (gender == p.gender or gender == UNGENDERED or (not is_titled and titled[i] and weak)):
                 continue
-            how = _fit(toks, key_tokens, is_titled, ms, gender, p, aliases)
+            how = _fit(toks, key_tokens, is_titled, ms, gender, p, aliases, given[key])
             if how is not None and how[1] != APART:
                 fits.append((how[0], i, how[1]))
         if fits:

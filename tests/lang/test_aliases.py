@@ -248,3 +248,11 @@ def test_the_cast_joins_a_given_name_to_its_titled_surname():
     recs = _records(("Miss Marjoribanks", F), ("Miss Marjoribanks", F), ("Lucilla", F), ("Dr Marjoribanks", M))
     _, cast = cast_rows("b", [dict(r) for r in recs], book_aliases(MARJORIBANKS))
     assert sorted(tuple(c["forms"]) for c in cast) == [("Dr Marjoribanks",), ("Lucilla", "Miss Marjoribanks")]
+
+
+def test_a_title_before_a_given_name_is_no_titled_surname():
+    # "Jos" first in the text and "Mr. Joseph" after: Joseph is a given name in the book, so
+    # "Mr. Joseph" is no titled surname to be judged by the family-title rule
+    book = "Jos Sedley was fat. Joseph Sedley ate. Jos Sedley again."
+    got, ok, _ = grouped("Jos laughed while Mr. Joseph's servant waited.", ["Jos", "Mr. Joseph"], book)
+    assert ok and got == [["Jos", "Mr. Joseph"]]

@@ -33,8 +33,12 @@ FORM_SEPARATOR = " | "
 ALL_BOOKS = "*"
 
 
-def read_cast_overrides(path: Path) -> dict[str, dict[str, str]]:
-    """``{book_id: {form: gender}}`` from a cast file (see the module docstring)."""
+def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, str]]:
+    """``{book_id: {form: gender}}`` from a cast file (see the module docstring). In an edited
+    ``cast.tsv`` each row is one person's alias cluster: a form in two clusters of one book is
+    refused (naming both rows), and so is a cluster whose forms carry titles of two genders, or
+    titles of the other gender than its own, when the caller passes ``title_gender`` (word ->
+    ``masculine`` / ``feminine`` / None: the English layer's titles)."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as f:
             rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
@@ -63,17 +67,31 @@ def read_cast_overrides(path: Path) -> dict[str, dict[str, str]]:
         if missing:
             raise InputError(f"cast.tsv without column(s) {', '.join(missing)}", path, 1)
         ib, i_f, ig = header.index("book_id"), header.index("forms"), header.index("gender")
+        cluster_of: dict[tuple[str, str], int] = {}
         for row, fields in enumerate(rows[1:], 2):
             if not any(x.strip() for x in fields):
                 continue
             if len(fields) <= max(ib, i_f, ig):
                 raise InputError(f"expected {len(header)} tab-separated fields, got {len(fields)}", path, row)
             gender = fields[ig].strip().lower()
+            book = fields[ib].strip()
+            forms = [" ".join(f.split()) for f in fields[i_f].split(FORM_SEPARATOR.strip()) if f.strip()]
+            for form in forms:
+                first = cluster_of.setdefault((book, form), row)
+                if first != row:
+                    raise InputError(f"form {form!r} is in two alias clusters of book {book!r} (rows {first} and "
+                                     f"{row}): one person per form", path, row)
+            if title_gender is not None:
+                said = {g for f in forms if len(f.split()) > 1 for g in [title_gender(f.split()[0])] if g}
+                if gender in ("masculine", "feminine"):
+                    said.add(gender)
+                if len(said) > 1:
+                    raise InputError(f"alias cluster with two genders ({' | '.join(forms)}: "
+                                     f"{' and '.join(sorted(said))}): split it into one row per person", path, row)
             if gender in ("unknown", ""):
                 continue
-            for form in fields[i_f].split(FORM_SEPARATOR.strip()):
-                if form.strip():
-                    put(fields[ib].strip(), form.strip(), gender, row)
+            for form in forms:
+                put(book, form, gender, row)
         return out
     start = 1 if header[:2] == ["book_id", "form"] else 0
     for row, fields in enumerate(rows[start:], start + 1):

@@ -321,7 +321,9 @@ def cda(args: CdaSettings) -> int:
         from pipeline.formats.cast import check_books, read_cast_overrides
         from pipeline.formats.conll import MIN_COLUMNS, read_documents
 
-        overrides = read_cast_overrides(args.cast)
+        from pipeline.lang.names import title_gender
+
+        overrides = read_cast_overrides(args.cast, title_gender)
         columns = MIN_COLUMNS if args.min_columns is None else args.min_columns
         check_books(overrides, {d.doc_id for d in read_documents(args.conll, columns)}, args.cast)
     finder = PersonFinder(args.model, overrides=overrides)

@@ -129,7 +129,9 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
         overrides = None
         if cast_file:
             from pipeline.formats.cast import read_cast_overrides
-            overrides = read_cast_overrides(Path(cast_file))
+            from pipeline.lang.names import title_gender
+
+            overrides = read_cast_overrides(Path(cast_file), title_gender)
         evidence = book_evidence(book.text, book.book_id, overrides)
         chunks, owns = core.with_leads(core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS), book.text)
         from pipeline.engines import report_progress

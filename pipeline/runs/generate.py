@@ -301,7 +301,9 @@ def _cast(args) -> dict | None:
         return None
     from pipeline.formats.cast import read_cast_overrides
 
-    return read_cast_overrides(args.cast)
+    from pipeline.lang.names import title_gender
+
+    return read_cast_overrides(args.cast, title_gender)
 
 
 def with_overrides(evidence, book_id: str, overrides: dict):

@@ -6,7 +6,8 @@ unit's key and a hash of it, so no two units share one), and a unit whose partit
 marker file is done: a rerun skips it (resume). The engines (:mod:`pipeline.engines`) run the
 per-unit function; the run merges the partitions of the current corpus at the end.
 
-May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`.
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.lang.names`
+(the titles' genders, for the cast file's alias clusters).
 """
 
 from __future__ import annotations
@@ -63,7 +64,9 @@ def check_cast(cast: Path | None, plan) -> str | None:
         return None
     from pipeline.formats.cast import check_books, read_cast_overrides
 
-    overrides = read_cast_overrides(cast)
+    from pipeline.lang.names import title_gender
+
+    overrides = read_cast_overrides(cast, title_gender)
     if all(u.kind in ("file", "member", "variants") for u in plan.units):   # ids known before reading
         check_books(overrides, {unit_label(u)[1] for u in plan.units}, cast)
     return str(cast)
@@ -82,4 +85,6 @@ def cast_overrides(cast_file: str | None):
         return None
     from pipeline.formats.cast import read_cast_overrides
 
-    return read_cast_overrides(Path(cast_file))
+    from pipeline.lang.names import title_gender
+
+    return read_cast_overrides(Path(cast_file), title_gender)

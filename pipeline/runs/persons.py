@@ -44,6 +44,8 @@ class PersonsSettings:
     workers: int = 1
     cast: Path | None = None
     overwrite: bool = False
+    explain: str | None = None      # --explain FORM: print the decisions about FORM, write nothing
+    book: str | None = None         # with explain: only this book
 
 
 def _book_row(book_id: str, path: str, status: str = "ok", skip_reason: str = "") -> dict:
@@ -143,7 +145,9 @@ def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
 
 
 def persons(s: PersonsSettings) -> int:
-    """The whole persons run -> the exit status."""
+    """The whole persons run -> the exit status (``explain``: :func:`explain` instead)."""
+    if s.explain is not None:
+        return explain(ExplainSettings(form=s.explain, corpus=s.corpus, book=s.book, model=s.model, cast=s.cast))
     from pipeline import engines
     from pipeline.errors import InputError
     from pipeline.formats import schemas
@@ -153,6 +157,8 @@ def persons(s: PersonsSettings) -> int:
     from pipeline.formats.tables import read_table, write_records
     from pipeline.runs.partitions import check_cast, check_workers
 
+    if s.out is None or s.book is not None:
+        raise InputError("--out DIR is needed (and --book only goes with --explain)")
     check_workers(s.workers)
     plan = plan_corpus(s.corpus)
     spec = plan.spec

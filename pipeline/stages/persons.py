@@ -35,14 +35,8 @@ def run(args) -> int:
     from pipeline.formats import run_record
     from pipeline.formats.books import corpus_spec
     from pipeline.nlp.load import resolve_model_name
-    from pipeline.errors import InputError
-    from pipeline.runs.persons import ExplainSettings, PersonsSettings, explain, persons
+    from pipeline.runs.persons import PersonsSettings, persons
 
-    if args.explain is not None:
-        return explain(ExplainSettings(form=args.explain, corpus=corpus_spec(args), book=args.book, model=args.model,
-                                       cast=args.cast))
-    if args.out is None or args.book is not None:
-        raise InputError("--out DIR is needed (and --book only goes with --explain)")
     run_record.note(model=resolve_model_name(args.model))
     return persons(PersonsSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,
-                                   cast=args.cast, overwrite=args.overwrite))
+                                   cast=args.cast, overwrite=args.overwrite, explain=args.explain, book=args.book))

@@ -84,7 +84,7 @@ def test_explain_prints_every_decision_about_a_form(tmp_path, capsys):
     assert main(["persons", "--corpus", str(sample), "--explain", "Thomas"]) == 0
     out = capsys.readouterr().out
     assert "'Thomas' in book the-orchard-at-hollins-end" in out and "written 42 times" in out
-    assert "gender-guesser" in out and "male (male)" in out
+    assert "gender-guesser" in out and "masculine (male)" in out
     assert "person: 'Thomas" in out and "masculine" in out
     assert "the-orchard-at-hollins-end\tThomas\tnot-a-person" in out
     cast = tmp_path / "cast.tsv"

@@ -5,8 +5,9 @@ function word) gets its labels from the annotated opening: each of its occurrenc
 person when it lies inside a gold named-person mention (``PER``/``PROP``), no person when it
 lies inside no ``PER`` mention at all (occurrences inside a ``PER`` description or pronoun are
 left out), and the form is a person when most of its labelled occurrences are; a person form
-has a gender when every gold cluster it names has the same clear pronoun gender
-(:func:`pipeline.core.person_eval.cluster_genders`). The features are the book's evidence
+has a gender when every gold cluster its bare occurrences name (no title right before it:
+"Durbeyfield", not "Mrs Durbeyfield", the decision being asked of bare forms) has the same
+clear pronoun gender (:func:`pipeline.core.person_eval.cluster_genders`). The features are the book's evidence
 (:func:`pipeline.lang.person_model.features`). :func:`fit` trains the two logistic regressions
 with scikit-learn and returns the model file's dict.
 
@@ -30,6 +31,7 @@ from pipeline.lang.person_model import FEATURES, FORMAT, VERSION, features
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
 _FORM = re.compile(r"\b[A-Z][A-Za-z]+(?:[-'’][A-Za-z]+)*")
+_BEFORE = re.compile(r"\b([A-Z][A-Za-z]*)\.?\s+$")
 C = 1.0                 # inverse regularisation strength of both regressions
 DEFAULT_THRESHOLDS = {"person": 0.0, "gender": 0.0}     # 0: the model decides nothing (rules only)
 
@@ -62,6 +64,9 @@ def form_labels(text: str, lo: int, hi: int, gold: list) -> list[FormLabel]:
         if not named:
             continue
         v[0] += 1
+        before = _BEFORE.search(text, max(0, s - 12), s)
+        if before and title_gender(before.group(1)):
+            continue                        # "Mrs Durbeyfield": says nothing of the bare form
         for g in named:
             gvotes.setdefault(form, Counter())[genders.get(g.entity)] += 1
     out = []

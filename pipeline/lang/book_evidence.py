@@ -36,9 +36,14 @@ The decisions (thresholds named below; the rules are stated in ``docs/persons.md
   Charlie the horse).
 * A researcher's overrides (``--cast``: ``form -> masculine | feminine | not-a-person``)
   come before all of this.
+* Where the rules give no gender, the learned decision (:mod:`pipeline.lang.person_model`,
+  bound to the book by :func:`bind_model`) may give one (:meth:`BookEvidence.model_gender`,
+  source ``book:model``); it may also add persons (:meth:`BookEvidence.model_person`) when its
+  ``person`` threshold is set (it is not: the folds did not support it; ``docs/persons.md``).
 
 May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.aliases` (the book's alias table),
-:mod:`pipeline.lang.pronouns`, the standard library.
+:mod:`pipeline.lang.pronouns`, :mod:`pipeline.lang.person_model` (inside :func:`bind_model`),
+the standard library.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ from pipeline.lang.names import guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
+SHIPPED = "shipped"        # book_evidence(model=SHIPPED): bind the shipped person model
 PLACE_MIN = 2
 PLACE_RATIO = 2.0
 TITLE_MIN = 2
@@ -276,13 +282,16 @@ class BookEvidence:
 
     def model_gender(self, form: str) -> tuple[str, str] | None:
         """The learned gender of ``form`` (:mod:`pipeline.lang.person_model`) where the rules
-        give none: when the model holds ``form`` a person and its gender probability reaches the
+        give none: when the book gives ``form`` some gendered evidence (a pronoun vote, a title,
+        an apposition), the model holds it a person and its gender probability reaches the
         model's ``gender`` threshold (0 or no model: never)."""
         if self.model is None or not self.text_rules:
             return None
         t = self.model.model.thresholds.get("gender", 0)
-        if not t or self.model.person(form) < 0.5:
-            return None
+        ev = self.forms.get(form)
+        if not t or ev is None or not (sum(ev.pronouns.values()) or sum(ev.titled.values())
+                                       or sum(ev.appositions.values())) or self.model.person(form) < 0.5:
+            return None                 # the book says nothing of its gender: no guess
         g, p = self.model.gender(form)
         return (g, "book:model") if p >= t else None
 
@@ -359,9 +368,10 @@ ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mssrs".split())
 _TITLE_BEFORE = re.compile(r"\b([A-Z][A-Za-zéè]*)(\.?)\s+$")
 
 
-def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -> BookEvidence:
+def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, model=SHIPPED) -> BookEvidence:
     """Gather the evidence of the whole book ``text`` (see the module docstring).
-    ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file."""
+    ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file;
+    ``model``: the learned decision bound to the book (:func:`bind_model`; None: the rules alone)."""
     forms: dict[str, FormEvidence] = {}
     for m in _PLACE.finditer(text):
         if m.group(1) == "at":
@@ -401,6 +411,24 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None) -
     evidence.aliases = book_aliases(text, lower)
     for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:
         del forms[form]             # "She was the daughter": no apposition of a person "She"
+    return bind_model(evidence, model)
+
+
+def bind_model(evidence: BookEvidence, model=SHIPPED) -> BookEvidence:
+    """``evidence`` with the learned decision bound to it (``model``: a
+    :class:`pipeline.lang.person_model.PersonModel`, ``SHIPPED`` for the shipped one, None for
+    none); a model whose thresholds are all 0 decides nothing and is not bound. A missing or
+    outdated model file raises :class:`pipeline.errors.InputError` naming the training command."""
+    if model == SHIPPED:
+        from pipeline.lang.person_model import shipped_model
+
+        model = shipped_model()
+    if model is None or not any(model.thresholds.values()):
+        evidence.model = None
+    else:
+        from pipeline.lang.person_model import BookScores
+
+        evidence.model = BookScores(model, evidence)
     return evidence
 
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.errors import InputError
-from pipeline.lang.names import guess, title_gender
+from pipeline.lang.names import guess
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
@@ -40,7 +40,7 @@ GUESSER_LABELS = ("male", "female", "mostly_male", "mostly_female", "andy")
 
 FEATURES = (
     "place", "motion", "person", "animal", "titled_m", "titled_f", "pronoun_m", "pronoun_f",
-    "alone_m", "alone_f", "apposition_m", "apposition_f", "capital", "lower_share", "mid_share",
+    "alone_m", "alone_f", "apposition_m", "apposition_f", "titled_both", "capital", "lower_share", "mid_share",
     "zipf", "known_place", "all_caps", "length",
     *(f"guesser_{label}" for label in GUESSER_LABELS),
 )
@@ -72,13 +72,14 @@ def features(evidence, form: str) -> list[float]:
         return math.log1p(n)
 
     if ev is None:
-        counts = [0.0] * 12
+        counts = [0.0] * 13
     else:
         counts = [c(ev.place), c(ev.motion), c(ev.person), c(ev.animal),
                   c(ev.titled[MASCULINE]), c(ev.titled[FEMININE]),
                   c(ev.pronouns[MASCULINE]), c(ev.pronouns[FEMININE]),
                   c(ev.alone[MASCULINE]), c(ev.alone[FEMININE]),
-                  c(ev.appositions[MASCULINE]), c(ev.appositions[FEMININE])]
+                  c(ev.appositions[MASCULINE]), c(ev.appositions[FEMININE]),
+                  c(min(ev.titled[MASCULINE], ev.titled[FEMININE]))]
     cap, low, mid = evidence.capital[form], evidence.lower[form.lower()], evidence.mid[form]
     book = [c(cap), low / (low + cap + 1), mid / (cap + 1)]
     return counts + book + list(_static(form))
@@ -172,7 +173,3 @@ class BookScores:
         """(gender, its probability) of ``form`` taken as a person."""
         p = self(form)[1]
         return (FEMININE, p) if p >= 0.5 else (MASCULINE, 1.0 - p)
-
-
-def is_title(form: str) -> bool:
-    return title_gender(form) is not None

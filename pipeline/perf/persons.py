@@ -48,7 +48,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SHARED = ROOT.parent / "shared"
 CACHE = ROOT / "outputs" / ".cache" / "persons"
-GRID = [{"person": p, "gender": g} for p in (0.0, 0.9, 0.8, 0.7) for g in (0.0, 0.95, 0.9, 0.8)]
+GRID = [{"person": p, "gender": g} for p in (0.0, 0.7, 0.6) for g in (0.0, 0.95, 0.9, 0.8)]
 
 
 def book_for(doc_id: str, corpus: Path) -> Path | None:
@@ -141,8 +141,7 @@ def prepare(entities: Path, corpus: Path, model: str | None = None, overrides: d
         gold = pe.gold_spans(gold_doc, spans)
         lo = min(s for s, _ in spans.values())
         hi = max(e for _, e in spans.values())
-        evidence = book_evidence(text, book.book_id, overrides)
-        evidence.model = None
+        evidence = book_evidence(text, book.book_id, overrides, model=None)
         chunks = [(o, c) for o, c in chunk_paragraphs(book.paragraphs, CHUNK_CHARS) if o < hi and o + len(c) > lo]
         docs = _parsed(nlp, nlp_mod, chunks, cache, code_key, model_name)
         cases.append(Case(gold_doc.doc_id, text, evidence, [(o, d) for (o, _), d in zip(chunks, docs)], gold, lo, hi,

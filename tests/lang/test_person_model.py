@@ -74,9 +74,8 @@ def test_the_shipped_model_loads():
 
 
 def test_a_model_decides_nothing_at_threshold_zero_and_fills_gaps_above_it():
-    text = "Ogilvy went to the door. " * 3
-    ev = book_evidence(text)
-    assert not ev.is_person("Ogilvy") and ev.gender("Ogilvy") is None
+    ev = book_evidence("Ogilvy went to the door, and he opened it. Nobody came.")
+    assert not ev.is_person("Ogilvy") and ev.gender("Ogilvy") is None       # one pronoun vote
     n = len(pm.FEATURES)
     sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
     ev.model = pm.BookScores(pm.PersonModel(_spec(person=sure, gender=dict(sure, intercept=-5.0))), ev)
@@ -86,3 +85,11 @@ def test_a_model_decides_nothing_at_threshold_zero_and_fills_gaps_above_it():
     assert ev.is_person("Ogilvy")
     assert ev.gender("Ogilvy") == ("masculine", "book:model")
     assert not ev.is_person("Mrs")                  # never a title
+    assert ev.gender("Nobody") is None              # no gendered evidence in the book: no guess
+
+
+def test_book_evidence_binds_the_shipped_model_unless_told_not_to():
+    shipped = pm.shipped_model()
+    ev = book_evidence("Ogilvy went to the door, and he opened it.")
+    assert (ev.model is not None) == any(shipped.thresholds.values())
+    assert book_evidence("Ogilvy went to the door.", model=None).model is None

@@ -41,7 +41,7 @@ from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_B
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import NameMention, any_title, guess, mention_from_span, title_gender
+from pipeline.lang.names import NameMention, any_title, glued_pieces, guess, mention_from_span, title_gender
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -565,7 +565,7 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
             if dropped is not None:
                 dropped.update(range(m.token_start, m.token_end))
             continue
-        out.append(_kin_gender(doc, gender_from_book(m, evidence)))
+        out.append(_glued_title(doc, _kin_gender(doc, gender_from_book(m, evidence))))
     if evidence is not None:
         out.extend(_missed_persons(doc, out, evidence))
         out.sort(key=lambda m: m.start)
@@ -598,6 +598,29 @@ def _kin_gender(doc, m: NameMention) -> NameMention:
         m.gender, m.gender_source = gender, "kin word"
     elif m.gender != gender:
         m.gender, m.gender_source = UNGENDERED, "kin word against the name"
+    return m
+
+
+def _glued_title(doc, m: NameMention) -> NameMention:
+    """An untitled mention right after a title the tokenizer glued to the word before it by a
+    dash ("table.--Mrs." "Elton"): the title's gender, whatever gender-guesser says of
+    "Elton" (the name is the lady's). The cast's overrides decide before this."""
+    if m.title or m.gender_source == "cast" or m.token_start == 0:
+        return m
+    j = m.token_start - 1
+    if not doc[j].whitespace_:
+        return m
+    text = doc[j].text
+    if text == "." and j > 0 and not doc[j - 1].whitespace_:
+        text = doc[j - 1].text + "."         # the tokenizer split the title's period off
+    pieces = glued_pieces(text)
+    if not pieces or not pieces[-1][0]:
+        return m
+    off, last = pieces[-1]
+    rest = text[off + len(last):]
+    gender = title_gender(last + rest) or title_gender(last) if rest in ("", ".") else None
+    if gender:
+        m.gender, m.gender_source = gender, "title (glued)"
     return m
 
 

@@ -100,3 +100,16 @@ def test_a_predicate_nominal_gives_the_gender(nlp, book, gender):
     assert m is not None and m.gender == gender, m
     ev = book_evidence("Joyce was the Frizinghall policeman.", "b").forms["Joyce"]
     assert ev.appositions["masculine"] == 1
+
+
+@pytest.mark.parametrize("text,gender,source", [
+    # the tokenizer glues the title to the word before it: "table.--Mrs." "Elton"
+    ("Dinner was on table.--Mrs. Elton, before she could be spoken to, was ready.", "feminine", "title (glued)"),
+    ("He came in.--Mr. Elton smiled at her.", "masculine", "title (glued)"),
+    # no title before it: gender-guesser's
+    ("Dinner was on table. Elton, before she could be spoken to, was ready.", "masculine",
+     "gender-guesser:male"),
+])
+def test_a_title_glued_to_the_word_before_gives_the_gender(nlp, text, gender, source):
+    m = mention(person_doc(nlp, text, "Elton"))
+    assert m is not None and (m.gender, m.gender_source) == (gender, source)

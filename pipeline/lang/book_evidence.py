@@ -108,10 +108,14 @@ APPOSITION_NOUNS = {
 FUNCTION_WORDS = frozenset("""i he she it we you they me him her us them his hers its our your their
 this that these those there here who whom whose which what the a an one none each every all both
 some any such no nobody somebody everybody anybody someone everyone anyone""".split())
-_WORD = r"[A-Z][a-z]+(?:[-'’][A-Za-z]+)*"
+# letters of European names, accented ones included ("Dólokhov", "Hélène", "Zoë"): capitals of
+# Latin-1, and for the rest of a word Latin-1's small letters and Latin Extended-A (both cases)
+_UP = "A-ZÀ-ÖØ-Þ"
+_LO = "a-zß-öø-ÿ\u0100-\u017f"
+_WORD = rf"[{_UP}][{_LO}]+(?:[-'’][{_UP}{_LO}]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 _PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
-_LAST_WORD = re.compile(r"([a-z]+)\s*$")
+_LAST_WORD = re.compile(rf"([{_LO}]+)\s*$")
 # after "to", a place follows these words ("his summons to Odessa", "come to Victoria"); after
 # "said to", "wrote to", "married to" a person does
 MOTION_WORDS = frozenset("""go goes going gone went come comes coming came return returns returned returning
@@ -122,18 +126,18 @@ _MOTION_TO = re.compile(rf"\b(?:{'|'.join(sorted(MOTION_WORDS))})\s+to\s+({_WORD
 # capitalised word: "the Diamond", "the Colonel's unlucky Diamond", "a Hercules" (core.cast
 # decides: a form the book names so and never as a person is a thing)
 _DETERMINED = re.compile(rf"\b(?:[Tt]he|[Aa]n?|[Mm]y|[Yy]our|[Hh]is|[Ii]ts|[Oo]ur|[Tt]heir|{_WORD}['’]s)\s+"
-                         rf"(?:[a-z][a-z-]*\s+){{0,2}}({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+                         rf"(?:[{_LO}][{_LO}-]*\s+){{0,2}}({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
 # (capitalised modifiers too: "Joyce was the Frizinghall policeman")
-_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[A-Za-z-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
+_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")
-_LOWER_WORD = re.compile(r"\b[a-z]+\b")
-_CAPITAL_WORD = re.compile(r"\b[A-Z][A-Za-z]*\b")
-_MID = re.compile(r"(?<=[a-z,;] )([A-Z][a-z]+)")
+_LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
+_CAPITAL_WORD = re.compile(rf"\b[{_UP}][{_UP}{_LO}]*\b")
+_MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
@@ -361,11 +365,11 @@ def _ev(forms: dict, form: str) -> FormEvidence:
     return ev
 
 
-_TITLED = re.compile(rf"\b([A-Z][A-Za-zéè]*)(\.?)\s+({_WORD}(?:\s+{_WORD})?)")
+_TITLED = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+({_WORD}(?:\s+{_WORD})?)")
 # titles written with a final period; any other word before a period ends a sentence:
 # "... said the Duchess. Newland turned" gives Newland no title
 ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mssrs".split())
-_TITLE_BEFORE = re.compile(r"\b([A-Z][A-Za-zéè]*)(\.?)\s+$")
+_TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+$")
 
 
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, model=SHIPPED) -> BookEvidence:

@@ -34,3 +34,18 @@ def test_a_place_after_to_and_a_verb_of_motion():
     assert ev.shown_place_only("Victoria")
     assert not ev.shown_place_only("Bath")          # titled: a person too
     assert not ev.shown_place_only("Emma")          # "wrote to": no motion
+
+
+def test_accented_names_are_seen_like_any_other():
+    """Translations that mark stress ("Dólokhov", "Natásha") and French names ("Hélène") are
+    capitalised words of the book like any other: counted, spoken, titled, voted."""
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = ("“No,” replied Dólokhov. Dólokhov laughed, and he went out. “Yes,” said Dólokhov. "
+            "Princess Hélène smiled. She came in, and Madame Hélène sat down. He saw Dólokhov again.")
+    ev = book_evidence(text, "2600")
+    assert ev.capital["Dólokhov"] == 4 and ev.mid["Dólokhov"] >= 2
+    assert ev.forms["Dólokhov"].person >= 2 and ev.is_person("Dólokhov")
+    assert ev.forms["Hélène"].titled["feminine"] >= 1 and ev.capital["Hélène"] == 2
+    plain = book_evidence(text.replace("ó", "o").replace("é", "e").replace("è", "e"), "2600")
+    assert plain.forms["Dolokhov"].person == ev.forms["Dólokhov"].person

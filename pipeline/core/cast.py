@@ -502,10 +502,11 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
 
 def _described_as(word: str, gender: str, evidence: BookEvidence) -> tuple[str, str] | None:
     """The other gender when the book describes ``word`` only as one of it ("Joyce was the
-    Frizinghall policeman", "Jo, a tall girl": appositions and predicate nominals), never titles
-    it, and its pronoun votes do not favour ``gender`` (gender-guesser's Joyce is a woman)."""
+    Frizinghall policeman", "Jo, a tall girl": appositions and predicate nominals), never gives
+    it a title of ``gender`` nor an apposition of it, and its pronoun votes do not favour
+    ``gender`` (gender-guesser's Joyce is a woman; the book's "Mr. Joyce" agrees)."""
     ev = evidence.forms.get(word)
-    if ev is None or sum(ev.titled.values()) or ev.appositions[gender]:
+    if ev is None or ev.titled[gender] or ev.appositions[gender]:
         return None
     other = FEMININE if gender == MASCULINE else MASCULINE
     if not ev.appositions[other] or ev.pronouns[gender] > ev.pronouns[other]:

@@ -290,7 +290,8 @@ def trimmed(ent) -> tuple[int, int]:
     that is no name particle, or any lower-case word after the last capitalised one ("Robert
     Leaven resumed--": the small NER's span, "resumed--" tagged NNP), and a first word tagged as
     a verb, preposition or adverb before a capitalised one, that is no title or first name
-    ("Concerning Montoni"). "Vincent van Gogh" and "Alexander the Great" stay whole."""
+    ("Concerning Montoni"); what follows a possessive ("the Colonel’s Diamond" -> "Colonel’s",
+    which names no one: a title alone). "Vincent van Gogh" and "Alexander the Great" stay whole."""
     doc = ent.doc
     start, end = ent.start, ent.end
     caps = [t.i for t in ent if t.text[:1].isupper()]
@@ -300,6 +301,11 @@ def trimmed(ent) -> tuple[int, int]:
         if _lower_word(t) and (t.text.lower().strip("-—–") not in NAME_PARTICLES | COORDINATORS or t.i > caps[-1]):
             end = t.i
             break
+        if t.text in POSSESSIVES and t.i + 1 < ent.end and doc[t.i + 1].text.lower() not in COORDINATORS:
+            end = t.i + 1               # "the Colonel's Diamond": the person ends at the possessive
+            break
+    if doc[start].text in POSSESSIVES and end - start > 1:
+        start += 1                      # "’s Diamond": the NER's span began at the possessive
     first = doc[start]
     if end - start > 1 and first.tag_ in NOT_NAME_LEAD_TAGS and capitalised(first.text) \
             and not title_gender(first.text) and guess(first.text)[0] not in (MASCULINE, FEMININE) \

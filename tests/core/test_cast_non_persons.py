@@ -88,6 +88,9 @@ BOOK_JOYCE = ("Joyce was the Frizinghall policeman, who had been left by the Sup
 
 @pytest.mark.parametrize("book,gender", [
     (BOOK_JOYCE, "masculine"),
+    (BOOK_JOYCE + "Mr. Joyce came in. ", "masculine"),
+    # a title of gender-guesser's gender keeps it
+    (BOOK_JOYCE + "Miss Joyce came in. ", "feminine"),
     # no predicate nominal: gender-guesser's Joyce
     ("Joyce came to the house. The house was quiet. " * 2, "feminine"),
     # described as a man once but her own pronouns say otherwise

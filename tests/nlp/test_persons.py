@@ -229,6 +229,9 @@ def test_headings_in_capitals_hold_no_names(nlp):
     ('I was silent.  Robert Leaven resumed-- "I went to see her."', "Robert Leaven resumed--", "Robert Leaven"),
     ("Concerning Montoni she said nothing.", "Concerning Montoni", "Montoni"),
     ("Annette suddenly screamed at the door.", "Annette suddenly", "Annette"),
+    # a possessive ends the person, and no person begins with one ("the Colonel’s Diamond")
+    ("The wicked Colonel’s Diamond was gone.", "’s Diamond", "Diamond"),
+    ("I saw Rachel’s Diamond there.", "Rachel Diamond", "Rachel’s"),     # first and last token
     # name particles and a couple stay whole
     ("He saw Vincent van Gogh there.", "Vincent van Gogh", "Vincent van Gogh"),
     ("He admired Alexander the Great there.", "Alexander the Great", "Alexander the Great"),

@@ -49,6 +49,7 @@ from pipeline.lang.names import (NameMention, any_title, confusable_persons, glu
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
+from pipeline.lang.sentence_starts import real_start
 from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
@@ -581,61 +582,15 @@ def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES, start
                 yield lo, lo + length - 1
 
 
-# what ends a sentence: end punctuation, then closing quotes, brackets or italics marks
-_ENDS_SENTENCE = re.compile(r"[.!?…][\"'”’)\]_]*$")
-_LAST_WORD_OF = re.compile(r"([A-Za-z]+)\.$")
-_LAST_ALPHA = re.compile(r"[A-Za-z]+$")
-
-
-# titles written abbreviated, before a name (a period after "Sir" or "Lady" may end a sentence)
-ABBREVIATED_TITLES = frozenset("""mr mrs ms messrs mssrs mme mlle m dr st ste rev revd prof capt col gen lieut lt
-sgt maj hon gov esq fr sr jr""".split())
-
-
-def _abbreviation(word: str) -> bool:
-    """An abbreviated title ("Mrs", "Dr") or an initial ("J"): its period ends no sentence."""
-    return word.lower() in ABBREVIATED_TITLES or (len(word) == 1 and word.isupper())
-
-
 def real_starts(doc, sents) -> list[bool]:
-    """Per sentence of ``sents`` (and one more for the end), whether a window may start there:
-    the first sentence, a sentence after a line break (a paragraph's: books are unwrapped), or
-    after a token that ends a
-    sentence (end punctuation, closing quotes) and is no title or initial ("table.--Mrs." |
-    "Elton, before she ...": the parser's cut inside a name). The parser also cuts where a
-    hard-wrapped line starts in capitals ("of everything" | "BUT Chad, that Mamie ..."):
-    no real start either. A window that starts or ends at such a cut would read half a
-    sentence or half a name."""
-    out = [True]
-    for s in sents[1:]:
-        first = s.start
-        while first < s.end and doc[first].is_space:
-            first += 1
-        j = first - 1
-        gap = ""
-        while j >= 0 and doc[j].is_space:
-            gap += doc[j].text
-            j -= 1
-        if j < 0 or "\n" in gap or "\n" in doc[j].whitespace_:      # a paragraph break
-            out.append(True)
-            continue
-        prev = doc[j].text
-        if not _ENDS_SENTENCE.search(prev):
-            # a closing quote alone after the end punctuation: '"Oh!" she said'
-            if not (doc[j].is_quote or doc[j].is_bracket) or j == 0 or not _ENDS_SENTENCE.search(doc[j - 1].text):
-                out.append(False)
-                continue
-        word = _LAST_WORD_OF.search(prev)
-        if word is not None and _abbreviation(word.group(1)):
-            out.append(False)           # "Mrs." | "Elton", "J." | "Smith"
-            continue
-        if j > 0 and prev == "." and not doc[j - 1].whitespace_ \
-                and (w := _LAST_ALPHA.search(doc[j - 1].text)) is not None and _abbreviation(w.group(0)):
-            out.append(False)           # "Mrs" "." | "Elton" split by the tokenizer
-            continue
-        out.append(True)
-    out.append(True)
-    return out
+    """Per sentence of ``sents`` (and one more for the end), whether a window may start there
+    (:func:`pipeline.lang.sentence_starts.real_start`: the Doc's first sentence unless prune
+    cut it from inside a sentence, a sentence after a line break, or after end punctuation
+    that is no abbreviated title or initial). The parser also cuts inside a name
+    ("table.--Mrs." | "Elton, before she ...") and where a hard-wrapped line started in capitals
+    ("of everything" | "BUT Chad, that Mamie ..."): a window that starts or ends at such a cut
+    would read half a sentence or half a name."""
+    return [real_start(doc, s.start) for s in sents] + [True]
 
 
 def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,

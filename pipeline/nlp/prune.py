@@ -47,7 +47,8 @@ by spelling (no tag) over the whole book.
 May import: the standard library, spaCy (inside functions), :mod:`pipeline.vocab`,
 :mod:`pipeline.nlp.load` (the pipeline and its components), :mod:`pipeline.lang.pronouns`,
 :mod:`pipeline.lang.names` (title genders), :mod:`pipeline.lang.doc_arrays`,
-:mod:`pipeline.lang.patterns` (initial clauses, in the parse cut) and
+:mod:`pipeline.lang.patterns` (initial clauses, in the parse cut), :mod:`pipeline.lang.sentence_starts`
+(whether a part's first sentence is a real start) and
 :mod:`pipeline.lang.book_evidence` (inside functions).
 """
 
@@ -57,6 +58,7 @@ import bisect
 
 from pipeline.nlp import load as nlp_mod
 from pipeline.lang.pronouns import FEMININE, MASCULINE, target_pronoun_gender
+from pipeline.lang.sentence_starts import FIRST_REAL, real_start
 
 from pipeline.vocab import MAX_SENTENCES
 MARGIN = 1      # extra sentences parsed (rough) and named (parsed) on each side of a pronoun's widest window
@@ -373,7 +375,10 @@ def sentence_docs(doc, book_offset: int, ranges, arrays=None) -> list[tuple[int,
     out = []
     for s, e, toks in ranges:
         start = arrays.idx[s]
-        out.append((book_offset + start, region_doc(doc, s, e, arrays, head, array), {x - start for x in toks}))
+        sub = region_doc(doc, s, e, arrays, head, array)
+        if not real_start(doc, s):
+            sub.user_data[FIRST_REAL] = False       # windows never start at a cut inside a sentence
+        out.append((book_offset + start, sub, {x - start for x in toks}))
     return out
 
 
@@ -397,6 +402,9 @@ def _pass0(nlp, offset: int, text: str, evidence, from_char: int = 0, doc=None):
     idx = arrays.idx
     parts = [(offset + idx[s], region_doc(doc, s, e, arrays, head, array), {idx[i] - idx[s] for i in toks})
              for s, e, toks in regions]
+    for (s, _, _), (_, sub, _) in zip(regions, parts):
+        if s and not real_start(doc, s):
+            sub.user_data[FIRST_REAL] = False       # a region cut inside a sentence (after "Mrs.")
     marks.sort()
     region_marks = []
     for s, e, _ in regions:

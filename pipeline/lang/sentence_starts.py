@@ -1,0 +1,58 @@
+"""Where a sentence really starts: the parser also cuts inside a name after an abbreviated
+title ("table.--Mrs." | "Elton, before she ...") and where a hard-wrapped line started in
+capitals ("of everything" | "BUT Chad, that Mamie ..."). Extract's windows start and end only
+at real starts (:func:`pipeline.core.extract.real_starts`), and prune marks whether the first
+sentence of each part it cuts is one (:data:`FIRST_REAL`), so both strategies agree.
+
+May import: the standard library (spaCy Docs are passed in).
+"""
+
+from __future__ import annotations
+
+import re
+
+# a Doc's ``user_data`` key: False when the Doc's first sentence is no real start (a part cut
+# by prune from a longer Doc); absent or True otherwise
+FIRST_REAL = "counter_gap_first_sentence_real"
+# what ends a sentence: end punctuation, then closing quotes, brackets or italics marks
+_ENDS_SENTENCE = re.compile(r"[.!?…][\"'”’)\]_]*$")
+_LAST_WORD_OF = re.compile(r"([A-Za-z]+)\.$")
+_LAST_ALPHA = re.compile(r"[A-Za-z]+$")
+# titles written abbreviated, before a name (a period after "Sir" or "Lady" may end a sentence)
+ABBREVIATED_TITLES = frozenset("""mr mrs ms messrs mssrs mme mlle m dr st ste rev revd prof capt col gen lieut lt
+sgt maj hon gov esq fr sr jr""".split())
+
+
+def abbreviation(word: str) -> bool:
+    """An abbreviated title ("Mrs", "Dr") or an initial ("J"): its period ends no sentence."""
+    return word.lower() in ABBREVIATED_TITLES or (len(word) == 1 and word.isupper())
+
+
+def real_start(doc, i: int) -> bool:
+    """Whether a sentence starting at token ``i`` of ``doc`` starts a real sentence: at the
+    Doc's start (as :data:`FIRST_REAL` says), after a line break (a paragraph's: books are
+    unwrapped), or after a token that ends a sentence (end punctuation, closing quotes) and
+    is no abbreviated title or initial."""
+    while i < len(doc) and doc[i].is_space:
+        i += 1
+    j = i - 1
+    gap = ""
+    while j >= 0 and doc[j].is_space:
+        gap += doc[j].text
+        j -= 1
+    if j < 0:
+        return bool(doc.user_data.get(FIRST_REAL, True))
+    if "\n" in gap or "\n" in doc[j].whitespace_:
+        return True
+    prev = doc[j].text
+    if not _ENDS_SENTENCE.search(prev):
+        # a closing quote alone after the end punctuation: '"Oh!" she said'
+        if not (doc[j].is_quote or doc[j].is_bracket) or j == 0 or not _ENDS_SENTENCE.search(doc[j - 1].text):
+            return False
+    word = _LAST_WORD_OF.search(prev)
+    if word is not None and abbreviation(word.group(1)):
+        return False                    # "Mrs." | "Elton", "J." | "Smith"
+    if j > 0 and prev == "." and not doc[j - 1].whitespace_ \
+            and (w := _LAST_ALPHA.search(doc[j - 1].text)) is not None and abbreviation(w.group(0)):
+        return False                    # "Mrs" "." | "Elton" split by the tokenizer
+    return True

@@ -82,6 +82,50 @@ class BookCast:
         c = Counter({g: n for g, n in self.forms.get(form, Counter()).items() if g in ("masculine", "feminine")})
         return c.most_common(1)[0][0] if c else None
 
+    def aliases(self, form: str) -> list[str]:
+        """Other forms of the person written ``form``, as the book's alias table gives them
+        (:mod:`pipeline.lang.aliases`): a given name's surname and full name ("Lucilla" ->
+        "Marjoribanks", "Lucilla Marjoribanks"), a surname's given names of the form's gender."""
+        table = getattr(self.evidence, "aliases", None) if self.evidence is not None else None
+        if table is None or not form:
+            return []
+        def title_case(word: str) -> str:        # the table keeps names in lower case
+            return word.title()
+
+        key, out = form.lower(), []
+        surname = table.surname_of(key)
+        if surname:
+            out += [title_case(surname), f"{form} {title_case(surname)}"]
+        g = self.gender(form)
+        for given in sorted(table.given_names(key, g or "unknown")) if key in table.by_surname else []:
+            out += [title_case(given), f"{title_case(given)} {form}"]
+        return [x for x in dict.fromkeys(out) if x != form]
+
+    def person(self, form: str) -> "CastMember | None":
+        """The member of the cast written ``form`` (one word, no title), or None: its gender
+        (extract's), mentions, aliases and why it is a member."""
+        if not self.is_member(form):
+            return None
+        n = self.mentions_of(form)
+        why = (f"found as a person {n} times by extract" if n >= MIN_MENTIONS else
+               "the book shows it to be a person" if self.evidence is not None and self.evidence.is_person(form)
+               else "the book titles it")
+        return CastMember(form, self.gender(form), n, self.aliases(form), why)
+
+    def explain(self, form: str) -> dict:
+        """What the book says of ``form`` and the decisions it leads to (:func:`form_facts`)."""
+        return form_facts(form, self.evidence) if self.evidence is not None else {}
+
+
+@dataclass(frozen=True)
+class CastMember:
+    """One person of a book as :meth:`BookCast.person` gives it."""
+    form: str
+    gender: str | None
+    mentions: int
+    aliases: list[str]
+    why: str
+
 
 def name_words(text: str, title: str = "") -> list[str]:
     """The words of a name mention without its title and possessive: "Mr. Darcy's" -> ["Darcy"]."""

@@ -186,7 +186,7 @@ class BookEvidence:
     capital: Counter = field(default_factory=Counter)   # capitalised words of the book, counted
     mid: Counter = field(default_factory=Counter)       # ... of them after a lower-case word or a comma
     text_rules: bool = True     # False: only the overrides (no book text was read: GAP rows, re-checks)
-    model: object = None        # the learned decision bound to this book (person_model.BookScores), or None
+    model: object = field(default=None, compare=False, repr=False)  # the learned decision bound to this book (person_model.BookScores), or None
     aliases: object = None      # the book's alias table (lang.aliases.BookAliases), or None (no book text)
 
     @property

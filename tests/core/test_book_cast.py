@@ -156,3 +156,15 @@ def test_a_fifth_cast_member_still_fails_with_the_books_cast(nlp):
     cast = BookCast.from_mentions("514", book_evidence(LAURIE_BOOK + text, "514"),
                                   [{"kind": "name", "text": "Amy", "title": "", "gender": F}] * 2)
     assert _recheck(nlp, inst, cast) == (rc.RECHECK_CAST_MEMBER, "original", "Amy")
+
+
+def test_the_cast_answers_who_a_form_is_with_its_aliases():
+    book = ("Lucilla Marjoribanks came home. Miss Marjoribanks was nineteen. Dr Marjoribanks looked at his "
+            "daughter. Tom Marjoribanks, her cousin, was at sea. Lucilla Marjoribanks smiled. \"No,\" said Lucilla.")
+    ev = book_evidence(book, "lm")
+    cast = BookCast.from_mentions("lm", ev, [{"kind": "name", "text": "Lucilla", "title": "", "gender": F}] * 4)
+    member = cast.person("Lucilla")
+    assert member is not None and member.gender == F and member.mentions == 4
+    assert "Marjoribanks" in member.aliases and "Lucilla Marjoribanks" in member.aliases
+    assert cast.person("Diamond") is None
+    assert cast.explain("Lucilla")["gender-guesser"] == "feminine (female)"

@@ -344,23 +344,23 @@ def saint_places(doc, tokens) -> set[int]:
 
 
 def other_person(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset(),
-                 evidence=None) -> str | None:
+                 evidence=None, pronoun_gender: str | None = None) -> str | None:
     """The first reason (in the order of ``WINDOW_REJECTIONS``, rules of ``PERSON_LIKE_RULES``
     only) of :func:`person_like`, or None."""
-    got = other_person_word(doc, tokens, mentions, persons, not_persons, evidence)
+    got = other_person_word(doc, tokens, mentions, persons, not_persons, evidence, pronoun_gender)
     return got[0] if got else None
 
 
 def other_person_word(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset(),
-                      evidence=None) -> tuple[str, str] | None:
+                      evidence=None, pronoun_gender: str | None = None) -> tuple[str, str] | None:
     """(reason, the offending word) of :func:`other_person`, or None."""
-    found = person_like(doc, tokens, mentions, persons, not_persons, evidence)
+    found = person_like(doc, tokens, mentions, persons, not_persons, evidence, pronoun_gender)
     reason = next((r for r in WINDOW_REJECTIONS if r in found and r in PERSON_LIKE_RULES), None)
     return (reason, found[reason]) if reason else None
 
 
 def person_like(doc, tokens, mentions: list[NameMention], persons,
-                not_persons: set[int] = frozenset(), evidence=None) -> dict[str, str]:
+                not_persons: set[int] = frozenset(), evidence=None, pronoun_gender: str | None = None) -> dict[str, str]:
     """Reason -> the first word found for it: why the window made of ``tokens`` (with its name
     mentions and their four persons) holds a person-like mention that is none of the four
     persons (empty: none). Person-like (outside the
@@ -378,7 +378,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     old Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy). Only the
     tokens of the window are looked at, so prune and full agree. ``not_persons``: token indices
     of PERSON entities the cast rules found to be no person (:func:`pipeline.core.cast.
-    doc_mentions`: "in Kent", "March 1"): not person-like."""
+    doc_mentions`: "in Kent", "March 1"): not person-like. ``pronoun_gender``: the gender of the
+    window's pronoun; an unnamed rank that flips is person-like only when of that gender (it
+    may be what the pronoun means), and not at all when None."""
     found: dict[str, str] = {}
     for p in persons:
         titles = {m.title for m in p.mentions if m.title}
@@ -414,9 +416,12 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 if gw.flip(tok.text) is None:
                     found.setdefault(REJECT_RANK, f"the {tok.text}")
                     break
-            elif (low in RANK_WORDS or (low == "count" and tok.text == "Count")) and gw.flip(tok.text) is None:
+            elif (low in RANK_WORDS or (low == "count" and tok.text == "Count")) and (
+                    gw.flip(tok.text) is None or (pronoun_gender is not None and gw.gender_of(tok.text) == pronoun_gender)):
                 # an unnamed rank that flips ("The princess ... her side" -> "The prince ... his
-                # side") is swapped whole with its pronouns: consistent, no fifth person
+                # side") is swapped whole with its pronouns: consistent, no fifth person; but
+                # one of the pronoun's gender may be what the pronoun means ("till the prince
+                # should turn to him")
                 found.setdefault(REJECT_RANK, f"the {tok.text}")
                 break
     for tok in tokens:
@@ -653,7 +658,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             if match is None:
                 continue
             got = other_person_word(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons,
-                                    dropped, evidence)
+                                    dropped, evidence, gender)
             if got is not None:
                 if refused is None:
                     refused, offending = got

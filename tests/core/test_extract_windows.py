@@ -49,3 +49,22 @@ def test_an_instance_window_reaches_back_to_the_real_start(nlp):
     assert [i["text"][:8] for i in insts] == ["They tal"]
     insts, _, _ = instances_from_doc(nlp("They talked of all. " + base), 0, META)
     assert [i["text"][:8] for i in insts] == ["Although"]
+
+
+@pytest.mark.parametrize("text,pronouns", [
+    # the princess is none of the four, swapped whole with her pronouns: the masculine pronoun's
+    # window is kept; a feminine pronoun's is refused (the princess may be whom it means)
+    ("The princess, sitting on the other side of the table with Marya Vlasyevna and Stepan Arkadyevitch, called "
+     "Levin to her side, and began to talk to him about moving to Moscow for Kitty’s confinement.", ["him"]),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William, and the princess smiled.", []),
+])
+def test_an_unnamed_rank_that_flips_is_no_fifth_person_for_the_other_gender(nlp, text, pronouns):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    rejected = Counter()
+    insts, _, _ = instances_from_doc(nlp(text), 0, META, rejected=rejected)
+    assert [i["pronoun"] for i in insts] == pronouns, rejected
+    if not pronouns:
+        assert rejected[core.REJECT_RANK] == 1

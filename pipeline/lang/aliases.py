@@ -91,6 +91,7 @@ class BookAliases:
     last: Counter = field(default_factory=Counter)          # word -> written last in a full name
     titled: dict = field(default_factory=dict)              # word -> Counter of plain titles before it alone
     titled_given: dict = field(default_factory=dict)        # given -> Counter of plain titles before it (full names too)
+    titled_full: dict = field(default_factory=dict)         # (given, surname) -> Counter of plain titles before the full name
     elder: Counter = field(default_factory=Counter)         # (plain title or "", surname) -> "old Mr. Osborne"
     coordinated: set = field(default_factory=set)           # frozenset({a, b}): "Tom and Thomas"
     by_given: dict = field(default_factory=dict)            # given -> Counter of surnames (:meth:`index`)
@@ -172,10 +173,12 @@ class BookAliases:
           Marjoribanks"); ambiguous when there are others ("Elizabeth" beside "Miss Bennet":
           perhaps Jane).
         * Any other title ("Mr.", "Mrs.", "Dr", "Major"): the person only when the book writes
-          that title with the given name, or another of its kind (a family's title: "Madame"
+          that title before the full name (the given name or a pet form of it, and the
+          surname: "Mrs. Amelia" says nothing of "Mrs. Sedley", her mother), or another of its kind (a family's title: "Madame"
           for "Mrs."; a rank or office: "Captain" for "Major") of that gender or none ("Captain William Dobbin", "Mrs.
           Jo", "Mr. George Osborne"); else another person, the head of the family or his wife
-          ("Mr. Shaw" beside "Tom Shaw", "Dr Marjoribanks" beside "Tom Marjoribanks"). When it
+          ("Mr. Shaw" beside "Tom Shaw", "Dr Marjoribanks" beside "Tom Marjoribanks"), unless it
+          writes the title before the given name alone ("Mrs. Amelia"): then ambiguous. When it
           does, ambiguous if the book has another given name of that gender with the surname, or
           writes the titled surname after a word of another generation ("old Mr. Osborne"; "old
           Osborne" for the family's titles).
@@ -184,12 +187,35 @@ class BookAliases:
         others = {g for g in self.given_names(surname, gender) if g != given and not self.one_person_names(g, given)}
         if t in MISS_TITLES:
             return AMBIGUOUS if others else JOIN
-        written = self.titled_given.get(given, Counter())
-        if t not in written and not any((x in FAMILY_TITLES) == (t in FAMILY_TITLES) and x not in MISS_TITLES
-                                         and title_gender(x.title()) in (gender, None) for x in written):
-            return APART
+        def of_its_kind(written: Counter) -> bool:
+            return t in written or any((x in FAMILY_TITLES) == (t in FAMILY_TITLES) and x not in MISS_TITLES
+                                       and title_gender(x.title()) in (gender, None) for x in written)
+
+        written, alone = Counter(), Counter()
+        for g in {given, *self.by_surname.get(surname, ())}:
+            if g == given or self.one_person_names(g, given):
+                written.update(self.titled_full.get((g, surname), Counter()))
+                alone.update(self.titled_given.get(g, Counter()))
+        if not of_its_kind(written):
+            # "Mrs. Amelia" (the servants' name for her, married): "Mrs. Sedley" may be her
+            return AMBIGUOUS if of_its_kind(alone) else APART
         if others or self.elder[(t, surname)] or (t in FAMILY_TITLES and self.elder[("", surname)]):
             return AMBIGUOUS
+        return JOIN
+
+
+    def bare_surname(self, surname: str, given: str, gender: str) -> str:
+        """Whether a bare surname ("Osborne", no title) beside a person whose given name the book
+        ties to it ("George") is that person: :data:`~pipeline.lang.names.JOIN` when every title
+        the book writes before the surname alone, of that gender or none, would be the person
+        (:meth:`titled_surname`) and no other generation is written ("old Osborne"); else
+        :data:`~pipeline.lang.names.AMBIGUOUS` (the family's head may be meant: "Shaw" beside
+        "Tom" when "Mr. Shaw" is his father)."""
+        if self.elder[("", surname)]:
+            return AMBIGUOUS
+        for t in self.titled.get(surname, Counter()):
+            if title_gender(t.title()) in (gender, None) and self.titled_surname(t, surname, given, gender) != JOIN:
+                return AMBIGUOUS
         return JOIN
 
 
@@ -197,16 +223,17 @@ def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = Fa
     """Count one full name (``words``: a run without its title, given name first; ``initial``:
     the run starts a sentence, where a word the book also writes in lower case is no name:
     "Even Dobbin", "Young Osborne")."""
+    if title and len(words) == 1:       # "Mr. Shaw", "Mr. Joseph"
+        w = words[0].lower()
+        aliases.titled.setdefault(w, Counter())[title] += 1
+        if _given_like(words[0]):
+            aliases.titled_given.setdefault(w, Counter())[title] += 1
+        return
     while words and (not _given_like(words[0]) or (initial and not title and lower is not None
                                                    and lower[words[0].lower()])):
         words = words[1:]               # "Poor Amelia Sedley", "Dear Lucilla"
         initial = False
     if len(words) < 2:
-        if words and title:
-            w = words[0].lower()
-            aliases.titled.setdefault(w, Counter())[title] += 1
-            if _given_like(words[0]):
-                aliases.titled_given.setdefault(w, Counter())[title] += 1
         return
     given, surname = words[0], words[-1]
     if _patronymic(surname) or _title(surname) or surname.isupper():
@@ -217,6 +244,7 @@ def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = Fa
     aliases.last[s] += 1
     if title:
         aliases.titled_given.setdefault(g, Counter())[title] += 1
+        aliases.titled_full.setdefault((g, s), Counter())[title] += 1
         tg = title_gender(title.title())
         if tg in (MASCULINE, FEMININE):
             aliases.full_gender.setdefault((g, s), set()).add(tg)

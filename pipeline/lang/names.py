@@ -403,6 +403,12 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
             if t not in p.expanded:
                 return None
             tier = 1
+    if tier == 1 and not is_titled and len(key_tokens) == 1:
+        # a bare surname the book ties to the person's given name ("Osborne" beside "George")
+        g = gender if gender != UNGENDERED else p.gender
+        decisions = {aliases.bare_surname(key_tokens[0], u, g) for u in p.given
+                     if aliases.surname_of(u) == key_tokens[0]}
+        return (tier, AMBIGUOUS if AMBIGUOUS in decisions else JOIN)
     if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given and key_tokens[0] not in form_given:
         others = sorted(p.given - {key_tokens[0]})
         if others:

@@ -256,3 +256,24 @@ def test_a_title_before_a_given_name_is_no_titled_surname():
     book = "Jos Sedley was fat. Joseph Sedley ate. Jos Sedley again."
     got, ok, _ = grouped("Jos laughed while Mr. Joseph's servant waited.", ["Jos", "Mr. Joseph"], book)
     assert ok and got == [["Jos", "Mr. Joseph"]]
+
+
+def test_a_title_before_the_given_name_alone_makes_the_titled_surname_ambiguous():
+    # the servants' "Mrs. Amelia" (she is Mrs. Osborne then): "Mrs. Sedley" may be her mother
+    # or, for all the book says, herself; without "Mrs. Amelia", her mother
+    book = "Amelia Sedley sang. Miss Amelia Sedley. Mrs. Sedley wept."
+    got, ok, _ = grouped("Mrs. Sedley kissed Amelia.", ["Mrs. Sedley", "Amelia"], book)
+    assert ok and got == [["Mrs. Sedley"], ["Amelia"]]
+    _, ok, _ = grouped("Mrs. Sedley kissed Amelia.", ["Mrs. Sedley", "Amelia"], book + " Mrs. Amelia smiled.")
+    assert not ok
+
+
+def test_a_bare_surname_the_family_head_shares_is_ambiguous():
+    # "Shaw" beside "Tom" (Tom Shaw) when the book's "Mr. Shaw" is someone else: refused
+    _, ok, _ = grouped("Shaw laughed and Tom left.", ["Shaw", "Tom"], SHAW)
+    assert not ok
+    # "Marjoribanks" beside "Lucilla" alone: the book's only Miss Marjoribanks is Lucilla, and
+    # no one else is titled so
+    got, ok, _ = grouped("Marjoribanks laughed and Lucilla left.", ["Marjoribanks", "Lucilla"],
+                         "Lucilla Marjoribanks came. Miss Marjoribanks sang.")
+    assert ok and got == [["Lucilla", "Marjoribanks"]]

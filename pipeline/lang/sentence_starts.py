@@ -32,7 +32,8 @@ def real_start(doc, i: int) -> bool:
     """Whether a sentence starting at token ``i`` of ``doc`` starts a real sentence: at the
     Doc's start (as :data:`FIRST_REAL` says), after a line break (a paragraph's: books are
     unwrapped), or after a token that ends a sentence (end punctuation, closing quotes) and
-    is no abbreviated title or initial."""
+    is no abbreviated title or initial, at a word that is not in lower case ('“Oh!” she said'
+    is one sentence)."""
     while i < len(doc) and doc[i].is_space:
         i += 1
     j = i - 1
@@ -44,6 +45,8 @@ def real_start(doc, i: int) -> bool:
         return bool(doc.user_data.get(FIRST_REAL, True))
     if "\n" in gap or "\n" in doc[j].whitespace_:
         return True
+    if i < len(doc) and doc[i].text[:1].islower():
+        return False                    # '“Oh!” she said': the sentence goes on
     prev = doc[j].text
     if not _ENDS_SENTENCE.search(prev):
         # a closing quote alone after the end punctuation: '"Oh!" she said'

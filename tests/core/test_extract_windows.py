@@ -24,7 +24,8 @@ def starts_of(nlp, text):
      "knew perfectly what had become of him.", "BUT", False),
     # real starts: after end punctuation, after a closing quote, after a line break
     ("Dinner was on table. Elton, before she could be spoken to, was ready.", "Elton", True),
-    ('"Oh!" she said to him.', "she", True),
+    ('"Oh!" she said to him.', "she", False),                                  # one sentence
+    ('"Oh!" She said no more.', "She", True),
     ("CHAPTER LIV\n\nThe rain fell on the house all night.", "The", True),
 ])
 def test_real_sentence_starts(nlp, text, first, real):

@@ -288,8 +288,7 @@ def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,
 
 
 _ROMAN = re.compile(r"^M{0,4}(?:CM|CD|D?C{0,3})(?:XC|XL|L?X{0,3})(?:IX|IV|V?I{0,3})$")
-HEADING_WORDS = {"chapter", "book", "volume", "part", "adventure", "stave", "canto", "section", "act", "scene",
-                 "letter", "no", "no."}
+HEADING_WORDS = {"chapter", "book", "volume", "part", "adventure", "stave", "canto", "section", "act", "scene"}
 # interjections gender-guesser lists as first names ("Hark": male, "Fie": female); a form the
 # book shows to be a person is one ("Nay" is in POWERS)
 INTERJECTIONS = {"Hark", "Gad", "Egad", "Fie", "Ho", "Ha", "Lo", "Alack", "Zounds", "Pshaw", "Hist", "Avast"}

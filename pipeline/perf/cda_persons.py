@@ -100,6 +100,9 @@ def main(argv=None) -> int:
     ap.add_argument("--limit", type=int, default=None, help="only the first N books (by file name)")
     ap.add_argument("--examples", type=int, default=8, help="examples printed per error kind")
     ap.add_argument("--errors", type=Path, default=None, help="write every error (after) to this TSV")
+    ap.add_argument("--books", action="store_true",
+                    help="the cast's evidence from each whole novel of ../shared/corpus/litbank (cda --books), "
+                         "not from the opening alone")
     args = ap.parse_args(argv)
     if not ENTITIES.is_dir() or not COREF.is_dir():
         print(f"skipped: {ENTITIES} or {COREF} is absent")
@@ -114,7 +117,9 @@ def main(argv=None) -> int:
     t0 = time.perf_counter()
     name_map, _ = load_or_build_map(None, ROOT / DEFAULT_MAP_DIR)
     indexes = {"acda": (NameIndex(name_list()), None), "ncda": (NameIndex(name_map), name_map)}
-    tagger, finder, plain = Tagger(args.model), PersonFinder(args.model), PersonFinder(args.model, cast=False)
+    novels = SHARED / "corpus" / "litbank" if args.books else None
+    tagger, finder = Tagger(args.model), PersonFinder(args.model, books=novels)
+    plain = PersonFinder(args.model, cast=False)
     books = sorted(p.name[:-len(".ann")] for p in ENTITIES.glob("*_brat.ann"))[:args.limit]
     # (mode, variant) -> counters
     total = defaultdict(Counter)
@@ -170,7 +175,8 @@ def main(argv=None) -> int:
     elapsed = time.perf_counter() - t0
 
     print(f"CDA on LitBank's openings: {len(books) - len(skipped)} books with gold entities, {tokens:,} tokens; "
-          f"persons from {dict(sources)}; model {finder.model or tagger.model}")
+          f"persons from {dict(sources)}; model {finder.model or tagger.model}; evidence from "
+          + (f"the whole novel for {finder.with_book} documents" if args.books else "the opening alone"))
     if skipped:
         print(f"  skipped: {', '.join(skipped)}")
     print()

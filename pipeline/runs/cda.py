@@ -99,6 +99,41 @@ class Tagger:
         return tags, deps
 
 
+class BookShelf:
+    """The whole books behind CoNLL documents (``cda --books DIR``): a document's book is the
+    file of DIR (as extract reads books) whose name, without extension, is the document id or
+    the id without LitBank's ``_brat`` suffix, or else the one file whose name starts with the
+    id's leading number and an underscore ("105_persuasion_brat" -> "105_persuasion.txt")."""
+
+    def __init__(self, root: Path):
+        from pipeline.formats.books import find_books
+
+        if not root.is_dir():
+            raise InputError("--books: not a directory", root)
+        self.root = root
+        self.paths = {p.name.split(".")[0]: p for p in find_books(root)}
+
+    def path(self, doc_id: str) -> Path | None:
+        for key in (doc_id, doc_id.removesuffix("_brat")):
+            if key in self.paths:
+                return self.paths[key]
+        lead = doc_id.split("_")[0]
+        hits = [p for k, p in self.paths.items() if lead.isdigit() and k.split("_")[0] == lead]
+        return hits[0] if len(hits) == 1 else None
+
+    def text(self, doc_id: str) -> str | None:
+        """The book text of ``doc_id`` as extract reads it, or None when DIR has no such book."""
+        from pipeline.formats.books import BookSkipped, read_book
+
+        path = self.path(doc_id)
+        if path is None:
+            return None
+        try:
+            return read_book(path, self.root).text
+        except BookSkipped:
+            return None
+
+
 class PersonFinder:
     """The tokens inside the person mentions of the project's person detection, for a tokenized
     document: the text is rebuilt from the tokens (:func:`pipeline.core.cda.detokenize`, one
@@ -113,10 +148,13 @@ class PersonFinder:
     the book id is the CoNLL document id, ``*`` every document). Loaded on first use.
     ``rejected`` counts the reasons of the PERSON entities the cast dropped."""
 
-    def __init__(self, model: str | None = None, cast: bool = True, overrides: dict | None = None):
+    def __init__(self, model: str | None = None, cast: bool = True, overrides: dict | None = None,
+                 books: Path | None = None):
         self.model_arg = model
         self.cast = cast
         self.overrides = overrides
+        self.books = BookShelf(books) if books is not None else None
+        self.with_book = 0              # documents whose evidence came from their whole book
         self.nlp = None
         self.model = ""
         from collections import Counter
@@ -139,7 +177,10 @@ class PersonFinder:
         if self.cast:
             from pipeline.lang.book_evidence import book_evidence
 
-            evidence = book_evidence(detokenize(words, sentences)[0], doc_id, self.overrides)
+            whole = self.books.text(doc_id) if self.books is not None else None
+            self.with_book += whole is not None
+            evidence = book_evidence(whole if whole is not None else detokenize(words, sentences)[0], doc_id,
+                                     self.overrides)
         pieces, current, size = [], [], 0
         for s, e in sentences:
             n = sum(len(w) + 1 for w in words[s:e])
@@ -298,6 +339,7 @@ class CdaSettings:
     model: str | None = None
     min_columns: int | None = None
     no_progress: bool = False
+    books: Path | None = None
 
 
 def cda(args: CdaSettings) -> int:
@@ -326,7 +368,7 @@ def cda(args: CdaSettings) -> int:
         overrides = read_cast_overrides(args.cast, title_gender)
         columns = MIN_COLUMNS if args.min_columns is None else args.min_columns
         check_books(overrides, {d.doc_id for d in read_documents(args.conll, columns)}, args.cast)
-    finder = PersonFinder(args.model, overrides=overrides)
+    finder = PersonFinder(args.model, overrides=overrides, books=args.books)
     sources: list[dict] = []
     counts = augment_file(args.conll, args.out, args.mode, names, name_map, args.min_columns,
                           progress=not args.no_progress, tagger=tagger, pos=args.pos,
@@ -338,7 +380,8 @@ def cda(args: CdaSettings) -> int:
     print(f"  names from: {source}")
     kinds = [f"named-entity column for {counts.ne_documents}"] if counts.ne_documents else []
     if counts.detected_documents:
-        kinds.append(f"person detection ({finder.model}) for {counts.detected_documents}")
+        kinds.append(f"person detection ({finder.model}) for {counts.detected_documents}"
+                     + (f", the evidence of the whole book for {finder.with_book} (--books)" if args.books else ""))
     print(f"  persons from: {' and '.join(kinds)} of {counts.documents} documents; "
           f"{counts.person_spans} PERSON spans; only their tokens are replaced as names "
           f"(per document: {report})")

@@ -41,6 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "without one); detect: always the person detection")
     opt.cast(parser, "for the person detection, the book id being the CoNLL document id (* = every "
                      "document); not used where the NE column decides")
+    parser.add_argument("--books", type=Path, default=None, metavar="DIR",
+                        help="a folder of the whole books behind the documents (e.g. LitBank's novels): the "
+                             "person detection takes each document's evidence from its whole book (matched "
+                             "by id: 105_persuasion_brat -> 105_persuasion.txt), as extract does")
     opt.model(parser, "for predicted tags and person detection")
     parser.add_argument("--min-columns", type=int, default=None,
                         help="fewest columns of a token line (default 12, the CoNLL-2012 minimum)")

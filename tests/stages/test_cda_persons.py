@@ -197,3 +197,24 @@ def test_cast_overrides_reach_the_detection(tmp_path, capsys):
     assert main(["cda", "--conll", str(src), "--mode", "acda", "--out", str(out2), "--no-progress",
                  "--cast", str(cast)]) == 2
     assert "not in the corpus" in capsys.readouterr().err and not out2.exists()
+
+
+def test_the_whole_book_decides_a_documents_persons(tmp_path, nlp):
+    """``--books DIR``: a document's evidence comes from its whole book (matched by id), so a
+    word the opening alone takes for a person is the county the book shows it to be."""
+    books = tmp_path / "books"
+    books.mkdir()
+    (books / "77_the_garden.txt").write_text(
+        "They lived in Kent. The summer in Kent was long. We went back to Kent in June, and stayed in Kent.\n\n"
+        "Kent was green and quiet that year.\n", encoding="utf-8")
+    (books / "78_other.txt").write_text("Nothing here.\n", encoding="utf-8")
+    words = "Kent was green and quiet that year .".split()
+    alone = PersonFinder()
+    assert alone.find(words, [(0, len(words))], "77_the_garden_brat") == ({0}, 1)
+    shelf = PersonFinder(books=books)
+    assert shelf.find(words, [(0, len(words))], "77_the_garden_brat") == (set(), 0)
+    assert shelf.with_book == 1
+    assert shelf.books.path("77_the_garden") == books / "77_the_garden.txt"
+    assert shelf.books.path("79_missing_brat") is None
+    shelf.find(words, [(0, len(words))], "79_missing_brat")       # no book: the document alone
+    assert shelf.with_book == 1

@@ -240,6 +240,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
                 and evidence.lower[word.lower()] and common_word(word) >= COMMON_NOUN_ZIPF \
                 and not _speech_next(doc, m):
             return "common-word"        # "Grit in a sensitive instrument": capitalised only where a sentence starts
+        if evidence is not None and not m.title and evidence.model_rejects(word):
+            return "model"              # the learned decision (lang/person_model): "Latitude", "Niagara"
     return None
 
 

@@ -33,7 +33,7 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE
 _FORM = re.compile(r"\b[A-Z][A-Za-z]+(?:[-'’][A-Za-z]+)*")
 _BEFORE = re.compile(r"\b([A-Z][A-Za-z]*)\.?\s+$")
 C = 1.0                 # inverse regularisation strength of both regressions
-DEFAULT_THRESHOLDS = {"person": 0.0, "gender": 0.0}     # 0: the model decides nothing (rules only)
+DEFAULT_THRESHOLDS = {"person": 0.0, "gender": 0.0, "veto": 0.0}    # 0: the model decides nothing
 
 
 @dataclass

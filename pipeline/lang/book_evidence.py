@@ -352,6 +352,21 @@ class BookEvidence:
         t = self.model.model.thresholds.get("person", 0)
         return bool(t) and self.model.person(form) >= t
 
+    def model_rejects(self, form: str) -> bool:
+        """The learned decision holds the single untitled word ``form``, which NER took for a
+        person, no person: its person probability is below the model's ``veto`` threshold, the
+        book does not show it to be a person by the rules, no override names it and
+        gender-guesser knows no such first name (0 or no model: never)."""
+        if self.model is None or not self.text_rules or form in self.overrides:
+            return False
+        t = self.model.model.thresholds.get("veto", 0)
+        if not t or guess(form)[0] != UNGENDERED:
+            return False
+        ev = self.forms.get(form)
+        if ev is not None and ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values()) >= PERSON_MIN:
+            return False
+        return self.model.person(form) < t
+
 
 @functools.lru_cache(maxsize=100_000)
 def _title(word: str) -> str | None:

@@ -48,7 +48,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SHARED = ROOT.parent / "shared"
 CACHE = ROOT / "outputs" / ".cache" / "persons"
-GRID = [{"person": p, "gender": g} for p in (0.0, 0.7, 0.6) for g in (0.0, 0.95, 0.9, 0.8)]
+GRID = ([{"person": 0.0, "gender": g, "veto": v} for g in (0.0, 0.9, 0.95) for v in (0.0, 0.2, 0.3)]
+        + [{"person": p, "gender": 0.9, "veto": 0.2} for p in (0.7, 0.6)])
+RULES = {"person": 0.0, "gender": 0.0, "veto": 0.0}
 
 
 def book_for(doc_id: str, corpus: Path) -> Path | None:
@@ -234,7 +236,8 @@ def run_folds(cases: list[Case], k: int, settings: list[dict]) -> dict:
 
 def fold_report(result: dict, settings: list[dict], whole: dict[str, dict]) -> str:
     k = len(result["per_fold"])
-    names = [("rules" if not any(s.values()) else f"model person≥{s['person']:g} gender≥{s['gender']:g}")
+    names = [("rules" if not any(s.values()) else
+              f"model person≥{s.get('person', 0):g} gender≥{s.get('gender', 0):g} veto<{s.get('veto', 0):g}")
              for s in settings]
     lines = [f"LitBank persons, {k} leave-books-out folds over {sum(result['sizes'])} development books, "
              f"{datetime.date.today()}, {os.cpu_count()} cores", "",
@@ -302,6 +305,7 @@ def main(argv=None) -> int:
                     help="with --train: the model file written")
     ap.add_argument("--person-threshold", type=float, default=None, help="with --train: the shipped threshold")
     ap.add_argument("--gender-threshold", type=float, default=None, help="with --train: the shipped threshold")
+    ap.add_argument("--veto-threshold", type=float, default=None, help="with --train: the shipped threshold")
     ap.add_argument("--no-cache", action="store_true", help="parse again, ignoring outputs/.cache/persons")
     args = ap.parse_args(argv)
     entities = args.entities or args.shared / "reference" / "litbank-entities"
@@ -321,10 +325,10 @@ def main(argv=None) -> int:
         return _train(args, cases)
     scorer = None if (args.rules or args.baseline) else _shipped()
     if args.folds:
-        settings = GRID if args.grid else [{"person": 0.0, "gender": 0.0}]
+        settings = GRID if args.grid else [dict(RULES)]
         if not args.grid:
             from pipeline.lang.person_model import shipped_model
-            shipped = {k: float(shipped_model().thresholds.get(k, 0.0)) for k in ("person", "gender")}
+            shipped = {k: float(shipped_model().thresholds.get(k, 0.0)) for k in RULES}
             settings += [shipped] if any(shipped.values()) else []
         result = run_folds(cases, args.folds, settings)
         whole = {"rules": figures(score_cases(cases)[0])}
@@ -351,6 +355,8 @@ def _train(args, cases: list[Case]) -> int:
         thresholds["person"] = args.person_threshold
     if args.gender_threshold is not None:
         thresholds["gender"] = args.gender_threshold
+    if args.veto_threshold is not None:
+        thresholds["veto"] = args.veto_threshold
     t = time.perf_counter()
     spec = train(cases, thresholds)
     spec["trained_on"]["seconds"] = round(time.perf_counter() - t, 2)

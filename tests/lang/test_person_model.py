@@ -93,3 +93,22 @@ def test_book_evidence_binds_the_shipped_model_unless_told_not_to():
     ev = book_evidence("Ogilvy went to the door, and he opened it.")
     assert (ev.model is not None) == any(shipped.thresholds.values())
     assert book_evidence("Ogilvy went to the door.", model=None).model is None
+
+
+def _sure_not(veto: float):
+    n = len(pm.FEATURES)
+    never = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": -5.0}
+    return pm.PersonModel(_spec(person=never, gender=never, thresholds={"person": 0.0, "gender": 0.0, "veto": veto}))
+
+
+def test_the_veto_drops_only_unknown_words_the_book_does_not_show_as_persons():
+    ev = book_evidence("Latitude and Longitude were marked. Mary came in. Waite said so. Waite said it again.",
+                       model=None)
+    ev.model = pm.BookScores(_sure_not(0.2), ev)
+    assert ev.model_rejects("Latitude") and ev.model_rejects("Longitude")
+    assert not ev.model_rejects("Mary")             # a first name gender-guesser knows
+    assert not ev.model_rejects("Waite")            # the book shows a person (speech verbs)
+    ev.model = pm.BookScores(_sure_not(0.0), ev)
+    assert not ev.model_rejects("Latitude")         # threshold 0: off
+    ev.model = None
+    assert not ev.model_rejects("Latitude")

@@ -223,3 +223,18 @@ def test_a_patronymic_left_outside_the_entity_joins_the_mention(nlp):
     assert mention_from_span(doc.ents[0]).text == "Marya Vlasyevna"
     doc = _doc(nlp, ["Marya", "Smith", "came"], [(0, 1)])
     assert mention_from_span(doc.ents[0]).text == "Marya"
+
+
+# ------------------------------------------- aliases without a book (docs/persons.md) -------
+
+def test_a_family_title_is_not_merged_into_a_full_name_without_the_book(nlp):
+    # "Mr. Dixon" beside "Charlie Dixon" (GAP rows have no book): perhaps his father
+    ms = _mentions(nlp, ["Mr.", "Dixon", "met", "Charlie", "Dixon"], [(1, 2), (3, 5)])
+    persons, ok = group_persons(ms)
+    assert ok and [p.name for p in persons] == ["Dixon", "Charlie Dixon"]
+
+
+def test_a_title_of_the_unmarried_joins_a_full_name_without_the_book(nlp):
+    ms = _mentions(nlp, ["Miss", "Smith", "and", "Harriet", "Smith"], [(1, 2), (3, 5)])
+    persons, ok = group_persons(ms)
+    assert ok and [p.name for p in persons] == ["Harriet Smith"]

@@ -7,7 +7,8 @@ marker file is done: a rerun skips it (resume). The engines (:mod:`pipeline.engi
 per-unit function; the run merges the partitions of the current corpus at the end.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.lang.names`
-(the titles' genders, for the cast file's alias clusters).
+(the titles' genders, for the cast file's alias clusters), :mod:`pipeline.lang.person_model` (the shipped
+model, read before anything is written).
 """
 
 from __future__ import annotations
@@ -59,7 +60,12 @@ def unit_label(unit) -> tuple[str, str]:
 def check_cast(cast: Path | None, plan) -> str | None:
     """Read the researcher's ``--cast`` overrides before anything is written (a bad file stops
     the run) and refuse books the corpus does not hold, when the units' book ids are known
-    before reading; -> the file's path as a string (handed to the workers), or None."""
+    before reading; -> the file's path as a string (handed to the workers), or None. The
+    shipped person model is read here too: a missing or outdated file stops the run with one
+    line naming its training command, instead of every book failing in a worker."""
+    from pipeline.lang.person_model import shipped_model
+
+    shipped_model()
     if cast is None:
         return None
     from pipeline.formats.cast import check_books, read_cast_overrides

@@ -112,3 +112,18 @@ def test_the_veto_drops_only_unknown_words_the_book_does_not_show_as_persons():
     assert not ev.model_rejects("Latitude")         # threshold 0: off
     ev.model = None
     assert not ev.model_rejects("Latitude")
+
+
+def test_a_command_without_its_model_file_stops_with_one_line_naming_the_training_command(
+        tmp_path, monkeypatch, capsys, root):
+    from pipeline.cli import main
+
+    monkeypatch.setattr(pm, "FILE", "no_such_person_model.json")
+    pm.shipped_model.cache_clear()
+    try:
+        code = main(["persons", "--corpus", str(root / "resources" / "sample"), "--out", str(tmp_path / "out")])
+    finally:
+        pm.shipped_model.cache_clear()
+    err = capsys.readouterr().err.strip()
+    assert code == 2
+    assert err.startswith("error: ") and "make train-persons" in err and "\n" not in err

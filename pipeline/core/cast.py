@@ -132,8 +132,6 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "heading"
     if not m.title and (all(_roman(w) for w in words) or _after_heading_word(doc, m)):
         return "heading"                # "CHAPTER LIV" (gender-guesser: Liv), "BOOK II"
-    if _famous_unshown(doc, m, words, evidence):
-        return "allusion"               # "or Don Juan be popular": a legend, no person of the story
     if not m.title and _gendered_noun(words[-1]):
         return "a gendered noun (the Story Girl)"
     if not m.title and _modifier(doc, m):
@@ -158,10 +156,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             and words[0].rstrip(".").lower() not in NEUTRAL_TITLES \
             and (evidence is None or not evidence.proper(words[0])):
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
-    why = _allusion(doc, m, words, evidence)
-    if why:
-        return why
-    if evidence is not None and not m.title and _thing(words[-1], evidence):
+    if evidence is not None and not m.title and (len(words) == 1 or guess(words[0])[0] == UNGENDERED) \
+            and _thing(words[-1], evidence):
         return "thing"                  # "the Colonel's unlucky Diamond", "that infernal Indian Diamond"
     prev = _prev(doc, m.token_start)
     nxt = _next(doc, m.token_end)
@@ -310,11 +306,16 @@ def _after_heading_word(doc, m: NameMention) -> bool:
         and (prev.i == 0 or "\n" in doc[prev.i - 1].text_with_ws or _sentence_start(doc, prev.i))
 
 
-def _allusion(doc, m: NameMention, words: list[str], evidence: BookEvidence | None) -> str | None:
-    """An untitled name used as a kind, not a person in the story: after "a sort of" /
-    "a kind of" or an indefinite article across adjectives ("a sort of infantine Guy Fawkes",
-    "like a Hercules", "an every-day Napoleon"). (A well-known person the book never shows as
-    one: :func:`_famous_unshown`.)"""
+def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str | None:
+    """Why the person mention ``m`` is an allusion, no character of the story (a short reason),
+    or None. A person still (LitBank's gold counts "Napoleon Bonaparte" and "Robin Hood" where
+    a novel names them), but extract refuses a window that holds one (a swap would make a
+    heroine of Don Juan): an untitled name used as a kind, after "a sort of" / "a kind of" or
+    an indefinite article across adjectives ("a sort of infantine Guy Fawkes", "like a young
+    Hercules"); a well-known real or legendary person the book never shows as one
+    (:func:`_famous_unshown`: "or Don Juan be popular")."""
+    if _famous_unshown(doc, m, m.name.split(), evidence):
+        return "a well-known person the book never shows as one"
     if m.title:
         return None
     j, nouns = m.token_start - 1, False
@@ -323,9 +324,9 @@ def _allusion(doc, m: NameMention, words: list[str], evidence: BookEvidence | No
         nouns = nouns or doc[j].tag_.startswith("NN")
         j -= 1
     if j >= 0 and doc[j].lower_ in ("a", "an") and j < m.token_start - 1 and not nouns:
-        return "allusion"               # "a mere Hercules" (right after "a": the article rule)
+        return "a name after an article and adjectives"     # "a mere Hercules"
     if j >= 1 and doc[j].lower_ == "of" and doc[j - 1].lower_ in KIND_WORDS:
-        return "allusion"               # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
+        return "a name after 'a sort of'"   # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
     return None
 
 
@@ -363,6 +364,8 @@ def _thing(word: str, evidence: BookEvidence) -> bool:
     ev = evidence.forms.get(word)
     if ev is None or ev.determined < THING_MIN or ev.determined < THING_SHARE * evidence.capital[word]:
         return False
+    if word.endswith("s") and (evidence.capital[word[:-1]] or evidence.capital[word[:-2]]):
+        return False                    # "the Ambersons": a family
     personal = ev.person + sum(ev.titled.values()) + sum(ev.appositions.values())
     return personal * THING_PERSONAL <= ev.determined
 

@@ -39,7 +39,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.core.cast import common_word, doc_mentions
+from pipeline.core.cast import EVIDENCE_KEY, allusion, common_word, doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
@@ -283,6 +283,7 @@ REJECT_GLUED = "a name glued to another word by a dash (congratulations.--Harrie
 REJECT_RANK = "a rank or title used as a name (the little princess, the Colonel)"
 REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
 REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
+REJECT_ALLUSION = "an allusion among the four persons (a sort of Guy Fawkes, or Don Juan be popular)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
@@ -292,7 +293,7 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
-WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
+WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
@@ -390,6 +391,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             art = _article_before(doc, m)
             if art:
                 found.setdefault(REJECT_ARTICLE, f"{art} {m.text}")
+        for m in p.mentions:
+            if allusion(doc, m, evidence if evidence is not None else doc.user_data.get(EVIDENCE_KEY)):
+                found.setdefault(REJECT_ALLUSION, m.text)
         elders = [_generation(doc, m) for m in p.mentions]
         if any(elders) and not all(elders):
             found.setdefault(REJECT_GENERATIONS, next(f"{e} {m.text}" for e, m in zip(elders, p.mentions) if e))

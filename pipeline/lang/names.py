@@ -376,11 +376,12 @@ def _title_decision(title: str, surname: str, given: str, gender: str, aliases) 
     """May the titled surname ("Miss Marjoribanks", "Mr. Shaw") be the person whose given name
     is ``given``? :data:`JOIN`, :data:`APART` or :data:`AMBIGUOUS`. With the book
     (``aliases``: :class:`pipeline.lang.aliases.BookAliases`) as its ``titled_surname`` says;
-    without it, a title of the unmarried joins and any other keeps apart ("Charlie Dixon" is no
-    "Mr. Dixon": perhaps his father)."""
+    without it (a GAP row, a text alone), joined: in a short text "John Phelps ... Mr. Phelps",
+    "Edward Rath ... Senator Rath" are one person far more often than two (docs/persons.md,
+    "Aliases")."""
     if aliases is not None:
         return aliases.titled_surname(title, surname, given, gender)
-    return JOIN if _plain_title(title) in MISS_TITLES else APART
+    return JOIN
 
 
 def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms: list[NameMention],
@@ -432,7 +433,8 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
     book's pronouns: "Montoni" with his own he/him is not "Madame Montoni"). So "Harriet" joins
     "Harriet Smith" and "Knightley" joins "Mr. Knightley", taking that person's gender. A
     titled surname alone joins a person with a given name only as :func:`_title_decision`
-    says ("Miss Smith" and "Harriet Smith" one person; "Mr. Shaw" and "Tom Shaw" two). A form
+    says ("Miss Smith" and "Harriet Smith" one person; with the book, "Mr. Shaw" and "Tom Shaw"
+    two). A form
     that fits no person starts a new one. A form that fits two or more persons ("Weston" beside
     "Mr. Weston" and "Mrs. Weston"), or a titled surname the book gives to two people ("Mr.
     Osborne" beside "George": his father is Mr. Osborne too), is ambiguous: the second return

@@ -227,11 +227,12 @@ def test_a_patronymic_left_outside_the_entity_joins_the_mention(nlp):
 
 # ------------------------------------------- aliases without a book (docs/persons.md) -------
 
-def test_a_family_title_is_not_merged_into_a_full_name_without_the_book(nlp):
-    # "Mr. Dixon" beside "Charlie Dixon" (GAP rows have no book): perhaps his father
-    ms = _mentions(nlp, ["Mr.", "Dixon", "met", "Charlie", "Dixon"], [(1, 2), (3, 5)])
+def test_a_family_title_joins_a_full_name_without_the_book(nlp):
+    # "Mr. Phelps" beside "John Phelps" (GAP rows have no book): one person, as a short text
+    # means it far more often than not (with a book, the book decides: tests/lang/test_aliases.py)
+    ms = _mentions(nlp, ["John", "Phelps", "met", "Mr.", "Phelps"], [(0, 2), (4, 5)])
     persons, ok = group_persons(ms)
-    assert ok and [p.name for p in persons] == ["Dixon", "Charlie Dixon"]
+    assert ok and [p.name for p in persons] == ["John Phelps"]
 
 
 def test_a_title_of_the_unmarried_joins_a_full_name_without_the_book(nlp):

@@ -39,7 +39,7 @@ The decisions (thresholds named below; the rules are stated in ``docs/persons.md
 * Where the rules give no gender, the learned decision (:mod:`pipeline.lang.person_model`,
   bound to the book by :func:`bind_model`) may give one (:meth:`BookEvidence.model_gender`,
   source ``book:model``); it may also add persons (:meth:`BookEvidence.model_person`) when its
-  ``person`` threshold is set (it is not: the folds did not support it; ``docs/persons.md``).
+  ``person`` threshold is set, for first names gender-guesser knows (``docs/persons.md``).
 
 May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.aliases` (the book's alias table),
 :mod:`pipeline.lang.pronouns`, :mod:`pipeline.lang.person_model` (inside :func:`bind_model`),
@@ -345,12 +345,14 @@ class BookEvidence:
         return self.model_person(form)
 
     def model_person(self, form: str) -> bool:
-        """The learned decision holds ``form`` a person with at least the model's ``person``
-        threshold (0 or no model: never)."""
+        """The learned decision holds ``form``, a first name gender-guesser knows, a person with
+        at least the model's ``person`` threshold (0 or no model: never). Words gender-guesser
+        does not know are left to the rules: the model, which sees no NER label, takes too many
+        places for persons ("Shaston", "Egria")."""
         if self.model is None or not self.text_rules:
             return False
         t = self.model.model.thresholds.get("person", 0)
-        return bool(t) and self.model.person(form) >= t
+        return bool(t) and guess(form)[0] != UNGENDERED and self.model.person(form) >= t
 
     def model_rejects(self, form: str) -> bool:
         """The learned decision holds the single untitled word ``form``, which NER took for a

@@ -49,7 +49,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_SHARED = ROOT.parent / "shared"
 CACHE = ROOT / "outputs" / ".cache" / "persons"
 GRID = ([{"person": 0.0, "gender": g, "veto": v} for g in (0.0, 0.9, 0.95) for v in (0.0, 0.2, 0.3)]
-        + [{"person": p, "gender": 0.9, "veto": 0.2} for p in (0.7, 0.6)])
+        + [{"person": p, "gender": 0.9, "veto": 0.2} for p in (0.8, 0.7, 0.6)])
 RULES = {"person": 0.0, "gender": 0.0, "veto": 0.0}
 
 

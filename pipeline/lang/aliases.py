@@ -43,15 +43,19 @@ from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, PET_FORMS,
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
-_WORD = r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*"
+# letters of European names, accented ones included ("Nicholas Rostóv", "Hélène Kurágina"), as
+# the book's evidence reads them
+_UP = "A-ZÀ-ÖØ-Þ"
+_LO = "a-zß-öø-ÿ\u0100-\u017f"
+_WORD = rf"[{_UP}][{_LO}]+(?:['’-][{_UP}{_LO}]+)*"
 _SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 # a run of two capitalised words or more, a title with its period allowed at its start ("Mr.
 # George Osborne")
-_RUN = re.compile(rf"\b([A-Z][a-z]*)(\.?)((?:{_SEP}{_WORD})+)")
-_GENERATION = re.compile(rf"\b(?:[Oo]ld|elder|[Ll]ate|[Yy]ounger|[Ss]enior){_SEP}(?:([A-Z][a-z]*)\.?{_SEP})?({_WORD})")
+_RUN = re.compile(rf"\b([{_UP}][{_LO}]*)(\.?)((?:{_SEP}{_WORD})+)")
+_GENERATION = re.compile(rf"\b(?:[Oo]ld|elder|[Ll]ate|[Yy]ounger|[Ss]enior){_SEP}(?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})")
 _AND = re.compile(rf"\b({_WORD}){_SEP}and{_SEP}({_WORD})\b")
-_BRACKETS = re.compile(rf"({_WORD}){_SEP}?\((?:([A-Z][a-z]*)\.?{_SEP})?({_WORD})\)")
-_TITLE_BEFORE = re.compile(rf"\b([A-Z][a-z]*)\.?{_SEP}$")
+_BRACKETS = re.compile(rf"({_WORD}){_SEP}?\((?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})\)")
+_TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_LO}]*)\.?{_SEP}$")
 # titles of the head of a family or his wife: "Mr. Shaw" beside "Tom Shaw" may be his father
 FAMILY_TITLES = frozenset({"mr", "mrs", "mister", "madam", "madame", "mme", "m", "monsieur", "herr", "frau",
                            "signor", "signora", "señor", "senor", "señora", "senora", "sir", "lady", "lord", "ms"})
@@ -250,7 +254,7 @@ def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = Fa
             aliases.full_gender.setdefault((g, s), set()).add(tg)
 
 
-_LOWER_WORD = re.compile(r"\b[a-z]+\b")
+_LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\"“”‘’_(\[—-])\s*$")
 
 

@@ -95,7 +95,7 @@ def process_book(book, model: str | None, cast_file: str | None):
         records = [{"book_id": book.book_id, "start": m.start, "end": m.end, "text": m.text, "name": m.name,
                     "title": m.title, "gender": m.gender, "gender_source": m.gender_source}
                    for m in resolve_in_context(found)]
-        mentions, cast = cast_rows(book.book_id, records)
+        mentions, cast = cast_rows(book.book_id, records, getattr(evidence, "aliases", None))
     except Exception as exc:  # noqa: BLE001 -- one bad book must not stop the corpus
         log.debug("book %s failed", book.path, exc_info=True)
         row.update(status="skipped", skip_reason=f"error: {type(exc).__name__}: {exc}")

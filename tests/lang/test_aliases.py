@@ -277,3 +277,13 @@ def test_a_bare_surname_the_family_head_shares_is_ambiguous():
     got, ok, _ = grouped("Marjoribanks laughed and Lucilla left.", ["Marjoribanks", "Lucilla"],
                          "Lucilla Marjoribanks came. Miss Marjoribanks sang.")
     assert ok and got == [["Lucilla", "Marjoribanks"]]
+
+
+def test_accented_full_names_tie_their_parts():
+    """Translations that mark stress write "Nicholas Rostóv": the table reads such names like
+    any other."""
+    from pipeline.lang.aliases import book_aliases
+
+    table = book_aliases("Nicholas Rostóv came in. Count Rostóv smiled. Nicholas Rostóv sat down. "
+                         "Natásha Rostóva laughed.")
+    assert table.surname_of("nicholas") == "rostóv"

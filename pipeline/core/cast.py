@@ -325,7 +325,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
         j -= 1
     if j >= 0 and doc[j].lower_ in ("a", "an") and j < m.token_start - 1 and not nouns:
         return "a name after an article and adjectives"     # "a mere Hercules"
-    if j >= 1 and doc[j].lower_ == "of" and doc[j - 1].lower_ in KIND_WORDS:
+    if j >= 2 and doc[j].lower_ == "of" and doc[j - 1].lower_ in KIND_WORDS and doc[j - 2].lower_ in ("a", "an") \
+            and not any(_gendered_noun(doc[k].text) for k in range(j + 1, m.token_start)):
         return "a name after 'a sort of'"   # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
     return None
 

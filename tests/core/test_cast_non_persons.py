@@ -81,6 +81,8 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("He met Guy Fawkes at the gate.", "Guy Fawkes",
      BOOK_ALLUSION + "Guy Fawkes said no. Guy Fawkes said yes. Mr. Fawkes left. Mr. Fawkes came. ", False),
     ("She went with a brother John.", "John", None, False),
+    ("He did not know what sort of girl Stepan Arkadyevitch had in his mind.", "Stepan Arkadyevitch", None, False),
+    ("She was a sort of girl Mary would like.", "Mary", None, False),
     ("She wrote a letter to John.", "John", None, False),
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):

@@ -268,6 +268,16 @@ def fit_window(mentions: list[NameMention], aliases=None):
     return persons
 
 
+def window_ambiguity(mentions: list[NameMention], aliases=None) -> str | None:
+    """The names of a window that :func:`fit_window` refused because one of them may be either
+    of two persons (the book has two Mr. Osbornes; "Miss Eliza" beside "Elizabeth" without the
+    book), or None when it refused the window for anything else."""
+    persons, ok = group_persons(mentions, aliases)
+    if ok and not confusable_persons(persons):
+        return None
+    return " / ".join(dict.fromkeys(m.text for m in mentions))[:200]
+
+
 # Why a window that fits (two masculine and two feminine persons, a GAP pattern) is refused:
 # it holds a further person-like mention that is none of the four persons (docs/extract.md,
 # "Windows with a fifth person"). Reasons, in the order they are looked for.
@@ -284,6 +294,8 @@ REJECT_RANK = "a rank or title used as a name (the little princess, the Colonel)
 REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
 REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
 REJECT_ALLUSION = "an allusion among the four persons (a sort of Guy Fawkes, or Don Juan be popular)"
+# not a fifth person: a name of the window may be either of two persons of the book (two Mr. Osbornes)
+REJECT_AMBIGUOUS_ALIAS = "a name that may be either of two persons (two Mr. Osbornes)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
@@ -634,6 +646,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                       {m.key_tokens for m in ms if m.gender == FEMININE}) for ms in by_sent]
     out = []
     fitted: dict[tuple[int, int], list | None] = {}       # (lo, hi) -> fit_window of its mentions
+    ambiguous: dict[tuple[int, int], str | None] = {}     # (lo, hi) -> window_ambiguity of a refused one
     for pron in pronouns:
         sp = sent_of_token.get(pron.i)
         if sp is None:
@@ -652,6 +665,11 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                 fitted[lo, hi] = fit_window(window, getattr(evidence, "aliases", None))
             persons = fitted[lo, hi]
             if persons is None:
+                if refused is None:
+                    if (lo, hi) not in ambiguous:
+                        ambiguous[lo, hi] = window_ambiguity(window, getattr(evidence, "aliases", None))
+                    if ambiguous[lo, hi] is not None:
+                        refused, offending = REJECT_AMBIGUOUS_ALIAS, ambiguous[lo, hi]
                 continue
             cands = [p for p in persons if p.gender == gender]
             others = [p for p in persons if p.gender != gender]

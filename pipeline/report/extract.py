@@ -54,8 +54,8 @@ def summary(counts: dict, elapsed: float, words_this_run: int, resumed: int, pro
     for b in ok:
         rejected.update(dict(b.get("rejected_windows") or {}))
     if rejected:
-        lines.append(f"windows refused  {sum(rejected.values()):,} pronouns whose fitting windows all held "
-                     "a fifth person-like mention (each in refused.parquet with its words):")
+        lines.append(f"windows refused  {sum(rejected.values()):,} pronouns whose windows were all refused, for a "
+                     "fifth person-like mention or an ambiguous name (each in refused.parquet with its words):")
         lines += [f"  {n:6,}  {reason}" for reason, n in rejected.most_common()]
         lines.append("")
     for b in by_status.get(FAILED, []):

@@ -271,3 +271,26 @@ def test_a_person_the_ner_put_in_another_entity_is_person_like(nlp):
     # a place in a place's role stays a place
     doc = _relabel(nlp(base + " in Oxford."), "Oxford", "GPE")
     check_refusal(doc, core.REJECT_PROPER, False)
+
+
+def test_a_window_refused_for_an_ambiguous_name_is_listed(nlp):
+    """A name that may be either of two persons of the book (old Mr. Osborne or his son George)
+    refuses the window, and the refusal is recorded with the window's names."""
+    from collections import Counter
+
+    from pipeline.core import extract as core
+    from pipeline.lang.book_evidence import book_evidence
+
+    book = "Mr. George Osborne. George Osborne. John Osborne. Mr. Osborne. old Mr. Osborne. "
+    text = "Mr. Osborne scowled at George. Amelia and Rebecca said that she was late."
+    doc = nlp(text)
+    meta = core.BookMeta("vf", "", "")
+    rejected, refusals = Counter(), []
+    insts, _, _ = core.instances_from_doc(doc, 0, meta, None, book_evidence(book + text, "vf"), rejected, None,
+                                          refusals)
+    assert insts == [] and rejected == Counter({core.REJECT_AMBIGUOUS_ALIAS: 1})
+    assert refusals[0]["reason"] == core.REJECT_AMBIGUOUS_ALIAS and "Mr. Osborne" in refusals[0]["words"]
+    assert refusals[0]["pronoun"] == "she"
+    # without the book's two Osbornes, the same window is an instance
+    insts, _, _ = core.instances_from_doc(doc, 0, meta, None, book_evidence(text, "vf"), Counter(), None, [])
+    assert len(insts) == 1

@@ -348,11 +348,19 @@ class BookEvidence:
         """The learned decision holds ``form``, a first name gender-guesser knows, a person with
         at least the model's ``person`` threshold (0 or no model: never). Words gender-guesser
         does not know are left to the rules: the model, which sees no NER label, takes too many
-        places for persons ("Shaston", "Egria")."""
+        places for persons ("Shaston", "Egria"). The book must also show the form as a name at
+        least once (mid-sentence) and give it some evidence of a person (a speech verb, a title,
+        a pronoun vote, an apposition): a first name the text never uses as one ("Hark!") stays
+        no person."""
         if self.model is None or not self.text_rules:
             return False
         t = self.model.model.thresholds.get("person", 0)
-        return bool(t) and guess(form)[0] != UNGENDERED and self.model.person(form) >= t
+        ev = self.forms.get(form)
+        if not t or ev is None or guess(form)[0] == UNGENDERED or self.never_mid_sentence(form):
+            return False
+        if not (ev.person or sum(ev.titled.values()) or sum(ev.pronouns.values()) or sum(ev.appositions.values())):
+            return False
+        return self.model.person(form) >= t
 
     def model_rejects(self, form: str) -> bool:
         """The learned decision holds the single untitled word ``form``, which NER took for a

@@ -74,7 +74,8 @@ def test_the_shipped_model_loads():
 
 
 def test_a_model_decides_nothing_at_threshold_zero_and_fills_gaps_above_it():
-    ev = book_evidence("Ogilvy went to the door, and he opened it. Nobody came. Harvey came.", model=None)
+    ev = book_evidence("Ogilvy went to the door, and he opened it. Nobody came. Then Harvey came, and he sat. "
+                       "Hark at that child!", model=None)
     assert not ev.is_person("Ogilvy") and ev.gender("Ogilvy") is None       # one pronoun vote
     n = len(pm.FEATURES)
     sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
@@ -84,6 +85,7 @@ def test_a_model_decides_nothing_at_threshold_zero_and_fills_gaps_above_it():
                                                   thresholds={"person": 0.9, "gender": 0.9})), ev)
     assert ev.is_person("Harvey")                   # a first name gender-guesser knows
     assert not ev.is_person("Ogilvy")               # one it does not know: left to the rules
+    assert not ev.is_person("Hark")                 # a listed name the text shows as no name
     assert ev.gender("Ogilvy") == ("masculine", "book:model")
     assert not ev.is_person("Mrs")                  # never a title
     assert ev.gender("Nobody") is None              # no gendered evidence in the book: no guess

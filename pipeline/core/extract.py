@@ -49,7 +49,7 @@ from pipeline.lang.names import (NameMention, any_title, confusable_persons, glu
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
-from pipeline.lang.sentence_starts import real_start
+from pipeline.lang.sentence_starts import heading, real_start
 from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
@@ -637,6 +637,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         return [], mentions, pronouns
     sent_of_token = {i: k for k, s in enumerate(sents) for i in range(s.start, s.end)}
     starts = real_starts(doc, sents)
+    headings = [heading(doc, s.start, s.end) for s in sents]      # no window reads across one
     by_sent: list[list[NameMention]] = [[] for _ in sents]
     for m in mentions:
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))
@@ -660,6 +661,8 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         initial = initial_clause_kind(pron, sents[sp]) is not None
         refused, offending = None, ""
         for lo, hi in candidate_windows(sp, len(sents), starts=starts):
+            if any(headings[lo:hi + 1]):
+                continue
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
                 fitted[lo, hi] = fit_window(window, getattr(evidence, "aliases", None))

@@ -59,3 +59,25 @@ def real_start(doc, i: int) -> bool:
             and (w := _LAST_ALPHA.search(doc[j - 1].text)) is not None and abbreviation(w.group(0)):
         return False                    # "Mrs" "." | "Elton" split by the tokenizer
     return True
+
+
+# a heading standing as a paragraph of its own: "CHAPTER LIV", "Book Eighth", "BOOK II.", "I",
+# "XIV.", "12"
+_HEADING = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
+                      r"|ADVENTURE|Adventure|SECTION|Section)\b[\w\s.,:;'’\-]{0,60}"
+                      r"|[IVXLCDM]+\.?|\d{1,3}\.?)$")
+
+
+def heading(doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` of ``doc`` (a sentence) are a heading on a line of their own
+    ("CHAPTER LIV", "Book Eighth", "I"): no window reads across one (the text before it is
+    another chapter's)."""
+    while start < end and doc[start].is_space:
+        start += 1
+    while end > start and doc[end - 1].is_space:
+        end -= 1
+    if start >= end:
+        return False
+    before = start == 0 or "\n" in doc[start - 1].text_with_ws
+    after = end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space and "\n" in doc[end].text
+    return before and after and bool(_HEADING.match(doc[start:end].text.strip()))

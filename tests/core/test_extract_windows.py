@@ -69,3 +69,26 @@ def test_an_unnamed_rank_that_flips_is_no_fifth_person_for_the_other_gender(nlp,
     assert [i["pronoun"] for i in insts] == pronouns, rejected
     if not pronouns:
         assert rejected[core.REJECT_RANK] == 1
+
+
+@pytest.mark.parametrize("text,heads", [
+    ("as a consequence he should know how he stood.\n\nBook Eighth\n\nI\n\nStrether rambled alone.",
+     [False, True, True, False]),
+    ("She went away.\n\nCHAPTER LIV\n\nThe rain fell.", [False, True, False]),
+    ("Book II of the poem was long. I read it.", [False, False]),
+])
+def test_headings_on_a_line_of_their_own(nlp, text, heads):
+    from pipeline.lang.sentence_starts import heading
+
+    doc = nlp(text)
+    assert [heading(doc, s.start, s.end) for s in doc_sentences(doc)] == heads
+
+
+def test_no_window_reads_across_a_heading(nlp):
+    text = ("Clara and Eleanor saw Thomas.\n\nCHAPTER LIV\n\n"
+            "Although she admired him, Eleanor would not say so to William.")
+    insts, _, _ = instances_from_doc(nlp(text), 0, META)
+    assert insts == []
+    text = text.replace("\n\nCHAPTER LIV\n\n", " ")
+    insts, _, _ = instances_from_doc(nlp(text), 0, META)
+    assert insts and all(i["text"].startswith("Clara") for i in insts)

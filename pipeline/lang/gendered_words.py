@@ -298,6 +298,18 @@ def _real_neighbour(doc, i: int, step: int):
     return doc[j] if 0 <= j < len(doc) else None
 
 
+def _noun_follows(doc, i: int) -> bool:
+    """A common noun follows token ``i`` across modifiers (adjectives, participles, adverbs,
+    hyphens) within four tokens: "her marked thin-lipped smile"."""
+    for j in range(i + 1, min(len(doc), i + 6)):
+        t = doc[j]
+        if t.tag_ in ("NN", "NNS") and t.text[:1].islower():
+            return True
+        if not (t.tag_[:2] in ("JJ", "VB", "RB") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
+            return False
+    return False
+
+
 def pronoun_case(doc) -> int:
     """Correct the tag and dependency label of "her" and "his" where the tagger reads their case
     wrong, so that :func:`flip` (through :func:`pronoun_tag`) gives the right opposite; returns
@@ -306,6 +318,8 @@ def pronoun_case(doc) -> int:
     * an idiom of "do" with a noun: "to do her justice", "it does her credit" -> "her" is an
       object (PRP, ``dative``): "to do him justice", not "his justice";
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
+    * "her" tagged a determiner before modifiers and a noun, but labelled a subject because the
+      parser took a participle for a verb ("her marked thin-lipped smile"): a determiner;
     * italics marks around the pronoun ("_her_ poor boy", tokens "_" "her" "_"), which the tagger
       reads as words: the case is decided from the word after the marks, as without them: a
       noun, adjective or number -> determiner (PRP$, ``poss``: "_his_ poor girl"); a
@@ -324,6 +338,8 @@ def pronoun_case(doc) -> int:
             tag, dep = "PRP", "dative"      # not "did her good work"
         elif low == "his" and nxt is not None and nxt.lower_ in _NOT_AFTER_DETERMINER:
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
+        elif low == "her" and tok.tag_ == "PRP$" and tok.dep_ != "poss" and _noun_follows(doc, tok.i):
+            tag, dep = "PRP$", "poss"       # "her marked thin-lipped smile": the parser took "marked" for a verb
         elif marked:
             if nxt is not None and nxt.tag_[:2] in ("NN", "JJ", "CD") and not nxt.text[:1] in MARKUP:
                 tag, dep = "PRP$", "poss"

@@ -139,6 +139,10 @@ def test_flip_of_flip_has_the_original_gender():
     ("He saw _her_ and left.", "her", 0, "him"),
     ("I told _her_ the truth.", "her", 0, "him"),
     ("The book is _his_.", "his", 0, "hers"),
+    # a determiner the parser labelled a subject ("marked" read as a verb)
+    ("He had rarely seen her shy or dry, her marked thin-lipped smile, intense without brightness.", "her", 1, "his"),
+    ("He had rarely seen her shy or dry, her marked thin-lipped smile, intense without brightness.", "her", 0, "him"),
+    ("It made her very happy.", "her", 0, "him"),
     # an independent "his" before a determiner: never "her the"
     ("I found among his the handwriting of his wife.", "his", 0, "hers"),
     ("I found among his the handwriting of his wife.", "his", 1, "her"),

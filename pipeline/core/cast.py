@@ -130,8 +130,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         evidence = None                 # overrides only: the sentence rules below, no book rules
     if HEADING.search(m.text):
         return "heading"
-    if not m.title and (all(_roman(w) for w in words) or _after_heading_word(doc, m)):
-        return "heading"                # "CHAPTER LIV" (gender-guesser: Liv), "BOOK II"
+    if (not m.title and (all(_roman(w) for w in words) or _after_heading_word(doc, m))) or _heading_line(doc, m):
+        return "heading"                # "CHAPTER LIV" (gender-guesser: Liv), "BOOK II", "CHAPTER 39. WICKFIELD AND HEEP"
     if not m.title and _gendered_noun(words[-1]):
         return "a gendered noun (the Story Girl)"
     if not m.title and _modifier(doc, m):
@@ -304,6 +304,24 @@ def _after_heading_word(doc, m: NameMention) -> bool:
     prev = _prev(doc, m.token_start)
     return prev is not None and prev.lower_ in HEADING_WORDS and prev.text[:1].isupper() \
         and (prev.i == 0 or "\n" in doc[prev.i - 1].text_with_ws or _sentence_start(doc, prev.i))
+
+
+HEADING_LINE_CHARS = 80
+
+
+def _heading_line(doc, m: NameMention) -> bool:
+    """The mention stands in a line of its own that starts with a heading word ("CHAPTER 39.
+    WICKFIELD AND HEEP", "CHAPTER 28. Mr. MICAWBER’S GAUNTLET"): a chapter's title, not the
+    story."""
+    i, j = m.token_start, m.token_end
+    while i > 0 and "\n" not in doc[i - 1].text_with_ws:
+        i -= 1
+    while j < len(doc) and "\n" not in doc[j - 1].whitespace_ and not (doc[j].is_space and "\n" in doc[j].text):
+        j += 1
+    line = doc[i:j].text.strip()
+    first = line.split(maxsplit=1)[0].lower() if line else ""
+    return len(line) <= HEADING_LINE_CHARS and first in HEADING_WORDS and first != "part" \
+        and bool(re.match(r"^\S+\s+(?:[IVXLCDM]+|\d+|[A-Z][a-z]+)\b", line)) and line.split()[0][:1].isupper()
 
 
 def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str | None:

@@ -50,6 +50,11 @@ def test_a_form_the_book_names_like_a_thing_is_no_person(nlp, text, word, book, 
     ("BOOK II\n\nThe rain fell.", "II", False),
     ("Chapter Fourth\n\nThe rain fell.", "Fourth", False),
     ("She gave the book to LIV yesterday, and left.", "LIV", False),         # a numeral anyway
+    # a name in a chapter's title line
+    ("He left.\n\nCHAPTER 39. WICKFIELD AND HEEP\n\nI went home.", "HEEP", False),
+    ("He left.\n\nCHAPTER 28. Mr. MICAWBER’S GAUNTLET\n\nI went home.", "Mr. MICAWBER", False),
+    ("He read the first chapter. Heep came in.", "Heep", True),
+    ("Book the First. Tom came in.", "Tom", True),
     ("King Louis XIV was there.", "Louis XIV", True),
     ("She gave the book to LIVIA, and left.", "LIVIA", True),
 ])

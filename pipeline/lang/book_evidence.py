@@ -132,7 +132,9 @@ _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:{'|'.join(BODY_KIN)})\b")
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
 # (capitalised modifiers too: "Joyce was the Frizinghall policeman")
-_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])")
+# (the noun before no name: in "Liza-Lu, the boy Abraham, and ..." the boy is Abraham)
+_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])"
+                         rf"(?!\s+[{_UP}])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")
 _LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")

@@ -146,3 +146,11 @@ def test_a_predicate_nominal_gives_the_gender(nlp, book, gender):
 def test_a_title_glued_to_the_word_before_gives_the_gender(nlp, text, gender, source):
     m = mention(person_doc(nlp, text, "Elton"))
     assert m is not None and (m.gender, m.gender_source) == (gender, source)
+
+
+def test_an_apposition_noun_before_a_name_belongs_to_that_name():
+    # "Liza-Lu, the boy Abraham, and ...": the boy is Abraham, not Liza-Lu
+    e = book_evidence("Liza-Lu, the boy Abraham, and the younger children had gone. "
+                      "Joyce was the Frizinghall policeman, who came. Jo, a tall girl, laughed. ", "b")
+    found = {k: dict(v.appositions) for k, v in e.forms.items() if sum(v.appositions.values())}
+    assert found == {"Joyce": {"masculine": 1}, "Jo": {"feminine": 1}}

@@ -154,3 +154,16 @@ def test_an_apposition_noun_before_a_name_belongs_to_that_name():
                       "Joyce was the Frizinghall policeman, who came. Jo, a tall girl, laughed. ", "b")
     found = {k: dict(v.appositions) for k, v in e.forms.items() if sum(v.appositions.values())}
     assert found == {"Joyce": {"masculine": 1}, "Jo": {"feminine": 1}}
+
+
+@pytest.mark.parametrize("book,animal", [
+    ("I met her little dog, who was called Jip. Jip barked madly all the time. ", True),
+    ("Jip barked at me again. ", True),
+    # a person who speaks is none
+    ("Jip said nothing. Jip laughed. Mr. Jip came in. ", False),
+])
+def test_a_name_the_book_shows_barking_is_an_animal(nlp, book, animal):
+    e = book_evidence(book, "b")
+    assert e.is_animal("Jip") is animal
+    m = mention(person_doc(nlp, "Jip ran to the door.", "Jip"), e)
+    assert (m is None) is animal

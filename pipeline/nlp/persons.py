@@ -301,8 +301,10 @@ def trimmed(ent) -> tuple[int, int]:
         if _lower_word(t) and (t.text.lower().strip("-—–") not in NAME_PARTICLES | COORDINATORS or t.i > caps[-1]):
             end = t.i
             break
-        if t.text in POSSESSIVES and t.i + 1 < ent.end and doc[t.i + 1].text.lower() not in COORDINATORS:
+        if t.text in POSSESSIVES and t.i + 1 < ent.end and doc[t.i + 1].text.lower() not in COORDINATORS \
+                and not (doc[t.i + 1].text.lower() in head_words() and capitalised(doc[t.i + 1].text)):
             end = t.i + 1               # "the Colonel's Diamond": the person ends at the possessive
+            #                             (not "Bartlett's Buildings", a place: see add_persons)
             break
     if doc[start].text in POSSESSIVES and end - start > 1:
         start += 1                      # "’s Diamond": the NER's span began at the possessive

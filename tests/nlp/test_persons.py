@@ -254,3 +254,21 @@ def test_words_glued_to_a_name_are_trimmed(nlp, text, word, kept):
     doc = add_persons(doc)
     assert kept in [e.text for e in doc.ents if e.label_ == "PERSON"], [(e.text, e.label_) for e in doc.ents]
     assert word == kept or word not in [e.text for e in doc.ents]
+
+
+def test_a_possessive_before_a_place_word_keeps_the_place(nlp):
+    """"Bartlett's Buildings" (NER: one PERSON) is a place, not "Bartlett's" and a building:
+    the possessive cut spares a run whose next word is a place head word."""
+    from spacy.tokens import Span
+
+    from pipeline.nlp.persons import add_persons
+
+    doc = nlp.make_doc("They lodged in Bartlett's Buildings, Holborn, with Lucy.")
+    for name, proc in nlp.pipeline:
+        if name != "person_layer":
+            doc = proc(doc)
+    i = next(i for i in range(len(doc)) if doc[i].text == "Bartlett")
+    doc.ents = [Span(doc, i, i + 3, label="PERSON")]
+    doc = add_persons(doc)
+    assert not [e for e in doc.ents if e.label_ == "PERSON" and "Bartlett" in e.text]
+    assert [e.label_ for e in doc.ents if e.text == "Bartlett's Buildings"] == ["FAC"]

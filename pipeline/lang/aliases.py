@@ -61,6 +61,17 @@ FAMILY_TITLES = frozenset({"mr", "mrs", "mister", "madam", "madame", "mme", "m",
                            "signor", "signora", "señor", "senor", "señora", "senora", "sir", "lady", "lord", "ms"})
 
 
+# titles of rank a family's plain title never stands for: "Sir Walter Elliot" is never "Mr Elliot",
+# "Lady Russell" never "Mrs. Russell"
+NOBLE_TITLES = frozenset({"sir", "lady", "lord"})
+
+
+def _kind(title: str) -> str:
+    """A title's kind: a family's plain title (Mr., Mrs., Madame), a title of rank (Sir, Lady,
+    Lord), or an office or military rank (Captain, Major, Dr)."""
+    return "noble" if title in NOBLE_TITLES else "family" if title in FAMILY_TITLES else "office"
+
+
 def _plain(title: str) -> str:
     return title.rstrip(".").lower()
 
@@ -192,7 +203,7 @@ class BookAliases:
         if t in MISS_TITLES:
             return AMBIGUOUS if others else JOIN
         def of_its_kind(written: Counter) -> bool:
-            return t in written or any((x in FAMILY_TITLES) == (t in FAMILY_TITLES) and x not in MISS_TITLES
+            return t in written or any(_kind(x) == _kind(t) and x not in MISS_TITLES
                                        and title_gender(x.title()) in (gender, None) for x in written)
 
         written, alone = Counter(), Counter()
@@ -203,7 +214,11 @@ class BookAliases:
         if not of_its_kind(written):
             # "Mrs. Amelia" (the servants' name for her, married): "Mrs. Sedley" may be her
             return AMBIGUOUS if of_its_kind(alone) else APART
-        if others or self.elder[(t, surname)] or (t in FAMILY_TITLES and self.elder[("", surname)]):
+        # another given name is a rival only when the book never gives it titles of another kind
+        # only: "Sir Walter Elliot" cannot be the "Mr Elliot" that "Mr William Elliot" is
+        rivals = {g for g in others
+                  if not (self.titled_full.get((g, surname)) and not of_its_kind(self.titled_full[(g, surname)]))}
+        if rivals or self.elder[(t, surname)] or (t in FAMILY_TITLES and self.elder[("", surname)]):
             return AMBIGUOUS
         return JOIN
 

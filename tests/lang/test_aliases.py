@@ -287,3 +287,15 @@ def test_accented_full_names_tie_their_parts():
     table = book_aliases("Nicholas Rostóv came in. Count Rostóv smiled. Nicholas Rostóv sat down. "
                          "Natásha Rostóva laughed.")
     assert table.surname_of("nicholas") == "rostóv"
+
+
+def test_a_title_of_rank_is_not_the_familys_plain_title():
+    """"Sir Walter Elliot" is never "Mr Elliot": beside Sir Walter, "Mr Elliot" is another
+    person (William), not an ambiguous name; the book's Mr William Elliot still joins him."""
+    from pipeline.lang.aliases import book_aliases
+    from pipeline.lang.names import APART, JOIN
+
+    table = book_aliases("Sir Walter Elliot, of Kellynch Hall. Sir Walter Elliot frowned. Mr William Elliot came. "
+                         "William Elliot smiled. Mr Elliot bowed. Anne Elliot sat. Mary Elliot laughed.")
+    assert table.titled_surname("Mr", "elliot", "walter", "masculine") == APART
+    assert table.titled_surname("Mr", "elliot", "william", "masculine") == JOIN

@@ -42,6 +42,9 @@ from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, PET_FORMS,
                                   guess, one_given_name, public_nicknames, title_case, title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
+# sentences that name a titled surname and a bare given name together, from which they are two
+# people ("Mr. Laurence" and Laurie, his grandson)
+TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
 # letters of European names, accented ones included ("Nicholas Rostóv", "Hélène Kurágina"), as
 # the book's evidence reads them
@@ -109,6 +112,7 @@ class BookAliases:
     titled_full: dict = field(default_factory=dict)         # (given, surname) -> Counter of plain titles before the full name
     elder: Counter = field(default_factory=Counter)         # (plain title or "", surname) -> "old Mr. Osborne"
     coordinated: set = field(default_factory=set)           # frozenset({a, b}): "Tom and Thomas"
+    together: Counter = field(default_factory=Counter)      # (plain title, surname, given) -> sentences naming both
     by_given: dict = field(default_factory=dict)            # given -> Counter of surnames (:meth:`index`)
     by_surname: dict = field(default_factory=dict)          # surname -> [given, ...], most written first
 
@@ -199,6 +203,8 @@ class BookAliases:
           Osborne" for the family's titles).
         """
         t = _plain(title)
+        if self.together[(t, surname, given)] >= TOGETHER_MIN:
+            return APART            # "Mr. Laurence came in with Laurie": named together, two people
         others = {g for g in self.given_names(surname, gender) if g != given and not self.one_person_names(g, given)}
         if t in MISS_TITLES:
             return AMBIGUOUS if others else JOIN
@@ -299,6 +305,8 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
         aliases.elder[(_title(m.group(1)), m.group(2).lower())] += 1
     for m in _AND.finditer(text):
         aliases.coordinated.add(frozenset((m.group(1).lower(), m.group(2).lower())))
+    for sentence in _sentences(text):
+        _together(aliases, sentence)
     for m in _BRACKETS.finditer(text):
         before = _TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
         t1 = _title(before.group(1)) if before else ""
@@ -309,6 +317,52 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
         elif g2 and not g1:             # "Miss Schlegel (Margaret)": Margaret Schlegel
             _full(aliases, t1 or t2, [w2, w1])
     return aliases.index()
+
+
+_PIECE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n\s*\n|$)")
+_ABBREVIATION = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Mme|Mlle|Messrs)\.$")
+_TITLED_ONE = re.compile(rf"\b([{_UP}][{_LO}]*)(\.?)\s+({_WORD})\b(?![-'’]?\s*[{_UP}])")
+_BARE = re.compile(rf"(?<![\w.])\s*\b({_WORD})\b(?!['’]s\b)(?!\s+[{_UP}])")
+
+
+def _sentences(text: str):
+    """The book's sentences, roughly: cut at . ! ? and paragraph breaks, not after an
+    abbreviated title ("Mr. Laurence")."""
+    current = ""
+    for m in _PIECE.finditer(text):
+        piece = m.group(0)
+        if not piece:
+            continue
+        current += piece
+        if _ABBREVIATION.search(piece.rstrip()):
+            continue
+        yield current
+        current = ""
+    if current:
+        yield current
+
+
+def _together(aliases: BookAliases, sentence: str) -> None:
+    """Count the titled surnames ("Mr. Laurence") and the bare given names ("Laurie") one
+    sentence names together: a person is seldom named both ways in one sentence."""
+    titled, spans = set(), []
+    for m in _TITLED_ONE.finditer(sentence):
+        t = _title(m.group(1))
+        if t and t not in MISS_TITLES:
+            titled.add((t, m.group(3).lower()))
+            spans.append((m.start(), m.end()))
+    if not titled:
+        return
+    givens = set()
+    for m in _BARE.finditer(sentence):
+        w = m.group(1)
+        if any(a <= m.start(1) < b for a, b in spans) or _title(w) or not _given_like(w):
+            continue
+        givens.add(w.lower())
+    for t, s in titled:
+        for g in givens:
+            if g != s:
+                aliases.together[(t, s, g)] += 1
 
 
 def cast_join(name: str, rows: list[dict], person_name: str, person_rows: list[dict], gender: str,

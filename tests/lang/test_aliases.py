@@ -299,3 +299,21 @@ def test_a_title_of_rank_is_not_the_familys_plain_title():
                          "William Elliot smiled. Mr Elliot bowed. Anne Elliot sat. Mary Elliot laughed.")
     assert table.titled_surname("Mr", "elliot", "walter", "masculine") == APART
     assert table.titled_surname("Mr", "elliot", "william", "masculine") == JOIN
+
+
+def test_a_titled_surname_named_beside_the_given_name_is_another_person():
+    """"Mr. Laurence came in with Laurie": a book that names the two together in several
+    sentences shows two people (grandfather and grandson), not one ambiguous name; "Miss"
+    titles are left out (Lucilla and Miss Marjoribanks are one woman in one sentence too)."""
+    from pipeline.lang.aliases import TOGETHER_MIN, book_aliases
+    from pipeline.lang.names import AMBIGUOUS, APART
+
+    names = ("Laurie Laurence laughed. James Laurence was old. Mr. Laurie bowed. Mr. Theodore Laurence smiled. "
+             "Mr. James Laurence frowned. ")
+    together = "Mr. Laurence came in with Laurie. Laurie ran to Mr. Laurence, who smiled. "
+    assert book_aliases(names).titled_surname("Mr.", "laurence", "laurie", "masculine") == AMBIGUOUS
+    table = book_aliases(names + together * TOGETHER_MIN)
+    assert table.together[("mr", "laurence", "laurie")] == 2 * TOGETHER_MIN
+    assert table.titled_surname("Mr.", "laurence", "laurie", "masculine") == APART
+    miss = book_aliases("Lucilla Marjoribanks came. Lucilla, Miss Marjoribanks said, was right. " * 4)
+    assert miss.together[("miss", "marjoribanks", "lucilla")] == 0

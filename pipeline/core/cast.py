@@ -179,6 +179,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         word = words[0]
         if word in POWERS:
             return "power"
+        if prev is not None and prev.lower_ == "of" and (kin := _prev(doc, prev.i)) is not None \
+                and kin.lower_ in FAMILY_NOUNS:
+            return "family"             # "all the generations of Osborne", "the line of Stuart"
         if word in INTERJECTIONS and not (evidence is not None and (evidence.is_person(word)
                                                                     or _titled_in_book(evidence, word))) \
                 and not _speech_next(doc, m):
@@ -290,6 +293,9 @@ HEADING_WORDS = {"chapter", "book", "volume", "part", "adventure", "stave", "can
 # interjections gender-guesser lists as first names ("Hark": male, "Fie": female); a form the
 # book shows to be a person is one ("Nay" is in POWERS)
 INTERJECTIONS = {"Hark", "Gad", "Egad", "Fie", "Ho", "Ha", "Lo", "Alack", "Zounds", "Pshaw", "Hist", "Avast"}
+# "all the generations of Osborne": a family, no one person ("the house of Agnes" is her home,
+# "the family of Agnes" hers, "the descendants of Abraham" his)
+FAMILY_NOUNS = {"generations", "generation", "race", "line", "stock", "clan", "tribe", "dynasty"}
 # words before a name that make it a kind, not a person: "a sort of infantine Guy Fawkes"
 KIND_WORDS = {"sort", "kind", "species", "type"}
 

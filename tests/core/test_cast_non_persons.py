@@ -167,3 +167,14 @@ def test_a_name_the_book_shows_barking_is_an_animal(nlp, book, animal):
     assert e.is_animal("Jip") is animal
     m = mention(person_doc(nlp, "Jip ran to the door.", "Jip"), e)
     assert (m is None) is animal
+
+
+@pytest.mark.parametrize("text,word,person", [
+    ("He would be the pride of all the generations of Osborne.", "Osborne", False),
+    ("It was the end of the line of Stuart.", "Stuart", False),
+    ("He became the favourite visitor at the house of Agnes.", "Agnes", True),
+    ("He was the son of Osborne and the pride of the town.", "Osborne", True),
+    ("She spoke of Osborne with pride.", "Osborne", True),
+])
+def test_a_name_after_a_family_noun_and_of_is_a_family(nlp, text, word, person):
+    assert (mention(person_doc(nlp, text, word)) is not None) is person

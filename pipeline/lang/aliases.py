@@ -359,8 +359,8 @@ def _together(aliases: BookAliases, sentence: str) -> None:
         if any(a <= m.start(1) < b for a, b in spans) or _title(w) or not _given_like(w):
             continue
         givens.add(w.lower())
-    for t, s in titled:
-        for g in givens:
+    for t, s in sorted(titled):          # sorted: the table is the same in every process
+        for g in sorted(givens):
             if g != s:
                 aliases.together[(t, s, g)] += 1
 

@@ -320,10 +320,20 @@ def _heading_line(doc, m: NameMention) -> bool:
     WICKFIELD AND HEEP", "CHAPTER 28. Mr. MICAWBER’S GAUNTLET"): a chapter's title, not the
     story."""
     i, j = m.token_start, m.token_end
+    reach = HEADING_LINE_CHARS // 4     # tokens: a heading's line is short, a paragraph's is not
     while i > 0 and "\n" not in doc[i - 1].text_with_ws:
         i -= 1
+        if m.token_start - i > reach:
+            return False
+    k = i
+    while k < m.token_start and doc[k].is_space:
+        k += 1
+    if doc[k].lower_ not in HEADING_WORDS:
+        return False                    # the line starts with no heading word
     while j < len(doc) and "\n" not in doc[j - 1].whitespace_ and not (doc[j].is_space and "\n" in doc[j].text):
         j += 1
+        if j - m.token_end > reach:
+            return False
     line = doc[i:j].text.strip()
     first = line.split(maxsplit=1)[0].lower() if line else ""
     return len(line) <= HEADING_LINE_CHARS and first in HEADING_WORDS and first != "part" \

@@ -259,23 +259,26 @@ def _instance(doc, chunk_offset, sents, lo, hi, sp, pron, persons, match, meta: 
 def fit_window(mentions: list[NameMention], aliases=None):
     """Persons of a window if they are exactly 2 masculine + 2 feminine (nothing else).
     ``aliases``: the book's alias table (``BookEvidence.aliases``; None: the window alone)."""
+    return fitted_window(mentions, aliases)[0]
+
+
+def fitted_window(mentions: list[NameMention], aliases=None) -> tuple[list | None, str | None]:
+    """(:func:`fit_window`'s persons or None, and when it refused the window because one of its
+    names may be either of two persons -- the book has two Mr. Osbornes; "Miss Eliza" beside
+    "Elizabeth" without the book -- the window's names, else None)."""
     persons, ok = group_persons(mentions, aliases)
     if not ok or confusable_persons(persons):
-        return None
+        return None, " / ".join(dict.fromkeys(m.text for m in mentions))[:200]
     genders = Counter(p.gender for p in persons)
     if genders.get(UNGENDERED) or genders.get(MASCULINE) != 2 or genders.get(FEMININE) != 2 or len(persons) != 4:
-        return None
-    return persons
+        return None, None
+    return persons, None
 
 
 def window_ambiguity(mentions: list[NameMention], aliases=None) -> str | None:
-    """The names of a window that :func:`fit_window` refused because one of them may be either
-    of two persons (the book has two Mr. Osbornes; "Miss Eliza" beside "Elizabeth" without the
-    book), or None when it refused the window for anything else."""
-    persons, ok = group_persons(mentions, aliases)
-    if ok and not confusable_persons(persons):
-        return None
-    return " / ".join(dict.fromkeys(m.text for m in mentions))[:200]
+    """The names of a window refused because one of them may be either of two persons, or None
+    (:func:`fitted_window`)."""
+    return fitted_window(mentions, aliases)[1]
 
 
 # Why a window that fits (two masculine and two feminine persons, a GAP pattern) is refused:
@@ -647,7 +650,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                       {m.key_tokens for m in ms if m.gender == FEMININE}) for ms in by_sent]
     out = []
     fitted: dict[tuple[int, int], list | None] = {}       # (lo, hi) -> fit_window of its mentions
-    ambiguous: dict[tuple[int, int], str | None] = {}     # (lo, hi) -> window_ambiguity of a refused one
+    ambiguous: dict[tuple[int, int], str | None] = {}     # (lo, hi) -> the names, if refused as ambiguous
     for pron in pronouns:
         sp = sent_of_token.get(pron.i)
         if sp is None:
@@ -665,14 +668,11 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                 continue
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
-                fitted[lo, hi] = fit_window(window, getattr(evidence, "aliases", None))
+                fitted[lo, hi], ambiguous[lo, hi] = fitted_window(window, getattr(evidence, "aliases", None))
             persons = fitted[lo, hi]
             if persons is None:
-                if refused is None:
-                    if (lo, hi) not in ambiguous:
-                        ambiguous[lo, hi] = window_ambiguity(window, getattr(evidence, "aliases", None))
-                    if ambiguous[lo, hi] is not None:
-                        refused, offending = REJECT_AMBIGUOUS_ALIAS, ambiguous[lo, hi]
+                if refused is None and ambiguous[lo, hi] is not None:
+                    refused, offending = REJECT_AMBIGUOUS_ALIAS, ambiguous[lo, hi]
                 continue
             cands = [p for p in persons if p.gender == gender]
             others = [p for p in persons if p.gender != gender]

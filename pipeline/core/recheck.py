@@ -192,26 +192,20 @@ def recheck_quadruple(inst: dict, rows: list[dict], edits: dict[str, list[Edit]]
     above."""
     by_variant = dict(zip(VARIANTS, zip(rows, docs)))
     if cast is not None:
-        for v in VARIANTS:
-            row, doc = by_variant[v]
-            reason, detail = recheck_with_cast(row, doc, edits.get(v, []) if v != "original" else [], cast)
-            if reason is None and FLIPS_WORDS[v]:
-                word = kept_gendered_word(inst, row, edits[v], doc, words)
-                if word is not None:
-                    reason, detail = RECHECK_WORD_KEPT, word
-            if reason is not None:
-                return reason, v, detail
-        return None, "", ""
-    row0, doc0 = by_variant["original"]
-    reason, detail, found0, _ = recheck_row(row0, doc0)
-    if reason is not None:
-        return reason, "original", detail
-    known: set = set()
-    for v in VARIANTS[1:]:
-        known |= recheck_row(*by_variant[v])[3]
-    for v in VARIANTS[1:]:
+        def check(v, row, doc):
+            return recheck_with_cast(row, doc, edits.get(v, []) if v != "original" else [], cast)
+    else:
+        first = recheck_row(*by_variant["original"])
+        known: set = set()
+        for v in VARIANTS[1:]:
+            if first[0] is None:
+                known |= recheck_row(*by_variant[v])[3]
+
+        def check(v, row, doc):
+            return first[:2] if v == "original" else recheck_row(row, doc, first[2], known)[:2]
+    for v in VARIANTS:
         row, doc = by_variant[v]
-        reason, detail, _, _ = recheck_row(row, doc, found0, known)
+        reason, detail = check(v, row, doc)
         if reason is None and FLIPS_WORDS[v]:
             word = kept_gendered_word(inst, row, edits[v], doc, words)
             if word is not None:

@@ -38,18 +38,16 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, PET_FORMS, _patronymic, any_title, given_like,
-                                  guess, one_given_name, public_nicknames, title_case, title_gender)
+from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, _patronymic,
+                                  any_title, given_like, guess, one_given_name, public_nicknames, title_case,
+                                  title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 # sentences that name a titled surname and a bare given name together, from which they are two
 # people ("Mr. Laurence" and Laurie, his grandson)
 TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
-# letters of European names, accented ones included ("Nicholas Rostóv", "Hélène Kurágina"), as
-# the book's evidence reads them
-_UP = "A-ZÀ-ÖØ-Þ"
-_LO = "a-zß-öø-ÿ\u0100-\u017f"
+_UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
 _WORD = rf"[{_UP}][{_LO}]+(?:['’-][{_UP}{_LO}]+)*"
 _SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 # a run of two capitalised words or more, a title with its period allowed at its start ("Mr.

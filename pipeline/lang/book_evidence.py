@@ -54,7 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.lang.aliases import book_aliases
-from pipeline.lang.names import guess, title_gender
+from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -108,10 +108,7 @@ APPOSITION_NOUNS = {
 FUNCTION_WORDS = frozenset("""i he she it we you they me him her us them his hers its our your their
 this that these those there here who whom whose which what the a an one none each every all both
 some any such no nobody somebody everybody anybody someone everyone anyone""".split())
-# letters of European names, accented ones included ("Dólokhov", "Hélène", "Zoë"): capitals of
-# Latin-1, and for the rest of a word Latin-1's small letters and Latin Extended-A (both cases)
-_UP = "A-ZÀ-ÖØ-Þ"
-_LO = "a-zß-öø-ÿ\u0100-\u017f"
+_UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Dólokhov", "Hélène")
 _WORD = rf"[{_UP}][{_LO}]+(?:[-'’][{_UP}{_LO}]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 _PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")

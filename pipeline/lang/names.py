@@ -40,6 +40,14 @@ _GUESSER_MAP = {"male": MASCULINE, "mostly_male": MASCULINE,
                 "female": FEMININE, "mostly_female": FEMININE}
 
 
+
+# letters of European names, accented ones included ("Dólokhov", "Hélène", "Zoë"), for the
+# regular expressions that read a whole book (lang.book_evidence, lang.aliases): capitals of
+# Latin-1, and for the rest of a word Latin-1's small letters and Latin Extended-A (both cases)
+NAME_UPPER = "A-ZÀ-ÖØ-Þ"
+NAME_LOWER = "a-zß-öø-ÿ\u0100-\u017f"
+
+
 def _title_key(token: str) -> str:
     return token.strip().rstrip(".").lower()
 

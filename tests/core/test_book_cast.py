@@ -9,7 +9,6 @@ from collections import Counter
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from spacy.tokens import Doc, Span
 
 from pipeline.core import recheck as rc
 from pipeline.core.book_cast import BookCast, name_words
@@ -18,6 +17,7 @@ from pipeline.core.quadruples import Edit, quadruple
 from pipeline.lang import evidence_json as ej
 from pipeline.lang.book_evidence import BookEvidence, FormEvidence, book_evidence
 from tests.core.generate_helpers import build_instance
+from tests.core.test_generate_recheck import _row_and_doc
 
 F, M = "feminine", "masculine"
 
@@ -79,19 +79,6 @@ def test_a_form_is_a_member_when_extract_found_it_twice_or_the_book_shows_it():
 
 
 # ------------------------------------------------------------------ the re-check -----------
-
-def _row_and_doc(nlp, words, ents, names):
-    doc = Doc(nlp.vocab, words=words)
-    doc.ents = [Span(doc, s, e, label="PERSON") for s, e in ents]
-    row = {"text": doc.text, "names": []}
-    for role, gender, spans in names:
-        ms = []
-        for s, e in spans:
-            cs, ce = doc[s].idx, doc[e - 1].idx + len(doc[e - 1].text)
-            ms.append({"start": cs, "end": ce, "text": doc.text[cs:ce], "title": ""})
-        row["names"].append({"role": role, "name": "", "gender": gender, "mentions": ms})
-    return row, doc
-
 
 WORDS = ["Jane", "met", "Tom", "and", "Emma", "with", "Lydia", "and", "Frank", "."]
 NAMES = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(8, 9)])]

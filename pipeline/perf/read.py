@@ -7,7 +7,8 @@
 Runs ``extract`` and ``generate`` on the corpus as a user runs them (through
 :func:`pipeline.cli.main`, into ``--out``; an ``--out`` that already holds ``quadruples.parquet``
 is reused, and so is ``--quadruples FILE``), draws ``--n`` quadruples with ``--seed`` spread over
-the books (round robin over the books in a seeded order, a seeded order within each book), and
+the books (round robin over the books in a seeded order, a seeded order within each book; one
+quadruple per window unless ``--all-windows``), and
 prints each one for a reader to judge: book, pattern, the original text with the four persons'
 mentions and the pronoun marked (``[[C1:Kitty]]``, ``[[A=C1:Kitty]]`` for the candidate A,
 ``{{she}}``), the text before the window when the corpus is known, swap-1 marked the same way
@@ -72,9 +73,17 @@ def load_quadruples(path: Path) -> dict[str, dict[str, dict]]:
     return dict(quads)
 
 
-def sample(quads: dict[str, dict[str, dict]], seed: int, n: int) -> list[str]:
+def window_key(row: dict) -> tuple[str, str]:
+    """What makes two quadruples one window: the book and the text's first words (the
+    quadruples of one window, one per pronoun, and its longer versions start alike)."""
+    return row["book_id"], " ".join(row["text"].split()[:12])
+
+
+def sample(quads: dict[str, dict[str, dict]], seed: int, n: int, per_window: bool = True) -> list[str]:
     """``n`` quadruple ids drawn with ``seed``, spread over the books: the books in a seeded
-    order, each book's quadruples in a seeded order, then one from each book in turn."""
+    order, each book's quadruples in a seeded order, then one from each book in turn. With
+    ``per_window`` only the first quadruple drawn of a window (:func:`window_key`) counts: the
+    others of that window, its other pronouns, are left out."""
     rng = random.Random(seed)
     by_book: dict[str, list[str]] = defaultdict(list)
     for qid in sorted(quads):
@@ -83,6 +92,10 @@ def sample(quads: dict[str, dict[str, dict]], seed: int, n: int) -> list[str]:
     rng.shuffle(books)
     for b in books:
         rng.shuffle(by_book[b])
+        if per_window:
+            seen: set = set()
+            by_book[b] = [q for q in by_book[b] if not (window_key(quads[q]["original"]) in seen
+                                                          or seen.add(window_key(quads[q]["original"])))]
     out: list[str] = []
     depth = 0
     while len(out) < n and any(depth < len(by_book[b]) for b in books):
@@ -396,7 +409,7 @@ def book_texts(corpus: Path | None, book_ids: set[str]) -> dict[str, str]:
 def read(args) -> int:
     path = ensure_quadruples(args)
     quads = load_quadruples(path)
-    ids = sample(quads, args.seed, args.n)
+    ids = sample(quads, args.seed, args.n, per_window=not args.all_windows)
     texts = book_texts(args.corpus, {quads[q]["original"]["book_id"] for q in ids})
     books = Counter(quads[q]["original"]["book"] for q in ids)
     head = (f"{len(ids)} of {len(quads)} quadruples of {path}, seed {args.seed}, "
@@ -431,6 +444,8 @@ def build_parser() -> argparse.ArgumentParser:
                                             "--quadruples, else outputs/read-CORPUS)")
     p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
     p.add_argument("--n", type=int, default=50, help="quadruples to draw (default 50)")
+    p.add_argument("--all-windows", action="store_true",
+                   help="let several quadruples of one window (one per pronoun) be drawn (default: one per window)")
     p.add_argument("--workers", type=int, default=1, help="extract's processes (default 1)")
     p.add_argument("--model", help="spaCy pipeline for extract and generate")
     p.add_argument("--summarise", type=Path, metavar="FILE.tsv",

@@ -22,9 +22,9 @@ SLOTS = {"original": ("C1", "C2", "O1", "O2"), "control": ("C2", "C1", "O2", "O1
 SUFFIX = {"original": "", "control": "-control", "swap-1": "-swap-1", "swap-2": "-swap-2"}
 
 
-def variant_row(qid: str, book_id: str, variant: str) -> dict:
+def variant_row(qid: str, book_id: str, variant: str, lead: str = "") -> dict:
     swapped = variant.startswith("swap")
-    template = ORIGINAL.replace("her brother", "his sister") if swapped else ORIGINAL
+    template = lead + (ORIGINAL.replace("her brother", "his sister") if swapped else ORIGINAL)
     pronoun = "he" if swapped else "she"
     text, names, pos, parts = "", {}, 0, template.split("{")
     text = parts[0]
@@ -59,7 +59,7 @@ def quadruples(tmp_path):
     for book_id, n in (("11", 6), ("22", 3), ("33", 9)):
         for k in range(n):
             qid = f"{book_id}-{1000 + 17 * k}"
-            rows += [variant_row(qid, book_id, v) for v in SUFFIX]
+            rows += [variant_row(qid, book_id, v, f"Day {k}. " if k else "") for v in SUFFIX]
     path = tmp_path / "quadruples.parquet"
     write_records(rows, path, QUADRUPLES)
     return path
@@ -98,6 +98,17 @@ def test_sample_is_fixed_by_its_seed_and_spread_over_books(quadruples):
     assert {quads[q]["original"]["book_id"] for q in first} == {"11", "22", "33"}
     assert all(sum(quads[q]["original"]["book_id"] == b for q in first) == 2 for b in ("11", "22", "33"))
     assert sorted(read.sample(quads, 7, 100)) == sorted(quads)      # n above the total: all of them
+
+
+def test_one_quadruple_per_window_unless_asked(quadruples):
+    quads = read.load_quadruples(quadruples)
+    # a second pronoun of the window of 33-1000: the same text, another quadruple
+    quads["33-1099"] = {v: {**row, "quadruple_id": "33-1099"} for v, row in quads["33-1000"].items()}
+    every = read.sample(quads, 7, 100, per_window=False)
+    assert sorted(every) == sorted(quads)
+    one = read.sample(quads, 7, 100)
+    assert len(one) == len(quads) - 1 and len({"33-1000", "33-1099"} & set(one)) == 1
+    assert read.sample(quads, 7, 100) == one
 
 
 def test_a_run_writes_the_listing_and_an_empty_verdict_file(quadruples, tmp_path, capsys):

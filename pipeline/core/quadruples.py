@@ -188,6 +188,14 @@ def _ent_label(ent: str) -> str:
     return ent.split("-", 1)[1] if ent and "-" in ent else ""
 
 
+def in_kept_entity(label: str, iob: str, next_iob: str) -> bool:
+    """A gendered word inside a non-person entity that names something with it ("Prince Edward
+    Island", "the King's Arms"): kept. A word that is the whole entity by itself ("the little
+    Frenchman", NORP) names no such thing and flips. ``iob``/``next_iob``: the word's and the next
+    token's B / I / O."""
+    return label in _KEEP_ENTS and not (iob == "B" and next_iob != "I")
+
+
 # "Lord" written with a capital and before no name is the deity ("Lord help 'em", "Good Lord!",
 # "the Lord"), no one's title; after a possessive it addresses a person ("my Lord") and flips
 _DEITY_WORDS = frozenset({"Lord", "LORD"})
@@ -224,7 +232,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             continue
         if in_name(s, e):
             continue
-        if words.category_of(tok) != gw.PRONOUN and _ent_label(ents[i]) in _KEEP_ENTS:
+        if words.category_of(tok) != gw.PRONOUN and in_kept_entity(_ent_label(ents[i]), ents[i][:1],
+                                                                    ents[i + 1][:1] if i + 1 < len(ents) else "O"):
             continue
         dep = deps[i]
         # the subject of a gerund is a determiner: "without his running" -> "her running"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 
-from pipeline.core.quadruples import _KEEP_ENTS, FLIPS_WORDS, Edit
+from pipeline.core.quadruples import FLIPS_WORDS, Edit, in_kept_entity
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 from pipeline.vocab import VARIANTS
@@ -123,7 +123,8 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
         t = at.get(shift(s))
         if t is None or t.text != tok:
             continue
-        if words.category_of(tok) != gw.PRONOUN and t.ent_type_ in _KEEP_ENTS:
+        nxt = t.nbor(1).ent_iob_ if t.i + 1 < len(doc) else "O"
+        if words.category_of(tok) != gw.PRONOUN and in_kept_entity(t.ent_type_, t.ent_iob_, nxt):
             continue
         new = words.flip(tok, gw.pronoun_tag(tok, t.tag_, t.dep_))
         if new is not None and new != tok:

@@ -472,3 +472,20 @@ def test_aliases_take_their_shape_in_the_replacement(nlp):
     t, _ = texts(_alias_instance(nlp), "shape")
     assert t["control"] == ("Barbara looked at Mr. Cavendish. Miss Lake then told Lucilla that Mr. Cavendish "
                             "and Mr. Joseph had come, and Miss Marjoribanks said she was glad.")
+
+
+def test_a_gendered_word_that_is_a_whole_entity_flips(nlp):
+    """A nationality noun the NER labels as an entity by itself ("the little Frenchman") flips
+    with the swap; a gendered word inside a longer name ("Prince Edward Island") stays."""
+    from pipeline.core.quadruples import quadruple
+    from tests.core.generate_helpers import build_instance, by_variant
+
+    persons = {"C1": ("Tom", "masculine", ["Tom"]), "C2": ("Frank", "masculine", ["Frank"]),
+               "O1": ("Emma", "feminine", ["Emma"]), "O2": ("Anne", "feminine", ["Anne"])}
+    text = "Tom met Frank, Emma and Anne. The little Frenchman smiled, and he said that Prince Edward Island was cold."
+    inst = build_instance(nlp, text, persons, ("he", 0), ("C1", 0), ("C2", 0))
+    k = inst["tokens"].index("Frenchman")
+    inst["token_ents"][k] = "B-NORP"                # as the NER may label it
+    rows, _ = quadruple(inst, "q")
+    swap = by_variant(rows)["swap-1"]["text"]
+    assert "The little Frenchwoman smiled, and she said that Prince Edward Island was cold." in swap

@@ -369,7 +369,10 @@ def _recheck(made: list[tuple], args, words, book_casts: dict | None = None) -> 
         if cast is not None:
             ev = cast.evidence
             if overrides:
+                import dataclasses
+
                 ev = with_overrides(ev, inst.get("book_id") or "", overrides)
+                cast = dataclasses.replace(cast, evidence=ev)
             for d in four:
                 d.user_data[EVIDENCE_KEY] = ev
         elif overrides:

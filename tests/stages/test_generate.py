@@ -256,3 +256,25 @@ def test_recheck_consults_the_books_cast_beside_the_instances(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "evidence.parquet" in err and "row 1" in err and "run extract again" in err
     assert not (tmp_path / "g3" / "quadruples.parquet").exists()
+
+
+def test_a_cast_file_holds_in_the_recheck_with_the_books_cast(tmp_path, capsys):
+    """generate --cast on an extract directory (the book's cast consulted): a name the file
+    makes no person drops every quadruple that holds it."""
+    from pathlib import Path
+
+    sample = Path(__file__).resolve().parents[2] / "resources" / "sample"
+    ext = tmp_path / "extract"
+    assert main(["extract", "--corpus", str(sample), "--out", str(ext)]) == 0
+    assert main(["generate", "--instances", str(ext), "--out", str(tmp_path / "g")]) == 0
+    kept = pd.read_parquet(tmp_path / "g" / "quadruples.parquet")
+    originals = kept[kept.variant == "original"]
+    with_thomas = {r.quadruple_id for r in originals.itertuples() if any(n["name"] == "Thomas" for n in r.names)}
+    assert with_thomas
+    cast = tmp_path / "cast.tsv"
+    cast.write_text("the-orchard-at-hollins-end\tThomas\tnot-a-person\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["generate", "--instances", str(ext), "--out", str(tmp_path / "g2"), "--cast", str(cast)]) == 0
+    assert "persons judged with the book's cast" in capsys.readouterr().out
+    left = set(pd.read_parquet(tmp_path / "g2" / "quadruples.parquet").quadruple_id)
+    assert left and not (left & with_thomas)

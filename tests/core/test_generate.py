@@ -417,13 +417,7 @@ def test_a_gendered_word_glued_to_a_name_flips_and_the_name_is_rewritten(nlp):
      "Emma saw Anne with Frank and John, and took his own unopened letters."),
 ])
 def test_pronoun_case_before_gerunds_determiners_and_participles(nlp, text, pronoun, swapped):
-    inst = build_instance(
-        nlp, text,
-        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
-         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
-        (pronoun, 0), ("C1", 0), ("C2", 0))
-    t, _ = texts(inst)
-    assert t["swap-1"] == swapped
+    assert swap_1_of_four(nlp, text, pronoun) == swapped
 
 
 def test_a_bare_apostrophe_after_a_name_in_s_gets_its_s_back(nlp):
@@ -489,3 +483,14 @@ def test_a_gendered_word_that_is_a_whole_entity_flips(nlp):
     rows, _ = quadruple(inst, "q")
     swap = by_variant(rows)["swap-1"]["text"]
     assert "The little Frenchwoman smiled, and she said that Prince Edward Island was cold." in swap
+
+
+def swap_1_of_four(nlp, text: str, pronoun: str) -> str:
+    """The swap-1 text of ``text`` with Emma and Anne (C1, C2: the pronoun's first occurrence
+    refers to one of them) and Frank and John (O1, O2)."""
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        (pronoun, 0), ("C1", 0), ("C2", 0))
+    return texts(inst)[0]["swap-1"]

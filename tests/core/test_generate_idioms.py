@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.generate_helpers import build_instance
-from tests.core.test_generate import F, M, texts
+from tests.core.test_generate import swap_1_of_four
 
 
 @pytest.mark.parametrize("text,pronoun,swapped", [
@@ -22,10 +21,4 @@ from tests.core.test_generate import F, M, texts
      "Emma saw Anne with Frank and John, and took his hand."),
 ])
 def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
-    inst = build_instance(
-        nlp, text,
-        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
-         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
-        (pronoun, 0), ("C1", 0), ("C2", 0))
-    t, _ = texts(inst)
-    assert t["swap-1"] == swapped
+    assert swap_1_of_four(nlp, text, pronoun) == swapped

@@ -49,7 +49,7 @@ from pipeline.lang.names import (NameMention, any_title, confusable_persons, glu
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
-from pipeline.lang.sentence_starts import heading, real_start
+from pipeline.lang.sentence_starts import heading, heading_lead, real_start
 from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
@@ -161,8 +161,18 @@ def with_leads(chunks: list[tuple[int, str]], book_text: str,
 # ------------------------------------------------------------------ one Doc ---------------
 
 def doc_sentences(doc) -> list:
-    """Sentences that hold at least one non-space token."""
-    return [doc[s:e] for s, e in sentence_bounds(doc)]
+    """Sentences that hold at least one non-space token. A heading line the parser glued to
+    the sentence after it ("V" | '"How do I look to-night, Liddy?"') is a sentence of its own
+    (:func:`pipeline.lang.sentence_starts.heading_lead`), so no window starts with it or
+    reads across it."""
+    out = []
+    for s, e in sentence_bounds(doc):
+        rest = heading_lead(doc, s, e)
+        if rest is not None:
+            out.append(doc[s:rest])
+            s = rest
+        out.append(doc[s:e])
+    return out
 
 
 def sentence_bounds(doc) -> list[tuple[int, int]]:

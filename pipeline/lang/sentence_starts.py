@@ -81,3 +81,35 @@ def heading(doc, start: int, end: int) -> bool:
     before = start == 0 or "\n" in doc[start - 1].text_with_ws
     after = end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space and "\n" in doc[end].text
     return before and after and bool(_HEADING.match(doc[start:end].text.strip()))
+
+
+# the first word of a heading: what :func:`heading_lead` looks for before reading a line
+_HEADING_FIRST = re.compile(r"^(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
+                            r"|ADVENTURE|Adventure|SECTION|Section|[IVXLCDM]+\.?|\d{1,3}\.?)$")
+
+
+def heading_lead(doc, start: int, end: int) -> int | None:
+    """Where the rest of a sentence starts when the parser glued a heading line to it
+    ("V" on a line of its own, then '"How do I look to-night, Liddy?" said Bathsheba'): the
+    token after the heading's line, or None when tokens ``start:end`` begin with no heading
+    line (or are nothing but one: :func:`heading`). The heading must stand after a line break
+    (or at the Doc's start) and be followed by one."""
+    while start < end and doc[start].is_space:
+        start += 1
+    if start >= end or not _HEADING_FIRST.match(doc[start].text):
+        return None
+    if not (start == 0 or "\n" in doc[start - 1].text_with_ws):
+        return None
+    for i in range(start, end):
+        tok = doc[i]
+        if "\n" in tok.whitespace_ or (tok.is_space and "\n" in tok.text):
+            rest = i + 1
+            while rest < end and doc[rest].is_space:
+                rest += 1
+            if rest >= end:
+                return None
+            line = doc[start:i + (0 if tok.is_space else 1)].text.strip()
+            return rest if _HEADING.match(line) else None
+        if i - start > 12:
+            return None
+    return None

@@ -92,3 +92,39 @@ def test_no_window_reads_across_a_heading(nlp):
     text = text.replace("\n\nCHAPTER LIV\n\n", " ")
     insts, _, _ = instances_from_doc(nlp(text), 0, META)
     assert insts and all(i["text"].startswith("Clara") for i in insts)
+
+
+@pytest.mark.parametrize("text,first", [
+    # the parser glues a numeral on a line of its own to the dialogue after it
+    ('my work is well cut out for me."\n                    V\n"How do I look to-night, Liddy?" said Bathsheba.',
+     '"How do I look'),
+    ("The rain fell.\nCHAPTER XI\nEmma saw him.", "Emma saw him."),
+])
+def test_a_heading_glued_to_the_next_sentence_is_a_sentence_of_its_own(nlp, text, first):
+    from pipeline.lang.sentence_starts import heading
+
+    doc = nlp(text)
+    sents = doc_sentences(doc)
+    texts = [s.text.strip() for s in sents]
+    k = next(i for i, t in enumerate(texts) if t.startswith(first))
+    assert heading(doc, sents[k - 1].start, sents[k - 1].end)
+    assert all(texts[k - 1] != t for t in texts[k:])
+
+
+@pytest.mark.parametrize("text", [
+    "I saw him.\nIt rained.",                 # "I" begins a sentence on a new line: no heading
+    "Chapter and verse were quoted by Emma.",  # a heading word inside a sentence
+    "V. S. Naipaul wrote it.\nShe read it.",
+])
+def test_no_heading_lead_where_the_line_is_a_sentence(nlp, text):
+    from pipeline.lang.sentence_starts import heading_lead
+
+    doc = nlp(text)
+    assert all(heading_lead(doc, s.start, s.end) is None for s in doc.sents)
+
+
+def test_no_window_starts_with_a_glued_numeral(nlp):
+    text = "Clara and Eleanor saw Thomas.\n V\nAlthough she admired Clara, Eleanor would not say so to Thomas or to William."
+    insts, _, _ = instances_from_doc(nlp(text), 0, META)
+    assert insts and all(not i["text"].startswith("V") for i in insts)
+    assert all(i["text"].startswith("Although") for i in insts)

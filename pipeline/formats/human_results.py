@@ -12,13 +12,22 @@ humans`` reads them with :func:`read_qa_results` and :func:`read_maze_trials`.
   ``is_correct`` is the recorded judgement (True/False, 1/0); ``question_category`` is
   ``filler`` or a stereotype category (checked by :mod:`pipeline.core.benchmark_stereotypes` in the
   analysis, not here).
-* Enrollment (the study's, one row per participant): :data:`ENROLLMENT_COLUMNS`
-  (:func:`read_enrollment`); :func:`read_participants` reads its ``mturk_id`` too.
-* Maze: one row per pronoun trial, columns :data:`MAZE_COLUMNS`. ``time_to_answer`` in ms;
-  ``correct`` True/False; ``relation_to_main`` one of :data:`RELATIONS` (``pro-stereotype``
-  and the like read as ``pro``);
-  ``relation_to_other`` one of them or empty (no other entity); distances in tokens (empty
-  when there is no other entity).
+* Enrollment (the study's, one row per worker and batch): :data:`ENROLLMENT_COLUMNS`
+  (:func:`read_enrollment`). A worker who did several batches has one row per batch (each with
+  its own ``ID`` and ``hash_id``); the key of a row is (``mturk_id``, ``batch_number``),
+  equivalently ``hash_id``; the same key twice is an error naming the row.
+  :func:`read_participants` reads its ``mturk_id`` too.
+* Maze: one row per pronoun trial, in one of three layouts (:data:`MAZE_LAYOUTS`, detected from
+  the header by :func:`maze_layout`): ``project`` (:data:`MAZE_COLUMNS`, what the experiment
+  app exports), ``released Wino`` (:data:`MAZE_WINO_COLUMNS`: two entities, ``word_side`` and the
+  ``closer_*`` columns) and ``released BUG`` (:data:`MAZE_BUG_COLUMNS`: one entity). The
+  released files start with an unnamed pandas index column (tolerated, ignored). Every column of
+  the detected layout is required. ``time_to_answer`` in ms (a float); ``correct`` True/False
+  (or 1/0); ``relation_to_main`` one of :data:`RELATIONS` (``pro-stereotype`` and the like
+  read as ``pro``); ``relation_to_other`` one of them or empty (no other entity; always None in
+  the BUG layout); distances in tokens (empty when there is no other entity); ``gender`` male /
+  female / neutral, read from the pronoun when the cell holds the pronoun itself (BUG: "his");
+  ``word_side`` 0/1 (``0.0``/``1.0``). Each row carries ``_layout``.
 
 Readers return lists of dicts with typed values (floats, ints, bools, ``None`` for empty
 optional cells). A bad cell is an :class:`pipeline.errors.InputError` naming the file and its
@@ -50,6 +59,26 @@ MAZE_COLUMNS = [
     "dist_to_main", "dist_to_other", "time_to_answer", "correct", "user_ip", "sentence_id",
     "sentence",
 ]
+# the study's processed Maze trials, one CSV per dataset (after a leading unnamed index column)
+MAZE_WINO_COLUMNS = [
+    "pronoun", "gender", "main_entity", "other_entity", "relation_to_main", "relation_to_other",
+    "dist_to_main", "dist_to_other", "time_to_answer", "correct", "user_ip", "sentence_id",
+    "sentence", "word_side", "closer_entity", "closer_distance", "closer_relation",
+]
+MAZE_BUG_COLUMNS = [
+    "pronoun", "gender", "main_entity", "relation_to_main", "dist_to_main", "time_to_answer",
+    "correct", "user_ip", "sentence_id", "sentence", "word_side",
+]
+MAZE_LAYOUTS = {"project": MAZE_COLUMNS, "released Wino": MAZE_WINO_COLUMNS,
+                "released BUG": MAZE_BUG_COLUMNS}
+# a gendered pronoun in the gender cell (the BUG layout writes the pronoun itself)
+PRONOUN_GENDER = {
+    "he": "male", "him": "male", "his": "male", "himself": "male",
+    "she": "female", "her": "female", "hers": "female", "herself": "female",
+    "they": "neutral", "them": "neutral", "their": "neutral", "theirs": "neutral",
+    "themself": "neutral", "themselves": "neutral",
+}
+GENDERS = ("male", "female", "neutral")
 ANSWERS = ("male", "female", "neutral", "unknown")
 RELATIONS = ("pro", "anti", "neutral", "pronoun-neutral")
 RELATION_ALIASES = {"pro-stereotype": "pro", "anti-stereotype": "anti", "neutral-stereotype": "neutral",
@@ -102,7 +131,32 @@ def _answer(value: str, path, line: int, column: str) -> str:
 
 # ------------------------------------------------------------------------------ reading
 
-def _read_rows(path: str | os.PathLike, columns: list[str]) -> list[tuple[int, dict]]:
+INDEX_NAMES = ("", "Unnamed: 0")      # a pandas index column written without a name
+
+
+def _read_header(path: str | os.PathLike) -> list[str]:
+    """The column names of a CSV (stripped; a leading unnamed index column is ``_index``)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path)
+    with open(path, "rb") as fh:
+        raw = fh.readline()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    try:
+        header = next(csv.reader([text]))
+    except StopIteration:
+        raise InputError("empty file", path) from None
+    header = [h.strip() for h in header]
+    if header and header[0] in INDEX_NAMES:
+        header[0] = "_index"
+    return header
+
+
+def _read_rows(path: str | os.PathLike, columns: list[str], layout: str | None = None
+               ) -> list[tuple[int, dict]]:
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
@@ -117,11 +171,12 @@ def _read_rows(path: str | os.PathLike, columns: list[str]) -> list[tuple[int, d
     except StopIteration:
         raise InputError("empty file", path) from None
     header = [h.strip() for h in header]
-    if header and header[0] == "":       # a pandas index column without a name
+    if header and header[0] in INDEX_NAMES:       # a pandas index column without a name
         header[0] = "_index"
     missing = [c for c in columns if c not in header]
     if missing:
-        raise InputError(f"not this layout: missing column(s) {', '.join(missing)} "
+        what = f"the {layout} layout" if layout else "this layout"
+        raise InputError(f"not {what}: missing column(s) {', '.join(missing)} "
                          f"(expected {', '.join(columns)})", path, 1)
     rows = []
     try:
@@ -187,33 +242,69 @@ def read_qa_results(path: str | os.PathLike) -> list[dict]:
 
 
 def read_enrollment(path: str | os.PathLike) -> list[dict]:
-    """The study's enrollment file (one row per participant: :data:`ENROLLMENT_COLUMNS`),
-    typed: ``batch_number`` int, ``total_performance`` float; ``_line`` the line."""
-    out, seen = [], set()
+    """The study's enrollment file (one row per worker and batch: :data:`ENROLLMENT_COLUMNS`),
+    typed: ``batch_number`` int, ``total_performance`` float; ``_line`` the line.
+
+    A worker may have several rows, one per batch. The same (``mturk_id``, ``batch_number``)
+    twice, or the same non-empty ``hash_id`` twice, is an error naming the second row."""
+    out, seen, hashes = [], {}, {}
     for line, r in _read_rows(path, ENROLLMENT_COLUMNS):
         pid = (r["mturk_id"] or "").strip()
         if not pid:
             raise InputError("mturk_id (the participant) is empty", path, line)
-        if pid in seen:
-            raise InputError(f"participant {pid!r} enrolled twice", path, line)
-        seen.add(pid)
-        out.append({"ID": (r["ID"] or "").strip(), "mturk_id": pid,
-                    "batch_number": _int(r["batch_number"], path, line, "batch_number", optional=True),
+        batch = _int(r["batch_number"], path, line, "batch_number", optional=True)
+        key = (pid, batch)
+        if key in seen:
+            what = "without a batch number" if batch is None else f"in batch {batch}"
+            raise InputError(f"participant {pid!r} enrolled twice {what} (first on row {seen[key]})",
+                             path, line)
+        seen[key] = line
+        hash_id = (r["hash_id"] or "").strip()
+        if hash_id:
+            if hash_id in hashes:
+                raise InputError(f"hash_id {hash_id!r} given twice (first on row {hashes[hash_id]})",
+                                 path, line)
+            hashes[hash_id] = line
+        out.append({"ID": (r["ID"] or "").strip(), "mturk_id": pid, "batch_number": batch,
                     "total_performance": _float(r["total_performance"], path, line, "total_performance",
                                                 optional=True),
-                    "hash_id": (r["hash_id"] or "").strip(), "_line": line})
+                    "hash_id": hash_id, "_line": line})
     if not out:
         raise InputError("no participants in the enrollment file", path)
     return out
 
 
+def maze_layout(header: list[str]) -> str:
+    """Which Maze layout a header is (a key of :data:`MAZE_LAYOUTS`): columns of the other
+    entity make it ``released Wino`` when the study's own columns (``word_side``, ``closer_*``,
+    the index column) are there too, else ``project``; without them it is ``released BUG``."""
+    cols = set(header)
+    released = bool(cols & {"_index", "word_side", "closer_entity", "closer_distance", "closer_relation"})
+    if cols & {"other_entity", "relation_to_other", "dist_to_other"}:
+        return "released Wino" if released else "project"
+    return "released BUG"
+
+
+def _maze_gender(value: str, path, line: int) -> str:
+    v = (value or "").strip().lower()
+    v = PRONOUN_GENDER.get(v, v)
+    if v not in GENDERS:
+        raise InputError(f"gender must be one of {', '.join(GENDERS)} or a pronoun, got {value!r}",
+                         path, line)
+    return v
+
+
 def read_maze_trials(path: str | os.PathLike) -> list[dict]:
-    """The rows of a Maze trials CSV, typed; ``_line`` holds each row's line number."""
+    """The rows of a Maze trials CSV in any layout of :data:`MAZE_LAYOUTS`, typed, with the
+    :data:`MAZE_COLUMNS` keys (None where the layout has no such column), ``word_side`` (0, 1
+    or None), ``_layout`` and ``_line`` (each row's line number)."""
+    layout = maze_layout(_read_header(path))
+    columns = MAZE_LAYOUTS[layout]
     out = []
-    for line, r in _read_rows(path, MAZE_COLUMNS):
-        row = {c: r[c] for c in MAZE_COLUMNS}
+    for line, r in _read_rows(path, columns, layout):
+        row = {c: r.get(c) for c in MAZE_COLUMNS}
         for col, optional in (("relation_to_main", False), ("relation_to_other", True)):
-            v = (r[col] or "").strip().lower()
+            v = (r.get(col) or "").strip().lower()
             v = RELATION_ALIASES.get(v, v)
             if not v and optional:
                 row[col] = None
@@ -222,9 +313,10 @@ def read_maze_trials(path: str | os.PathLike) -> list[dict]:
                 raise InputError(f"{col} must be one of {', '.join(RELATIONS)}, got {r[col]!r}",
                                  path, line)
             row[col] = v
-        row["gender"] = (r["gender"] or "").strip().lower()
+        row["gender"] = _maze_gender(r["gender"], path, line)
+        row["other_entity"] = (r.get("other_entity") or "").strip() or None
         row["dist_to_main"] = _float(r["dist_to_main"], path, line, "dist_to_main", optional=True)
-        row["dist_to_other"] = _float(r["dist_to_other"], path, line, "dist_to_other", optional=True)
+        row["dist_to_other"] = _float(r.get("dist_to_other"), path, line, "dist_to_other", optional=True)
         row["time_to_answer"] = _float(r["time_to_answer"], path, line, "time_to_answer")
         if row["time_to_answer"] < 0:
             raise InputError(f"time_to_answer must not be negative, got {r['time_to_answer']!r}",
@@ -233,6 +325,17 @@ def read_maze_trials(path: str | os.PathLike) -> list[dict]:
         row["user_ip"] = (r["user_ip"] or "").strip()
         if not row["user_ip"]:
             raise InputError("user_ip (the participant key) is empty", path, line)
+        row["sentence_id"] = (r["sentence_id"] or "").strip()
+        row["word_side"] = None
+        if "word_side" in r:
+            side = _int(r["word_side"], path, line, "word_side", optional=True)
+            if side not in (None, 0, 1):
+                raise InputError(f"word_side must be 0 or 1, got {r['word_side']!r}", path, line)
+            row["word_side"] = side
+        for col in ("closer_entity", "closer_distance", "closer_relation"):
+            if col in r:
+                row[col] = (r[col] or "").strip() or None
+        row["_layout"] = layout
         row["_line"] = line
         out.append(row)
     if not out:
@@ -240,16 +343,29 @@ def read_maze_trials(path: str | os.PathLike) -> list[dict]:
     return out
 
 
-def read_participants(path: str | os.PathLike) -> set[str]:
-    """The ``mturk_id`` column of a participant list CSV (those who passed qualification); a file
-    in the study's enrollment layout is checked as one (:func:`read_enrollment`)."""
-    rows = _read_rows(path, [PARTICIPANT_COLUMN])
-    if rows and all(c in rows[0][1] for c in ENROLLMENT_COLUMNS):
-        return {r["mturk_id"] for r in read_enrollment(path)}
-    ids = {r[PARTICIPANT_COLUMN].strip() for _, r in rows if r[PARTICIPANT_COLUMN].strip()}
-    if not ids:
+def read_participant_rows(path: str | os.PathLike) -> list[dict]:
+    """A participant list CSV (those who passed qualification) as rows with ``mturk_id``,
+    ``batch_number`` and ``hash_id``: a file in the study's enrollment layout is read (and
+    checked) as one (:func:`read_enrollment`, one row per worker and batch); a plain list needs
+    only an ``mturk_id`` column (``batch_number`` and ``hash_id`` None)."""
+    header = _read_header(path)
+    if all(c in header for c in ENROLLMENT_COLUMNS):
+        return read_enrollment(path)
+    out, seen = [], set()
+    for line, r in _read_rows(path, [PARTICIPANT_COLUMN]):
+        pid = r[PARTICIPANT_COLUMN].strip()
+        if pid and pid not in seen:
+            seen.add(pid)
+            out.append({"mturk_id": pid, "batch_number": None, "hash_id": None, "_line": line})
+    if not out:
         raise InputError("no participants in the list", path)
-    return ids
+    return out
+
+
+def read_participants(path: str | os.PathLike) -> set[str]:
+    """The workers (``mturk_id``) of a participant list or enrollment file
+    (:func:`read_participant_rows`)."""
+    return {r["mturk_id"] for r in read_participant_rows(path)}
 
 
 # ------------------------------------------------------------------------------ writing

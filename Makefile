@@ -17,15 +17,11 @@ MODEL_ARG := $(if $(MODEL),--model $(MODEL),)
         bench bench-namemap bench-weights bench-evaluate bench-scale bench-embeddings bench-fidelity bench-generate \
         bench-baseline bench-cda bench-persons test chaos clean
 
-help:
-	@echo "make extract [CORPUS=dir OUT=dir MODEL=name WORKERS=n]   books -> original instances"
-	@echo "make generate [OUT=dir]                                  instances -> quadruples"
-	@echo "make test                                                run the test suite"
-	@echo "make chaos                                               the probes: kill -9, concurrent runs, dead workers, web, bad input"
-	@echo "other targets: label namemap cda evaluate analyze weights sowinobias annotate-* benchmark"
-	@echo "               humans-qa humans-maze experiment-* embeddings perf perf-*  (see docs/)"
+help: ## this list: every target and what it does (VAR=value after a target sets an option)
+	@echo "usage: make TARGET [VAR=value ...]; every target but help, browser and clean creates .venv on first use"
+	@awk -F ':[^#]*## ' '/^[a-zA-Z0-9_-]+:[^=#]*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-setup: $(STAMP)
+setup: $(STAMP) ## create .venv with Python 3.11 and the pinned dependencies (every target does it on first use)
 $(STAMP): pyproject.toml resources/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
@@ -33,53 +29,53 @@ $(STAMP): pyproject.toml resources/constraints.txt
 	$(PY) -m pip install --quiet --no-deps xrenner==2.2.1.1
 	touch $(STAMP)
 
-extract: $(STAMP)
+extract: $(STAMP) ## books -> original instances: CORPUS=dir OUT=dir [MODEL=name WORKERS=n] (docs/extract.md)
 	$(PY) -m pipeline extract --corpus $(CORPUS) --out $(OUT) --workers $(WORKERS) $(MODEL_ARG)
 
-generate: $(STAMP)
+generate: $(STAMP) ## instances -> quadruples.parquet + GAP TSV in OUT (docs/generate.md)
 	$(PY) -m pipeline generate --instances $(OUT) --out $(OUT) $(MODEL_ARG)
 
 # gold A/B labels from CoNLL-2012 coreference (e.g. LitBank): COREF=dir-or-file
 COREF ?= ../shared/reference/litbank-coref
-label: $(STAMP)
+label: $(STAMP) ## gold A/B labels from CoNLL-2012 coreference: COREF=dir-or-file -> OUT/labelled (docs/label.md)
 	$(PY) -m pipeline label --instances $(OUT) --coref $(COREF) --out $(OUT)/labelled
 
 NAMEMAP_OUT ?= outputs/namemap
-namemap: $(STAMP)
+namemap: $(STAMP) ## the n-CDA name map -> NAMEMAP_OUT (docs/cda.md)
 	$(PY) -m pipeline namemap --out $(NAMEMAP_OUT)
 
 CONLL ?=
 MODE  ?= acda
-cda: $(STAMP)
+cda: $(STAMP) ## counterfactual data augmentation of CONLL=file, MODE=acda|ncda -> OUT (docs/cda.md)
 	$(PY) -m pipeline cda --conll $(CONLL) --mode $(MODE) --out $(OUT)/$(notdir $(CONLL)).$(MODE)
 
 DATASET ?= $(OUT)/quadruples.parquet
 SYSTEMS ?=
 # EVAL_OPTS: e.g. "--resamples 10000 --seed 0 --allow-missing --weights lp=W.json"
 EVAL_OPTS ?=
-evaluate: $(STAMP)
+evaluate: $(STAMP) ## score SYSTEMS="NAME=FILE ..." on DATASET -> OUT/evaluation [EVAL_OPTS=...] (docs/evaluate.md)
 	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(SYSTEMS),--system $(s)) --out $(OUT)/evaluation $(EVAL_OPTS)
 
 # run coreference systems on a dataset (docs/evaluate.md): PREDICT_SYSTEMS="xr=xrenner fc=fastcoref:DIR"
 PREDICT_SYSTEMS ?= xrenner=xrenner
-predict: $(STAMP)
+predict: $(STAMP) ## run PREDICT_SYSTEMS="NAME=ADAPTER ..." on DATASET -> OUT/predictions (docs/evaluate.md)
 	$(PY) -m pipeline predict --dataset $(DATASET) $(foreach s,$(PREDICT_SYSTEMS),--system $(s)) --out $(OUT)/predictions
 
 # NAME_SPANS: optional {"ID": [[start, end, text], ...]} personal-name spans (else the dataset's
 # names column or spaCy NER); VARIANT: all | num | dist | trimmed
 NAME_SPANS ?=
 NAME_SPANS_ARG := $(if $(NAME_SPANS),--name-spans $(NAME_SPANS),)
-analyze: $(STAMP)
+analyze: $(STAMP) ## distributions per gender of DATASET -> OUT/analysis [NAME_SPANS=json] (docs/analyze.md)
 	$(PY) -m pipeline analyze --dataset $(DATASET) $(NAME_SPANS_ARG) $(MODEL_ARG) --out $(OUT)/analysis
 
 VARIANT ?= all
-weights: $(STAMP)
+weights: $(STAMP) ## LP test-set weights of DATASET -> OUT/weights-VARIANT.json (docs/weights.md)
 	$(PY) -m pipeline weights --dataset $(DATASET) $(NAME_SPANS_ARG) $(MODEL_ARG) --variant $(VARIANT) --out $(OUT)/weights-$(VARIANT).json
 
 SOWINO_OUT    ?= outputs/sowinobias
 SOWINO_SAMPLE ?=
 SOWINO_SEED   ?= 0
-sowinobias: $(STAMP)
+sowinobias: $(STAMP) ## the SoWinoBias template test set -> SOWINO_OUT [SOWINO_SAMPLE=n] (docs/sowinobias.md)
 	$(PY) -m pipeline sowinobias --out $(SOWINO_OUT) --seed $(SOWINO_SEED) $(if $(SOWINO_SAMPLE),--sample $(SOWINO_SAMPLE),)
 
 # annotation round trip: ASSIGNMENTS answers per instance; RESULTS = MTurk results CSV or the
@@ -91,45 +87,45 @@ ANNOTATE_SEED ?= 0
 PORT          ?= 8765
 RESULTS       ?= $(OUT)/annotations.sqlite
 ANNOTATE_OPTS ?=
-annotate-export: $(STAMP)
+annotate-export: $(STAMP) ## quadruples -> MTurk batch in OUT/annotation (docs/annotate.md)
 	$(PY) -m pipeline annotate-export --quadruples $(QUADRUPLES) --out $(OUT)/annotation \
 		--per-task $(PER_TASK) --assignments $(ASSIGNMENTS) --seed $(ANNOTATE_SEED) $(MODEL_ARG)
 
-annotate-serve: $(STAMP)
+annotate-serve: $(STAMP) ## the local annotation web app on 127.0.0.1:PORT (docs/annotate.md)
 	$(PY) -m pipeline annotate-serve --quadruples $(QUADRUPLES) --db $(OUT)/annotations.sqlite \
 		--port $(PORT) --assignments $(ASSIGNMENTS) $(MODEL_ARG)
 
-annotate-import: $(STAMP)
+annotate-import: $(STAMP) ## votes (RESULTS) -> the final dataset in OUT/final (docs/annotate.md)
 	$(PY) -m pipeline annotate-import --results $(RESULTS) --quadruples $(QUADRUPLES) --out $(OUT)/final \
 		--assignments $(ASSIGNMENTS) --seed $(ANNOTATE_SEED) $(ANNOTATE_OPTS) $(MODEL_ARG)
 
 # Timing and fidelity scripts (pipeline/perf/), not tests: they print medians and ratios measured
 # side by side. The old names (make bench, bench-*) are aliases, at the end of this file.
-perf-extract: $(STAMP)
+perf-extract: $(STAMP) ## timing: extract's throughput, medians side by side (pipeline/perf/)
 	$(PY) -m pipeline.perf.extract
 
 # the files one book runs through to a quadruple (docs/architecture.md)
-perf-call-path: $(STAMP)
+perf-call-path: $(STAMP) ## the files one book runs through to a quadruple (docs/architecture.md)
 	$(PY) -m pipeline.perf.call_path
 
-perf-namemap: $(STAMP)
+perf-namemap: $(STAMP) ## timing: namemap
 	$(PY) -m pipeline.perf.namemap
 
-perf-weights: $(STAMP)
+perf-weights: $(STAMP) ## timing: weights
 	$(PY) -m pipeline.perf.weights
 
-perf-evaluate: $(STAMP)
+perf-evaluate: $(STAMP) ## timing: evaluate and its bootstrap
 	$(PY) -m pipeline.perf.evaluate
 
 # corpus dumps end to end (zips, Parquet, Dask) + projection; SCALE_OPTS e.g. "--books 3"
 # (the full 118-book run takes about an hour on 2 cores)
 SCALE_OPTS ?=
-perf-scale: $(STAMP)
+perf-scale: $(STAMP) ## corpus dumps end to end (zips, Parquet, Dask) [SCALE_OPTS="--books 3"] (docs/scale.md)
 	$(PY) -m pipeline.perf.scale $(SCALE_OPTS)
 
 # The browser tests need Debian's chromium + chromium-driver: installed here when missing and we
 # are root with apt-get (as in CI); otherwise those tests skip and say why.
-browser:
+browser: ## install chromium + chromium-driver for the browser tests (as root with apt-get)
 	@if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing chromium + chromium-driver for the browser tests"; \
@@ -146,90 +142,90 @@ PARTICIPANTS ?= 20
 PLAN_OUT    ?= outputs/experiment-$(EXPERIMENT)
 QA_RESULTS  ?= $(PLAN_OUT)/export/qa_results.csv
 MAZE_RESULTS ?= $(PLAN_OUT)/export/maze_trials.csv
-benchmark: $(STAMP)
+benchmark: $(STAMP) ## WinoBias/Winogender/... -> one pro/anti benchmark in BENCH_OUT (docs/benchmarks.md)
 	$(PY) -m pipeline benchmark $(BENCH_SRC) --out $(BENCH_OUT)
 
-experiment-plan: $(STAMP)
+experiment-plan: $(STAMP) ## benchmark -> a humans-vs-models experiment plan, EXPERIMENT=qa|maze (docs/experiment.md)
 	$(PY) -m pipeline experiment-plan --benchmark $(BENCH_OUT)/benchmark.parquet --experiment $(EXPERIMENT) \
 		--participants $(PARTICIPANTS) --seed 0 --out $(PLAN_OUT)
 
-experiment-serve: $(STAMP)
+experiment-serve: $(STAMP) ## the experiment web app on 127.0.0.1:PORT (docs/experiment.md)
 	$(PY) -m pipeline experiment-serve --plan $(PLAN_OUT)/plan.parquet --db $(PLAN_OUT)/experiment.sqlite --port $(PORT)
 
-experiment-export: $(STAMP)
+experiment-export: $(STAMP) ## the experiment's answers -> results CSVs (docs/experiment.md)
 	$(PY) -m pipeline experiment-export --db $(PLAN_OUT)/experiment.sqlite --out $(PLAN_OUT)/export
 
-humans-qa: $(STAMP)
+humans-qa: $(STAMP) ## QA results -> Delta_QA vs models (docs/benchmarks.md)
 	$(PY) -m pipeline humans qa --results $(QA_RESULTS) --benchmark $(BENCH_OUT)/benchmark.parquet --out $(PLAN_OUT)/analysis
 
-humans-maze: $(STAMP)
+humans-maze: $(STAMP) ## Maze trials -> Delta_MAZE vs models (docs/benchmarks.md)
 	$(PY) -m pipeline humans maze --results $(MAZE_RESULTS) --out $(PLAN_OUT)/analysis
 
 # embedding diagnostics: VECTORS="orig=a.txt debiased=b.txt"
 VECTORS ?=
-embeddings: $(STAMP)
+embeddings: $(STAMP) ## WEAT, clustering, GIPE of VECTORS="name=file ..." (docs/embeddings.md)
 	$(PY) -m pipeline embeddings $(foreach v,$(VECTORS),--vectors $(v)) --out outputs/embeddings
 
-perf-embeddings: $(STAMP)
+perf-embeddings: $(STAMP) ## timing: embeddings
 	$(PY) -m pipeline.perf.embeddings
 
-perf-fidelity: $(STAMP)
+perf-fidelity: $(STAMP) ## fidelity: our metrics against the reference implementations
 	$(PY) -m pipeline.perf.fidelity
 
-perf-generate: $(STAMP)
+perf-generate: $(STAMP) ## fidelity: generate against Counter-GAP's release
 	$(PY) -m pipeline.perf.generate_fidelity
 
-perf-baseline: $(STAMP)
+perf-baseline: $(STAMP) ## the benchmark's baselines, timed
 	$(PY) -m pipeline.perf.benchmark_baseline
 
 # CDA's capitalised replacements against LitBank's gold persons (docs/cda.md)
 .PHONY: perf-cda
-perf-cda: $(STAMP)
+perf-cda: $(STAMP) ## CDA's replacements against LitBank's gold persons (docs/cda.md)
 	$(PY) -m pipeline.perf.cda_persons
 
-test: $(STAMP) browser
+test: $(STAMP) browser ## run the test suite
 	$(PY) -m pytest -q tests
 
 # the robustness probes (also part of make test): the malformed-input figures, then the tests
-chaos: $(STAMP)
+chaos: $(STAMP) ## the probes alone: kill -9, concurrent runs, dead workers, web, bad input
 	$(PY) -m tests.chaos.malformed
 	$(PY) -m pytest -q -m chaos tests
 
-clean:
+clean: ## remove .venv and the test caches
 	rm -rf $(VENV) .pytest_cache .hypothesis
 
 # persons and genders against LitBank's gold entities (docs/persons.md)
 .PHONY: perf-persons
-perf-persons: $(STAMP)
+perf-persons: $(STAMP) ## persons and genders against LitBank's gold entities (docs/persons.md)
 	$(PY) -m pipeline.perf.persons
 
 # quadruples drawn and marked for reading by eye (docs/persons.md, "Reading quadruples"):
 # READ_OPTS="--corpus DIR --seed N [--workers 2]", or "--summarise OUT/read-N.tsv"
 .PHONY: perf-read
-perf-read: $(STAMP)
+perf-read: $(STAMP) ## draw quadruples to read by eye: READ_OPTS="--corpus DIR --seed N" (docs/persons.md)
 	$(PY) -m pipeline.perf.read $(READ_OPTS)
 
 # persons: every book's cast (docs/persons.md); CAST=FILE applies a researcher's overrides
 CAST ?=
 .PHONY: persons
-persons: $(STAMP)
+persons: $(STAMP) ## every book's cast: CORPUS -> OUT/persons [CAST=file] (docs/persons.md)
 	$(PY) -m pipeline persons --corpus $(CORPUS) --out $(OUT)/persons --workers $(WORKERS) $(MODEL_ARG) $(if $(CAST),--cast $(CAST),)
 
 # timing and fidelity: `make perf` is `make perf-extract`; the old names still work
-perf: perf-extract
-bench: perf-extract
-bench-namemap: perf-namemap
-bench-weights: perf-weights
-bench-evaluate: perf-evaluate
-bench-scale: perf-scale
-bench-embeddings: perf-embeddings
-bench-fidelity: perf-fidelity
-bench-generate: perf-generate
-bench-baseline: perf-baseline
-bench-cda: perf-cda
-bench-persons: perf-persons
+perf: perf-extract ## alias of perf-extract
+bench: perf-extract ## alias of perf-extract
+bench-namemap: perf-namemap ## alias of perf-namemap
+bench-weights: perf-weights ## alias of perf-weights
+bench-evaluate: perf-evaluate ## alias of perf-evaluate
+bench-scale: perf-scale ## alias of perf-scale
+bench-embeddings: perf-embeddings ## alias of perf-embeddings
+bench-fidelity: perf-fidelity ## alias of perf-fidelity
+bench-generate: perf-generate ## alias of perf-generate
+bench-baseline: perf-baseline ## alias of perf-baseline
+bench-cda: perf-cda ## alias of perf-cda
+bench-persons: perf-persons ## alias of perf-persons
 
 # the learned person decision, trained on LitBank's development half (docs/persons.md, "The model")
 .PHONY: train-persons
-train-persons: $(STAMP)
+train-persons: $(STAMP) ## train the learned person decision on LitBank's development half (docs/persons.md)
 	$(PY) -m pipeline.perf.persons --train --out resources/person_model.json

@@ -19,7 +19,8 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   ``is_correct``. BUG questions count as recorded;
 * per alpha (``time_fraction``): pro and anti accuracy pooled over participants, Delta_QA =
   pro - anti, the share of ignored answers among the pro/anti WinoBias/Winogender answers,
-  the filler accuracy, all in percent; the same per participant; ``by_kind``: pro, anti,
+  the filler accuracy, all in percent; the same per participant and batch (a worker who did
+  several batches of the study has one row per batch, as the study grouped them); ``by_kind``: pro, anti,
   delta of the WinoBias/Winogender (``synthetic``) and BUG (``natural``) questions apart
   (the paper's Table 2; :func:`models_by_dataset` gives the models' rows from a benchmark
   ``metrics.json``).
@@ -154,31 +155,51 @@ def _summary(rows: list[dict]) -> dict:
     }
 
 
-def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
-               min_filler_accuracy: float | None = None, path=None, questions: str = "main") -> dict:
-    """QA results per alpha (see the module doc). Returns ``{"alphas": {key: summary},
-    "participants": [per participant and alpha rows], "excluded": {...}}``; percentages.
+def unit_key(row: dict) -> tuple[str, int | None]:
+    """The unit the study grouped answers by: (worker, batch). A worker who did several batches
+    is one participant with several units."""
+    return (row["mturk_id"], row.get("batch_number"))
 
-    ``min_filler_accuracy`` (percent): participants whose filler accuracy over all their
-    answers is lower are left out too.
+
+def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
+               min_filler_accuracy: float | None = None, path=None, questions: str = "main",
+               enrollment: list[dict] | None = None) -> dict:
+    """QA results per alpha (see the module doc). Returns ``{"alphas": {key: summary},
+    "participants": [per worker, batch and alpha rows], "excluded": {...}}``; percentages.
+
+    ``participants``: the workers kept (``mturk_id``). ``enrollment``: the enrollment rows
+    (``mturk_id``, ``batch_number``, ``hash_id``) the list came from; the answers of a kept
+    worker in a batch no row enrolls (neither by (worker, batch) nor by ``hash_id``) are kept
+    and counted (``n_answers_unenrolled_batch``). ``min_filler_accuracy`` (percent): a
+    (worker, batch) whose filler accuracy over all its answers is lower is left out too.
     """
     rows = classify_answers(rows, path, questions)
     layout = qa_layout(rows)
     n_all = len({r["mturk_id"] for r in rows})
-    excluded = {"not_in_list": 0, "low_filler_accuracy": 0}
+    excluded = {"not_in_list": 0, "low_filler_accuracy": 0, "low_filler_accuracy_batches": 0}
     if participants is not None:
         keep = set(participants)
         kept = [r for r in rows if r["mturk_id"] in keep]
         excluded["not_in_list"] = n_all - len({r["mturk_id"] for r in kept})
         rows = kept
+    n_unenrolled = 0
+    if enrollment is not None:
+        units = {(e["mturk_id"], e.get("batch_number")) for e in enrollment}
+        hashes = {e["hash_id"] for e in enrollment if e.get("hash_id")}
+        workers_only = {e["mturk_id"] for e in enrollment if e.get("batch_number") is None}
+        n_unenrolled = sum(1 for r in rows
+                           if r["mturk_id"] not in workers_only and unit_key(r) not in units
+                           and str(r.get("hash_id") or "").strip() not in hashes)
     if min_filler_accuracy is not None:
-        by_p: dict[str, list[dict]] = defaultdict(list)
+        by_u: dict[tuple, list[dict]] = defaultdict(list)
         for r in rows:
-            by_p[r["mturk_id"]].append(r)
-        low = {p for p, rs in by_p.items()
+            by_u[unit_key(r)].append(r)
+        low = {u for u, rs in by_u.items()
                if (_summary(rs)["filler"] is not None and _summary(rs)["filler"] < min_filler_accuracy)}
-        excluded["low_filler_accuracy"] = len(low)
-        rows = [r for r in rows if r["mturk_id"] not in low]
+        before = {r["mturk_id"] for r in rows}
+        rows = [r for r in rows if unit_key(r) not in low]
+        excluded["low_filler_accuracy"] = len(before - {r["mturk_id"] for r in rows})
+        excluded["low_filler_accuracy_batches"] = len(low)
     if not rows:
         raise InputError("no answers left after the participant filter", path)
     by_alpha: dict[float, list[dict]] = defaultdict(list)
@@ -197,15 +218,18 @@ def analyse_qa(rows: list[dict], participants: Iterable[str] | None = None,
                                                                "n_pro", "n_anti", "n_ignored", "n_other")}
     table = []
     for a in sorted(by_alpha, reverse=True):
-        by_p = defaultdict(list)
+        by_u = defaultdict(list)
         for r in by_alpha[a]:
-            by_p[r["mturk_id"]].append(r)
-        for p in sorted(by_p):
-            s = _summary(by_p[p])
+            by_u[unit_key(r)].append(r)
+        for (p, batch) in sorted(by_u, key=lambda u: (u[0], -1 if u[1] is None else u[1])):
+            s = _summary(by_u[(p, batch)])
             s.pop("n_participants")
-            table.append({"mturk_id": p, "alpha": alpha_key(a), **s})
+            table.append({"mturk_id": p, "batch_number": batch, "alpha": alpha_key(a), **s})
     return {"alphas": alphas, "participants": table, "excluded": excluded, "layout": layout,
-            "questions": questions, "n_answers": len(rows), "n_participants": len({r["mturk_id"] for r in rows})}
+            "questions": questions, "n_answers": len(rows),
+            "n_participants": len({r["mturk_id"] for r in rows}),
+            "n_batches": len({unit_key(r) for r in rows}),
+            "n_answers_unenrolled_batch": n_unenrolled}
 
 
 WINO_SOURCES = ("winobias", "winogender", "cog-wino")
@@ -350,6 +374,38 @@ def sentence_kind(sentence_id: str | None, source: str | None = None) -> str | N
     if key in NATURAL_SOURCES:
         return "natural"
     return None
+
+
+LAYOUT_KINDS = {"released Wino": "synthetic", "released BUG": "natural"}
+TABLE2_QUANTILES = (0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
+def trial_kind(row: dict, source: str | None = None) -> str | None:
+    """The kind of a Maze trial: the study's processed files are one per dataset (their layout
+    says: Wino synthetic, BUG natural); otherwise :func:`sentence_kind` of its sentence."""
+    return LAYOUT_KINDS.get(row.get("_layout")) or sentence_kind(row.get("sentence_id"), source)
+
+
+def delta_at(result: dict, quantiles=TABLE2_QUANTILES) -> dict[str, float | None]:
+    """Delta_MAZE (ms) of an :func:`analyse_maze` result at ``quantiles`` ({"0.50": ms})."""
+    qs = [round(q, 2) for q in result["quantiles"]]
+    return {f"{q:.2f}": result["delta"][qs.index(round(q, 2))] for q in quantiles}
+
+
+def maze_table2(rows: list[dict], kinds: list[str | None]) -> dict:
+    """Delta_MAZE per dataset for Table 2: {kind: {"n_trials" (pro + anti), "delta" (ms at
+    :data:`TABLE2_QUANTILES`), "positive_from"}} from the trials of each kind (synthetic = Wino,
+    natural = BUG; trials of no kind left out)."""
+    groups: dict[str, list[dict]] = defaultdict(list)
+    for r, k in zip(rows, kinds):
+        if k is not None:
+            groups[k].append(r)
+    out = {}
+    for k in sorted(groups):
+        res = analyse_maze(groups[k])
+        out[k] = {"n_trials": sum(res["n_trials"].get(c, 0) for c in (PRO, ANTI)),
+                  "delta": delta_at(res), "positive_from": res["delta_positive_from"]}
+    return out
 
 
 def analyse_maze_by_kind(rows: list[dict], kinds: list[str | None],

@@ -68,7 +68,7 @@ def _d(x, signed: bool = False) -> str:
 def table2_markdown(result: dict, models: dict | None = None) -> str:
     """The paper's Table 2: humans per alpha and models, pro / anti / Delta on Wino and BUG
     (percent, one decimal; Delta = pro - anti; for humans Delta_QA)."""
-    lines = ["# Table 2: humans (QA, per time fraction) and models, Wino and BUG", "",
+    lines = ["# Table 2, one row per time fraction and model (one decimal)", "",
              "| | Wino pro | Wino anti | Wino Delta | BUG pro | BUG anti | BUG Delta |",
              "|---|---|---|---|---|---|---|"]
     for a, s in result["alphas"].items():
@@ -84,6 +84,50 @@ def table2_markdown(result: dict, models: dict | None = None) -> str:
             k = m.get(ds) or {}
             cells += [_d(k.get("pro")), _d(k.get("anti")), _d(k.get("delta"))]
         lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+DATASETS = (("Wino", "synthetic", "wino"), ("BUG", "natural", "bug"))
+
+
+def table2_paper_markdown(result: dict, models: dict | None = None, maze: dict | None = None) -> str:
+    """The paper's Table 2 in its shape: per dataset (Wino, BUG) the rows pro, anti and Delta
+    (Delta_QA = pro - anti, percent, two decimals); a column per time fraction for humans
+    (0.75, 0.50, 0.25) and one per model of a metrics.json. ``maze``: Delta_MAZE of the trials
+    of each dataset ({"synthetic": {"n_trials", "delta": {"0.50": ms, ...}, "positive_from"}}, as
+    :func:`pipeline.core.humans.maze_table2` gives it): anti - pro (ms) per quantile."""
+    alphas = list(result["alphas"])
+    models = models or {}
+    head = [f"alpha = {float(a):.2f}" for a in alphas] + list(models)
+    lines = ["# Table 2: pro / anti / Delta per dataset, humans per time fraction (QA) and models", "",
+             "Percent, two decimals; Delta = pro - anti (for humans Delta_QA).", "",
+             "| dataset | | " + " | ".join(head) + " |", "|---|---|" + "---|" * len(head)]
+    for name, kind, ds in DATASETS:
+        if not any((result["alphas"][a].get("by_kind") or {}).get(kind) for a in alphas) and \
+                not any(m.get(ds) for m in models.values()):
+            continue
+        for field, label in (("pro", "pro"), ("anti", "anti"), ("delta", "Delta")):
+            cells = [_p(((result["alphas"][a].get("by_kind") or {}).get(kind) or {}).get(field))
+                     for a in alphas]
+            cells += [_p((m.get(ds) or {}).get(field)) for m in models.values()]
+            lines.append(f"| {name} | {label} | " + " | ".join(cells) + " |")
+    if maze:
+        qs = None
+        rows = []
+        for name, kind, _ in DATASETS:
+            sub = maze.get(kind)
+            if not sub:
+                continue
+            qs = list(sub["delta"])
+            pos = sub.get("positive_from")
+            rows.append(f"| {name} | {sub['n_trials']} | "
+                        + " | ".join(_ms(v, True) for v in sub["delta"].values())
+                        + f" | {'–' if pos is None else f'{pos:.2f}'} |")
+        if rows:
+            lines += ["", "Delta_MAZE = anti - pro response time at the pronoun (ms), per quantile of "
+                      "the correct trials (outliers removed):", "",
+                      "| dataset | pro + anti trials | " + " | ".join(f"q = {q}" for q in qs)
+                      + " | positive from |", "|---|---|" + "---|" * (len(qs) + 1)] + rows
     return "\n".join(lines) + "\n"
 
 

@@ -2,12 +2,16 @@
 parses the options and calls :func:`humans` with them).
 
 * ``humans qa --results FILE [--results FILE] [--participants FILE ...] [--questions main|all]
-  [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] --out DIR``: the project's
-  export or the study's released QA results (Wino, BUG) and enrollment files;
+  [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] [--maze TRIALS ...] --out DIR``:
+  the project's export or the study's released QA results (Wino, BUG) and enrollment files
+  (one row per worker and batch; answers grouped per (worker, batch));
   ``DIR/qa.json`` (per alpha "0.75", "0.5", "0.25": pro, anti, delta, ignored, filler, other in
   percent, n_pro, n_anti ...), ``qa_participants.csv``, ``qa.md``, ``qa.png``; prints the
-  paper's Table 2 (humans per alpha on Wino and BUG, and the models of a metrics.json);
-* ``humans maze --results FILE [--models EVAL/metrics.json] [--benchmark FILE] --out DIR``:
+  paper's Table 2 (humans per alpha on Wino and BUG, and the models of a metrics.json), once
+  one row per alpha and once in the paper's shape (pro / anti / Delta rows per dataset, a
+  column per alpha and model, two decimals), with Delta_MAZE per quantile from ``--maze``;
+* ``humans maze --results FILE [--results FILE] [--models EVAL/metrics.json] [--benchmark FILE]
+  --out DIR``: our export or the study's processed Maze trials (Wino, BUG; detected);
   ``DIR/maze.json`` (quantiles 0.50..1.00, pro, anti, delta in ms, success rate per
   condition, where the human accuracy curve meets each model, and the same ``by_kind`` for
   synthetic and natural sentences), ``maze.md``, ``maze.png``.
@@ -25,8 +29,8 @@ def _run_qa(args) -> int:
     from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
     from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs, write_csv_rows, write_json
-    from pipeline.formats.human_results import read_participants, read_qa_results
-    from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown
+    from pipeline.formats.human_results import read_participant_rows, read_qa_results
+    from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown, table2_paper_markdown
 
     rows = []
     for f in args.results:
@@ -35,9 +39,21 @@ def _run_qa(args) -> int:
             r["_file"] = str(f)
         rows.extend(got)
     results_path = args.results[0] if len(args.results) == 1 else None
-    participants = set().union(*(read_participants(p) for p in args.participants)) if args.participants else None
+    enrollment = [e for p in args.participants for e in read_participant_rows(p)] if args.participants else None
+    participants = {e["mturk_id"] for e in enrollment} if enrollment is not None else None
     result = analyse_qa(rows, participants, args.min_filler_accuracy, path=results_path,
-                        questions=args.questions)
+                        questions=args.questions, enrollment=enrollment)
+    maze = None
+    if getattr(args, "maze", None):
+        from pipeline.core.humans import maze_table2, trial_kind
+        from pipeline.formats.human_results import read_maze_trials
+
+        trials = [t for f in args.maze for t in read_maze_trials(f)]
+        maze = maze_table2(trials, [trial_kind(t) for t in trials])
+        if not maze:
+            raise InputError("no Maze trial is of a known dataset (the study's Wino or BUG layout, or a "
+                             "sentence_id starting winobias-/winogender-/bug-...)", args.maze[0])
+        result["table2_maze"] = maze
     table2_models = None
     if args.models is not None and args.models.suffix.lower() == ".json":
         from pipeline.formats.files import read_json
@@ -79,16 +95,25 @@ def _run_qa(args) -> int:
     with staged_outputs(args.out) as stage:
         write_json(stage / "qa.json", {**summary, "models": result.get("models", {}),
                                        "table2_models": table2_models or {},
+                                       "table2_maze": maze or {},
                                        "layout": result["layout"], "questions": result["questions"],
                                        "excluded": result["excluded"],
                                        "n_answers": result["n_answers"],
-                                       "n_participants": result["n_participants"]})
+                                       "n_participants": result["n_participants"],
+                                       "n_batches": result["n_batches"],
+                                       "n_answers_unenrolled_batch": result["n_answers_unenrolled_batch"]})
         write_csv_rows(stage / "qa_participants.csv", result["participants"])
-        (stage / "qa.md").write_text(qa_markdown(result) + "\n" + table2_markdown(result, table2_models),
-                                     encoding="utf-8")
+        paper = table2_paper_markdown(result, table2_models, maze)
+        (stage / "qa.md").write_text(qa_markdown(result) + "\n" + table2_markdown(result, table2_models)
+                                     + "\n" + paper, encoding="utf-8")
         plot_qa(result, stage / "qa.png")
     print(qa_markdown(result))
     print(table2_markdown(result, table2_models))
+    print(paper)
+    print(f"{result['n_participants']} worker(s) in {result['n_batches']} (worker, batch) group(s)")
+    if result["n_answers_unenrolled_batch"]:
+        print(f"{result['n_answers_unenrolled_batch']} answer(s) of enrolled workers are in a batch the "
+              "enrollment does not list (kept: the worker is enrolled)")
     rescored = sum(s["n_filler_rescored"] for s in summary.values())
     if rescored:
         print(f"{rescored} filler answer(s) scored by matching the filler answer differ from the "
@@ -99,13 +124,16 @@ def _run_qa(args) -> int:
 
 def _run_maze(args) -> int:
     from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.humans import analyse_maze_by_kind, sentence_kind
+    from pipeline.core.humans import analyse_maze_by_kind, trial_kind
     from pipeline.errors import InputError
     from pipeline.formats.files import read_json, staged_outputs, write_json
     from pipeline.formats.human_results import read_maze_trials
     from pipeline.report.humans import maze_markdown, plot_maze
 
-    rows = read_maze_trials(args.results)
+    files = args.results if isinstance(args.results, list) else [args.results]
+    rows = []
+    for f in files:
+        rows.extend(read_maze_trials(f))
     models = None
     if args.models is not None:
         data = read_json(args.models)
@@ -120,16 +148,18 @@ def _run_maze(args) -> int:
 
         for it in read_benchmark(args.benchmark):
             sources[it["id"]] = sources[normalise_text(it["text"])] = it["source"]
-    kinds = [sentence_kind(r["sentence_id"], sources.get(str(r["sentence_id"]).strip())
-                           or (sources.get(normalise_text(r["sentence"])) if sources else None))
+    kinds = [trial_kind(r, sources.get(str(r["sentence_id"]).strip())
+                        or (sources.get(normalise_text(r["sentence"])) if sources else None))
              for r in rows]
+    layouts = sorted({r["_layout"] for r in rows})
     result = analyse_maze_by_kind(rows, kinds, models)
     with staged_outputs(args.out) as stage:
         write_json(stage / "maze.json", result)
         (stage / "maze.md").write_text(maze_markdown(result), encoding="utf-8")
         plot_maze(result, stage / "maze.png")
     print(maze_markdown(result))
-    print(f"-> {args.out}/maze.json, maze.md, maze.png")
+    print(f"{len(rows)} trial(s) of {len(files)} file(s), layout {', '.join(layouts)}; "
+          f"-> {args.out}/maze.json, maze.md, maze.png")
     return 0
 
 

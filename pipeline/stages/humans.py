@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     help="QA results CSV (one row per answer): the project's export or the study's "
                          "released Wino or BUG file (detected); repeat to analyse several together")
     qa.add_argument("--participants", type=Path, action="append",
-                    help="CSV with an mturk_id column (e.g. the study's enrollment file): only these "
-                         "participants are analysed; repeat to join several lists")
+                    help="CSV with an mturk_id column, or the study's enrollment file (one row per "
+                         "worker and batch): only these workers are analysed; repeat to join several lists")
     qa.add_argument("--questions", choices=("main", "all"), default="main",
                     help="which Wino gender questions count as pro/anti: those on the main entity "
                          "(default) or also those on the other entity")
@@ -38,10 +38,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     qa.add_argument("--models", type=Path,
                     help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences; "
                          "or metrics.json of `evaluate` on a benchmark: models' rows of Table 2")
+    qa.add_argument("--maze", type=Path, action="append",
+                    help="Maze trials CSV (our export or the study's processed Wino or BUG trials): "
+                         "Delta_MAZE per quantile under Table 2; repeat for each dataset")
     opt.out_dir(qa)
     mz = sub.add_parser("maze", help="Maze trials: response-time quantiles and Delta_MAZE",
                         description="Maze trials: response-time quantiles and Delta_MAZE")
-    mz.add_argument("--results", required=True, type=Path, help="Maze trials CSV (one row per pronoun trial)")
+    mz.add_argument("--results", required=True, type=Path, action="append",
+                    help="Maze trials CSV (one row per pronoun trial): our export or the study's "
+                         "processed Wino or BUG trials (detected); repeat to analyse several together")
     mz.add_argument("--models", type=Path,
                     help="metrics.json of `evaluate` on a benchmark: where humans meet each model")
     mz.add_argument("--benchmark", type=Path,

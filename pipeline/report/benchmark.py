@@ -34,6 +34,10 @@ def markdown(metrics: dict, title: str = "Pro/anti-stereotype benchmark") -> str
         lines.append(f"| {name} | {pct(m['pro'])} | {pct(m['anti'])} | {pct(m['delta'], True)}{_ci(m, 'delta')} "
                      f"| {'' if p is None else f'{p:.4f}'} | {pct(lo['pro'])} | {pct(lo['anti'])} "
                      f"| {pct(lo['delta'], True)} | {m['n_pro']} | {m['n_anti']} |")
+    missing = [(name, m["n_missing"]) for name, m in metrics.items() if m.get("n_missing")]
+    if missing:
+        lines += ["", "Items without a prediction, counted as wrong (`--allow-missing`): "
+                  + ", ".join(f"{name} {n:,}" for name, n in missing) + "."]
     cats = sorted({c for m in metrics.values() for c in m["per_category"]})
     if cats:
         lines += ["", "## Accuracy per fine-grained category (strict rule)", "",

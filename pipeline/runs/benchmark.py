@@ -6,6 +6,11 @@ the stereotype categories (:mod:`pipeline.core.benchmark_stereotypes`), tags the
 decide Maze eligibility (the pronoun after every verb; BUG: the pronoun after its antecedent)
 and writes ``OUT/benchmark.parquet`` and ``OUT/benchmark.tsv`` together.
 
+With the study's Wino list (``--compare LIST``, or ``--source cog-wino`` given next to
+WinoBias/Winogender, which then compares instead of adding the same sentences twice), our
+categories are compared with the list's sentence by sentence: ``OUT/category_comparison.tsv``,
+and the sentences where they disagree printed one per line.
+
 May import (inside :func:`benchmark`): :mod:`pipeline.errors`, :mod:`pipeline.formats`,
 :mod:`pipeline.core`, :mod:`pipeline.nlp`; also :mod:`pipeline.lang.benchmarks`.
 """
@@ -32,8 +37,19 @@ def benchmark(args) -> int:
     if len(args.source) != len(args.path):
         raise InputError(f"give one --path per --source ({len(args.source)} sources, "
                          f"{len(args.path)} paths)")
+    pairs = list(zip(args.source, args.path))
+    compare = args.compare
+    if {"winobias", "winogender"} & set(args.source) and "cog-wino" in args.source:
+        # the study's Wino list holds the WinoBias/Winogender sentences again: it is compared
+        lists = [p for s, p in pairs if s == "cog-wino"]
+        if len(lists) > 1 or (compare is not None and str(compare) != str(lists[0])):
+            raise InputError("give the study's Wino list once (as --source cog-wino or --compare)")
+        compare = lists[0]
+        pairs = [(s, p) for s, p in pairs if s != "cog-wino"]
+        print(f"--source cog-wino next to WinoBias/Winogender: the list {compare} is compared with our "
+              "categories (as --compare), not added to the benchmark")
     items: list[dict] = []
-    for source, path in zip(args.source, args.path):
+    for source, path in pairs:
         items.extend(load_source(source, path))
     ids = [it["id"] for it in items]
     if len(set(ids)) != len(ids):
@@ -44,8 +60,8 @@ def benchmark(args) -> int:
         lists = winobias_list_stereotypes(wb[0]) if wb else None
     apply_category_rule(items, args.categories, lists)
     comparison = None
-    if args.compare:
-        comparison = compare_categories(items, load_cog_wino(args.compare), normalise_text)
+    if compare:
+        comparison = compare_categories(items, load_cog_wino(compare), normalise_text)
 
     verb_items = [it for it in items if it["source"] not in ORDER_SOURCES]
     if verb_items:
@@ -79,9 +95,24 @@ def benchmark(args) -> int:
     print("coarse: " + ", ".join(f"{k} {v:,}" for k, v in coarse.items()) + f"; Maze-eligible {n_maze:,}")
     if comparison is not None:
         c = comparison
-        print(f"study list {args.compare}: our category agrees on {c['n_agree']:,} of {c['n_matched']:,} "
+        print(f"study list {compare}: our category agrees on {c['n_agree']:,} of {c['n_matched']:,} "
               f"matched sentences ({c['n_only_ours']:,} of ours and {c['n_only_study']:,} of the list "
               f"unmatched) -> {args.out}/category_comparison.tsv")
         if c["confusion"]:
             print("disagreements (ours -> study): " + ", ".join(f"{k} {v:,}" for k, v in c["confusion"].items()))
+        print(disagreement_lines(c["rows"]))
     return 0
+
+
+def disagreement_lines(rows: list[dict]) -> str:
+    """The sentences where our category and the study's list disagree, one per line: both
+    categories, both ids and the text; then the sentences only one side has."""
+    differ = [r for r in rows if r["id"] and r["study_id"] and not r["agree"]]
+    only = [r for r in rows if not (r["id"] and r["study_id"])]
+    lines = [f"{len(differ):,} sentence(s) where our rule and the list disagree (ours -> study):"]
+    lines += [f"  {r['id']} / list {r['study_id']}: {r['ours']} -> {r['study']}: {r['text']}" for r in differ]
+    if only:
+        lines.append(f"{len(only):,} sentence(s) only one side has:")
+        lines += [f"  {'ours ' + r['id'] if r['id'] else 'list ' + r['study_id']} "
+                  f"({r['ours'] or r['study']}): {r['text']}" for r in only]
+    return "\n".join(lines)

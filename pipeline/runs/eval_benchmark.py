@@ -70,8 +70,9 @@ def read_system_correctness(items: list[dict], path, allow_missing: bool = False
                     "clusters)", where, rep["n_duplicates"], rep["n_conflicting"])
     if missing and not allow_missing:
         first = ", ".join(repr(i) for i in missing[:MAX_LISTED])
-        raise InputError(f"{len(missing)} benchmark item(s) have no prediction (first: {first}); "
-                         "--allow-missing counts them as wrong", where)
+        raise InputError(f"{len(missing)} of {len(ids)} benchmark item(s) have no prediction (first: "
+                         f"{first}); to score anyway, rerun with --allow-missing (they count as wrong "
+                         "and the report says how many)", where)
     present = np.array([i in matched and not getattr(matched[i], "error", None) for i in ids], dtype=bool)
     return judge_all(items, matched, where), present
 
@@ -141,7 +142,10 @@ class BenchmarkEvaluation:
         write_answers(s.out, s.dataset, {name: paths[0] for name, paths in _files(s.systems).items()})
 
     def summary(self, items, systems: dict, metrics: dict, markdown: str, s, seconds: float) -> str:
-        return (f"{markdown}\nbenchmark: {len(metrics)} system(s) -> {s.out}/metrics.json, per_item.parquet, "
+        missing = ", ".join(f"{n} {m['n_missing']:,}" for n, m in metrics.items() if m.get("n_missing"))
+        note = (f"\nitems without a prediction (--allow-missing, counted as wrong) of {len(items):,}: {missing}"
+                if missing else "")
+        return (f"{markdown}{note}\nbenchmark: {len(metrics)} system(s) -> {s.out}/metrics.json, per_item.parquet, "
                 f"benchmark.md, benchmark.png, answers.parquet")
 
 

@@ -31,7 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "the paper's Table 4 counts; see docs/benchmarks.md)")
     parser.add_argument("--compare", default=None, metavar="LIST",
                         help="the study's Wino sentence list (cog-wino layout): compare its type "
-                             "with our category sentence by sentence (OUT/category_comparison.tsv)")
+                             "with our category sentence by sentence (OUT/category_comparison.tsv; the "
+                             "sentences that disagree are printed); --source cog-wino given next to "
+                             "winobias/winogender does the same")
     opt.out_dir(parser)
     opt.model(parser, "for the verb tags of Maze eligibility")
 

@@ -30,10 +30,13 @@ May import: the standard library, :mod:`pipeline.lang`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+import zlib
+from dataclasses import dataclass, field
 from typing import Collection, Mapping, Sequence
 
-from pipeline.lang.gendered_words import flip, pronoun_tag
+from pipeline.lang.gendered_words import flip, flip_title, is_listed, pronoun_tag
+from pipeline.lang.names import any_title
 
 # "her" before a noun phrase is an object, not a possessive, after a verb that takes two
 # objects ("gave her money", "charged her 1000 dollars", "wished her happy birthday"): the
@@ -51,6 +54,21 @@ DITRANSITIVE_FORMS = frozenset(
         ("award", ("", "s", "ed", "ing")), ("send", ("", "s", "ing")), ("sent", ("",)),
         ("feed", ("", "s", "ing")), ("fed", ("",)), ("drove", ("",)), ("driv", ("e", "es", "ing")))
     for end in ends)
+# Plural nouns naming people: "her" before one is a possessive even after a verb taking two
+# objects ("giving her daughters" -> "giving his sons", "showed her friends"); gendered plurals
+# (daughters, sisters, nieces) are recognised by the word list.
+PERSON_PLURALS = frozenset("""children friends parents guests servants pupils students relations relatives
+    cousins companions neighbours neighbors maids attendants admirers lovers suitors visitors babies
+    twins charges kinsfolk playmates schoolfellows orphans""".split())
+# Lower-case words after "the X" that make X a family name, not a person or a title: "the King
+# children", "the March girls", "the Elliot family".
+FAMILY_NOUNS = frozenset("""children family families girls boys sisters brothers twins household
+    household's clan kids ladies gentlemen cousins""".split())
+# Titles before which a lone name is a first name ("Sir Walter", "Aunt March" is the exception
+# the surname list decides); after the others ("Mr.", "Miss", "Lady", "Dr.") it is a surname
+# unless only the first-name list knows it ("Lady Anne").
+GIVEN_NAME_TITLES = frozenset("""sir dame aunt auntie aunty uncle cousin brother sister saint st
+    king queen prince princess emperor empress tsar czar""".split())
 # Penn tags that can open the noun phrase a possessive determiner belongs to.
 NOMINAL_START = frozenset({"NN", "NNS", "NNP", "NNPS", "JJ", "JJR", "JJS", "CD", "VBG", "VBN",
                            "RBS", "RBR", "FW", "AFX", "HYPH", "``", "''"})
@@ -99,6 +117,9 @@ class Counts:
     names: int = 0
     her_to_his: int = 0
     her_to_him: int = 0
+    titles: int = 0                 # gendered titles swapped as titles ("Miss Bartlett" -> "Mr. Bartlett")
+    surnames: int = 0               # names replaced as surnames (n-CDA: by a surname)
+    fallback_names: int = 0         # n-CDA: first names the map lacks, replaced by the fallback
     tagged_documents: int = 0       # documents whose tags were predicted
     ne_documents: int = 0           # documents whose persons came from the named-entity column
     detected_documents: int = 0     # documents whose persons came from the person detection
@@ -131,15 +152,178 @@ def her_tag(words: Sequence[str], tags: Sequence[str], i: int) -> str:
     nxt = tags[j] if j < len(tags) else "."
     if nxt not in NOMINAL_START:
         return "PRP"
-    if i > 0 and words[i - 1].lower() in DITRANSITIVE_FORMS:
+    if i > 0 and words[i - 1].lower() in DITRANSITIVE_FORMS and not names_people(words[j] if j < len(words) else ""):
         return "PRP"
     return tag
+
+
+def names_people(word: str) -> bool:
+    """A plural noun naming people ("daughters", "children", "friends"): "her" before it is a
+    possessive even after a verb taking two objects ("giving her daughters")."""
+    w = word.lower()
+    if w in PERSON_PLURALS:
+        return True
+    return is_listed(w) and ((w.endswith("s") and not w.endswith("ss")) or w.endswith("men"))
+
+
+GIVEN, SURNAME = "given", "surname"
+_NAME_PART = re.compile(r"[^\W\d_][\w'’\-]*")
+_OPPOSITE_GENDER = {"masculine": "feminine", "feminine": "masculine"}
+
+
+@dataclass
+class NameSwap:
+    """The lists that replace whole names (the command fills them; empty lists: a surname and a
+    first name the map lacks stay as written).
+
+    ``surnames``: known surnames, case-folded (is a lone name after "Mrs." a surname?);
+    ``surname_pool``: n-CDA's replacement surnames, paired in order (0 <-> 1, 2 <-> 3, ...) so
+    that the swap is its own inverse; a surname outside the pool gets the pool's name at the
+    CRC-32 of its case-folded form (deterministic, the same in every run and document);
+    ``fallback``: target gender ("masculine", "feminine", or "" when the person's gender is
+    unknown) -> names, for first names the n-CDA map lacks ("Jo"), chosen the same way."""
+    surnames: frozenset = frozenset()
+    surname_pool: tuple = ()
+    fallback: Mapping[str, Sequence[str]] = field(default_factory=dict)
+
+    def __post_init__(self):
+        pool = list(self.surname_pool)
+        self._pairs = {}
+        for a, b in zip(pool[0::2], pool[1::2]):
+            self._pairs[a.casefold()] = b
+            self._pairs[b.casefold()] = a
+
+    def surname_for(self, name: str) -> str | None:
+        """The surname that replaces ``name`` (title case), or None without a pool."""
+        if not self.surname_pool:
+            return None
+        f = name.casefold()
+        if f in self._pairs:
+            return self._pairs[f]
+        pool = [n for n in self.surname_pool if n.casefold() in self._pairs]
+        return pick(pool, f)
+
+    def fallback_for(self, name: str, gender: str) -> str | None:
+        """The name of ``gender`` that replaces ``name`` the map lacks, or None."""
+        pool = self.fallback.get(gender) or ()
+        return pick([n for n in pool if n.casefold() != name.casefold()], name.casefold())
+
+
+def pick(pool: Sequence[str], key: str) -> str | None:
+    """A deterministic choice from ``pool`` for ``key`` (CRC-32, not Python's salted hash)."""
+    if not pool:
+        return None
+    return pool[zlib.crc32(key.encode("utf-8")) % len(pool)]
+
+
+def is_name_part(word: str, tag: str = "") -> bool:
+    """A word of a personal name as written: capitalised, letters first (apostrophes and hyphens
+    inside: "O'Brien", "Jean-Paul"); not a function word, not a gendered word or a title
+    (those flip or stay), not an initial ("J.")."""
+    return (bool(word) and word[0].isupper() and _NAME_PART.fullmatch(word) is not None
+            and tag not in FUNCTION_TAGS and flip(word) is None and not any_title(word))
+
+
+def family_name(words: Sequence[str], i: int) -> bool:
+    """``words[i]`` names a family, not a person or a title: "the King children", "the March
+    girls", "the Elliot family" (after "the", before a lower-case family noun)."""
+    if i + 1 >= len(words) or words[i + 1] not in FAMILY_NOUNS:
+        return False
+    return any(words[j].lower() == "the" for j in (i - 1, i - 2) if j >= 0)
+
+
+def _title_key(word: str) -> str:
+    return word.rstrip(".").lower()
+
+
+def _title_before(words: Sequence[str], i: int) -> str:
+    """The title right before the name part at ``i`` (lower case, no period), or ""."""
+    j = i - 1
+    while j >= 0 and _is_markup(words[j]):
+        j -= 1
+    if j < 0 or not words[j][:1].isupper():
+        return ""
+    w = words[j]
+    return _title_key(w) if any_title(w) or flip(w) is not None else ""
+
+
+def _titled_role(title: str, word: str, names: NameIndex, swap: NameSwap) -> str:
+    """First name or surname of a lone name after a title: a first name after "Sir", "Aunt"
+    ("Sir Walter"), unless only the surname list knows it ("Aunt March"); a surname after the
+    others ("Miss Bartlett", "Lady Russell"), unless only the first-name list knows it ("Lady
+    Anne")."""
+    first = names.find(word) is not None
+    sur = word.casefold() in swap.surnames
+    if title in GIVEN_NAME_TITLES:
+        return SURNAME if sur and not first else GIVEN
+    return GIVEN if first and not sur else SURNAME
+
+
+def name_roles(words: Sequence[str], tags: Sequence[str], persons: Collection[int], names: NameIndex,
+               swap: NameSwap) -> dict[int, str]:
+    """token index -> GIVEN or SURNAME for the name parts inside person spans. In a name of
+    several parts ("Cuthbert Eager", "William Walter Elliot") the last is the surname and the
+    others are first names; a lone part after a title is decided by :func:`_titled_role`; a lone
+    untitled part is a surname when this document uses that form as a surname (and never as a
+    first name) or when only the surname list knows it, else a first name. A family name ("the
+    King children") is no person's name and gets no role."""
+    roles: dict[int, str] = {}
+    seen = {GIVEN: set(), SURNAME: set()}
+    pending: list[int] = []
+    run: list[int] = []
+
+    def close(group: list[int]) -> None:
+        if len(group) >= 2:
+            for k in group:
+                roles[k] = GIVEN if k != group[-1] else SURNAME
+                seen[roles[k]].add(words[k].casefold())
+        elif group:
+            k = group[0]
+            title = _title_before(words, k)
+            if title:
+                roles[k] = _titled_role(title, words[k], names, swap)
+                seen[roles[k]].add(words[k].casefold())
+            else:
+                pending.append(k)
+
+    prev = None
+    for i in sorted(persons):
+        if i >= len(words):
+            continue
+        part = is_name_part(words[i], tags[i]) and not family_name(words, i)
+        if part and prev is not None and (i == prev + 1 or (i == prev + 2 and words[i - 1].lower() in NAME_PARTICLES)):
+            run.append(i)
+        else:
+            close(run)
+            run = [i] if part else []
+        prev = i if part else None
+    close(run)
+    for k in pending:
+        f = words[k].casefold()
+        if f in seen[SURNAME] and f not in seen[GIVEN]:
+            roles[k] = SURNAME
+        elif f not in seen[GIVEN] and names.find(words[k]) is None and f in swap.surnames:
+            roles[k] = SURNAME
+        else:
+            roles[k] = GIVEN
+    return roles
+
+
+NAME_PARTICLES = frozenset({"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della", "le", "la"})
+
+
+def _next_word(words: Sequence[str], i: int) -> int:
+    j = i + 1
+    while j < len(words) and _is_markup(words[j]):
+        j += 1
+    return j
 
 
 def augment_words(words: Sequence[str], tags: Sequence[str], mode: str, names: NameIndex,
                   name_map: Mapping[str, str] | None = None,
                   deps: Sequence[str] | None = None,
-                  persons: Collection[int] | None = None) -> tuple[list[str], Counts]:
+                  persons: Collection[int] | None = None, *, swap: NameSwap | None = None,
+                  genders: Mapping[int, str] | None = None) -> tuple[list[str], Counts]:
     """The augmented words of one document and what changed.
 
     ``tags``: Penn tags (from the file or predicted); ``deps``: dependency labels when a parser
@@ -147,25 +331,41 @@ def augment_words(words: Sequence[str], tags: Sequence[str], mode: str, names: N
     and :func:`her_tag`. ``names``: the list of personal names (a-CDA) or the
     name map's keys (n-CDA); ``name_map`` maps a name to its partner (n-CDA). ``persons``:
     indices of the tokens inside PERSON spans; only those can be names (None: every NNP/NNPS
-    token, the earlier rule).
+    token, the earlier rule). ``swap``: the surname and fallback lists (:class:`NameSwap`);
+    ``genders``: token index -> the gender of the person it names, when the detection knows it
+    (the fallback for a first name the map lacks takes the opposite one).
     """
-    out, counts, _ = augment_words_detail(words, tags, mode, names, name_map, deps, persons)
+    out, counts, _ = augment_words_detail(words, tags, mode, names, name_map, deps, persons,
+                                          swap=swap, genders=genders)
     return out, counts
 
 
 def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, names: NameIndex,
                          name_map: Mapping[str, str] | None = None,
                          deps: Sequence[str] | None = None,
-                         persons: Collection[int] | None = None) -> tuple[list[str], Counts, list[int]]:
-    """:func:`augment_words`, plus the indices of the tokens replaced as names."""
+                         persons: Collection[int] | None = None, *, swap: NameSwap | None = None,
+                         genders: Mapping[int, str] | None = None) -> tuple[list[str], Counts, list[int]]:
+    """:func:`augment_words`, plus the indices of the tokens replaced as names.
+
+    With ``persons`` given, every part of a person's name is replaced, not only the parts the
+    name list holds (:func:`name_roles`): a-CDA gives each distinct part its placeholder ("Rev.
+    Cuthbert Eager" -> "Rev. E1 E2"); n-CDA replaces a first name by its partner in the map (or
+    by the fallback of :class:`NameSwap` when the map lacks it) and a surname by a surname. A
+    gendered word right before a name is swapped as a title, as generate does
+    (:func:`pipeline.lang.gendered_words.flip_title`: "Miss Bartlett" -> "Mr. Bartlett", "Lady
+    Elliot" -> "Lord ...", "Sir Walter" -> "Lady ..."); one naming a family ("the King
+    children") stays."""
     if mode not in MODES:
         raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
     if mode == "ncda" and name_map is None:
         raise ValueError("n-CDA needs a name map")
+    swap = swap or NameSwap()
     out = list(words)
     counts = Counts(documents=1, tokens=len(words))
     placeholders: dict[str, str] = {}
     replaced: list[int] = []
+    roles = name_roles(words, tags, persons, names, swap) if persons is not None else {}
+    period = any(w in ("Mr.", "Mrs.", "MR.", "MRS.") for w in words) or not any(w in ("Mr", "Mrs") for w in words)
     for i, (word, tag) in enumerate(zip(words, tags)):
         if deps is not None:
             tag = pronoun_tag(word, tag, deps[i])
@@ -173,6 +373,15 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
                 tag = her_tag(words, [*tags[:i], tag, *tags[i + 1:]], i)
         flipped = flip(word, tag)
         if flipped is not None:
+            if word[:1].isupper() and family_name(words, i):
+                continue                        # "the King children": a family, no title
+            j = _next_word(words, i)
+            if (word[:1].isupper() and j < len(words) and words[j][:1].isupper()
+                    and (j in roles or (persons is None and tags[j] in NAME_TAGS))):
+                titled = flip_title(word, period)   # a title before a name: "Miss Bartlett" -> "Mr. Bartlett"
+                if titled is not None and titled != flipped:
+                    flipped = titled
+                    counts.titles += 1
             if flipped != word:
                 out[i] = flipped
                 counts.gendered += 1
@@ -185,18 +394,34 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
         if persons is None:
             if tag not in NAME_TAGS:
                 continue
-        elif i not in persons or tag in FUNCTION_TAGS:
+            key = names.find(word)
+            if key is None:
+                continue
+        elif i not in roles:
             continue
-        key = names.find(word)
-        if key is None:
-            continue
+        else:
+            key = names.find(word)
         if mode == "acda":
-            folded = key.casefold()
+            folded = (key or word).casefold()
             if folded not in placeholders:
                 placeholders[folded] = f"E{len(placeholders) + 1}"
             out[i] = placeholders[folded]
-        else:
+            counts.surnames += roles.get(i) == SURNAME
+        elif roles.get(i) == SURNAME:
+            new = swap.surname_for(word)
+            if new is None:
+                continue
+            out[i] = with_case(word, new)
+            counts.surnames += 1
+        elif key is not None and key in name_map:
             out[i] = with_case(word, name_map[key])
+        else:
+            gender = _OPPOSITE_GENDER.get((genders or {}).get(i, ""), "")
+            new = swap.fallback_for(word, gender)
+            if new is None:
+                continue
+            out[i] = with_case(word, new)
+            counts.fallback_names += 1
         counts.names += 1
         replaced.append(i)
     return out, counts, replaced

@@ -39,7 +39,9 @@ elsewhere (``--scheduler ADDRESS``) keeps its own lifetime, as a shared service 
 
 Progress. ``book_fn`` may call :func:`report_progress` (words done so far in its book, per
 chunk); the words bar advances with it while the book runs, and is corrected to the count
-``write`` returns when the book ends.
+``write`` returns when the book ends. The caller chooses the display (``bar``: a factory with
+tqdm's arguments; the runs pass :func:`pipeline.runs.progress.bar`, bars on a terminal and
+plain lines every 30 s elsewhere); without one, tqdm's bars.
 
 May import: the standard library, tqdm, distributed (inside :func:`_run_dask`),
 :mod:`pipeline.errors`, :mod:`pipeline.formats.fingerprint` (inside functions). Nothing of the
@@ -204,18 +206,22 @@ def _alone(conn, parent: int, progress, book_fn, key, task) -> None:
 def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
               write: Callable[[Task, Any], int | None], *,
               lost: Callable[[Task, str], Any] | None = None, workers: int = 1,
-              scheduler: Any = None, label: Callable[[Task], str] = str) -> int:
+              scheduler: Any = None, label: Callable[[Task], str] = str,
+              bar: Callable[..., Any] | None = None, counted: str = "word") -> int:
     """Run ``book_fn(*task)`` for every task and hand each result to ``write(task, result)``
     (which may return a word count for the progress bar). Returns the sum of those counts.
 
     ``workers=1`` runs in this process; ``workers>1`` in a pool of spawned processes;
     ``scheduler`` (an address or a ``distributed.Client``) on a Dask cluster. ``label(task)``
-    names a task in messages."""
+    names a task in messages; ``bar(total=, desc=, unit=, unit_scale=, position=)`` makes a
+    progress display (default: tqdm); ``counted`` is the unit of what ``write`` returns (the
+    second display's name: ``words``, ``quadruples``)."""
     if not tasks:
         return 0
     total = 0
-    books_bar = tqdm(total=len(tasks), desc="books", unit="book", position=0)
-    words_bar = tqdm(desc="words", unit="word", unit_scale=True, position=1)
+    make = bar or tqdm
+    books_bar = make(total=len(tasks), desc="books", unit="book", position=0)
+    words_bar = make(desc=f"{counted}s", unit=counted, unit_scale=True, position=1)
     reported: dict = {}              # task key -> words reported while it ran
 
     def progress(key, words: int) -> None:

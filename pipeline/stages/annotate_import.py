@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(default resources/real_people.txt)")
     parser.add_argument("--check-items", default=None,
                         help="check items used at export (default resources/annotation_checks.txt)")
-    parser.add_argument("--min-check-accuracy", type=float, default=None,
+    parser.add_argument("--min-check-accuracy", type=opt.finite_float, default=None,
                         help="drop all answers of annotators whose check accuracy (0-1) is lower")
     parser.add_argument("--license", default=LICENSE,
                         help="license of the published dataset, a Hugging Face license id such as "

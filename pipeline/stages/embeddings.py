@@ -31,7 +31,7 @@ def add_arguments(parser) -> None:
                         help="only the first N words of each file are candidates and neighbours (default 50000)")
     parser.add_argument("--gipe-vocab", type=int, default=10_000, help="neutral words measured by GIPE (default 10000)")
     parser.add_argument("--gipe-neighbours", type=int, default=100, help="N nearest neighbours (default 100)")
-    parser.add_argument("--gipe-theta", type=float, default=0.05, help="indirect-bias threshold theta (default 0.05)")
+    parser.add_argument("--gipe-theta", type=opt.finite_float, default=0.05, help="indirect-bias threshold theta (default 0.05)")
     parser.add_argument("--definitional", help="TSV of (feminine, masculine) definitional pairs "
                         "(default resources/definitional_pairs.tsv)")
 

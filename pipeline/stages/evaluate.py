@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.seed(p, "the bootstrap")
     p.add_argument("--allow-missing", action="store_true",
                    help="count dataset IDs missing from a system output as wrong (and say how many)")
-    p.add_argument("--max-unmatched", type=float, default=0.01, metavar="SHARE",
+    p.add_argument("--max-unmatched", type=opt.finite_float, default=0.01, metavar="SHARE",
                    help="pro/anti benchmarks: share of a system's prediction lines that may match no "
                         "item (counted and left out; default 0.01); more is an error")
     p.add_argument("--ignore-extra", action="store_true",

@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     qa.add_argument("--questions", choices=("main", "all"), default="main",
                     help="which Wino gender questions count as pro/anti: those on the main entity "
                          "(default) or also those on the other entity")
-    qa.add_argument("--min-filler-accuracy", type=float, default=None, metavar="PERCENT",
+    qa.add_argument("--min-filler-accuracy", type=opt.finite_float, default=None, metavar="PERCENT",
                     help="also leave out participants whose filler accuracy is below PERCENT")
     qa.add_argument("--benchmark", type=Path,
                     help="benchmark.parquet the sentences come from (needed with --models)")

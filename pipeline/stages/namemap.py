@@ -23,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
 
     opt.out_dir(parser, "name_map.parquet and name_map.tsv", required=False, default=DEFAULT_OUT)
-    parser.add_argument("--alpha", type=float, default=None,
+    parser.add_argument("--alpha", type=opt.finite_float, default=None,
                         help="alpha in w = ||vi - vj|| * (alpha - cos(vi, vj)) (default 12/11)")
     parser.add_argument("--nam-dict", type=Path, default=None,
                         help="a nam_dict.txt to use instead of the one in the installed gender-guesser")

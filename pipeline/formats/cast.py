@@ -14,7 +14,8 @@ gives back with ``--cast FILE``.
   ``book_id form gender`` is optional); ``*`` as book id applies to every book.
 
 Read with :mod:`csv` (tab-separated, no quoting). Errors name the file and row: an unknown
-gender word, a form given twice for one book, a missing field; :func:`check_books` refuses a
+gender word, a form given twice for one book (forms differing only in case are one form), a
+book's entry giving a form another gender than a ``*`` entry does, a missing field; :func:`check_books` refuses a
 book id the corpus does not have.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.formats.files`, the standard library.
@@ -48,6 +49,7 @@ def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, st
         raise InputError("empty cast file", path)
     header = [h.strip().lower() for h in rows[0]]
     out: dict[str, dict[str, str]] = {}
+    where: dict[tuple[str, str], tuple[int, str, str]] = {}    # (book, case-folded form) -> (row, form, gender)
 
     def put(book: str, form: str, gender: str, row: int) -> None:
         form = " ".join(form.split())
@@ -58,8 +60,14 @@ def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, st
         if gender not in GENDERS:
             raise InputError(f"gender must be one of {', '.join(GENDERS)}, got {gender!r}", path, row)
         forms = out.setdefault(book, {})
-        if form in forms:
-            raise InputError(f"form {form!r} is given twice for book {book!r}", path, row)
+        first = where.get((book, form.casefold()))
+        if first is not None and first[0] != row:
+            raise InputError(f"form {form!r} is given twice for book {book!r} (as {first[1]!r} on row "
+                             f"{first[0]}, forms differing in case only are one name): one row per form",
+                             path, row)
+        if first is not None and first[2] != gender:
+            raise InputError(f"form {form!r} has two genders in one row ({first[2]} and {gender})", path, row)
+        where.setdefault((book, form.casefold()), (row, form, gender))
         forms[form] = gender
 
     if "forms" in header:
@@ -92,6 +100,7 @@ def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, st
                 continue
             for form in forms:
                 put(book, form, gender, row)
+        _check_all_books(out, where, path)
         return out
     start = 1 if header[:2] == ["book_id", "form"] else 0
     for row, fields in enumerate(rows[start:], start + 1):
@@ -100,7 +109,20 @@ def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, st
         if len(fields) != 3:
             raise InputError(f"expected book_id<TAB>form<TAB>gender, got {len(fields)} field(s)", path, row)
         put(fields[0].strip(), fields[1], fields[2].strip().lower(), row)
+    _check_all_books(out, where, path)
     return out
+
+
+def _check_all_books(out: dict[str, dict[str, str]], where: dict, path: Path) -> None:
+    """Refuse a book's entry that contradicts a ``*`` entry for the same form (case-folded):
+    which of the two holds would be a silent choice."""
+    for (book, folded), (row, form, gender) in sorted(where.items(), key=lambda kv: kv[1][0]):
+        if book == ALL_BOOKS:
+            continue
+        star = where.get((ALL_BOOKS, folded))
+        if star is not None and star[2] != gender:
+            raise InputError(f"form {form!r} is {gender} for book {book!r} but {star[2]} for every book "
+                             f"('*', row {star[0]}): one gender per form; remove one of the rows", path, row)
 
 
 def check_books(overrides: dict[str, dict[str, str]], known: set[str], path: Path) -> None:

@@ -40,7 +40,8 @@ Errors (:class:`pipeline.errors.InputError`, with the file and 1-based line numb
 with too few columns or a column count differing from its sentence, a malformed or unbalanced
 coreference column (a cluster closed that is not open, or still open at ``#end document`` --
 reported at the line that opened it), ``#begin document`` inside a document, a document
-without ``#end document``, token lines outside a document.
+without ``#end document``, token lines outside a document, a document id (with its part)
+given twice. An id holding ``)`` is read whole, up to the last ``)`` before ``; part``.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`.
 """
@@ -60,7 +61,7 @@ NE_COL = 10                       # 0-based: named entities, in lines of at leas
 _NE_VALUE = re.compile(r"(?:\((?P<label>[^()*\s]+))?(?P<star>\*)?(?P<close>\))?")
 NO_TAG = frozenset({"-", "_", ""})
 NO_COREF = frozenset({"-", "_", ""})
-BEGIN_RE = re.compile(r"#begin document \((?P<id>[^)]*)\)")
+BEGIN_RE = re.compile(r"#begin document \((?P<id>.*?)\)(?:;\s*part\s+(?P<part>\S+)|\s*$)")
 END_PREFIX = "#end document"
 _FIELD = re.compile(r"\S+")
 _COREF_PART = re.compile(r"\((\d+)\)|\((\d+)|(\d+)\)")
@@ -144,6 +145,7 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
     sent_cols = 0
     new_sentence = True
     lineno = 0
+    seen: dict[tuple[str, str], int] = {}      # (id, part) -> the line that began it
     with open(path, encoding="utf-8", newline="") as fh:
         try:
             for lineno, line in enumerate(fh, start=1):
@@ -156,6 +158,12 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
                         if m is None:
                             raise InputError("malformed '#begin document' line (expected "
                                              "'#begin document (ID); part NNN')", path, lineno)
+                        key = (m.group("id"), m.group("part") or "")
+                        if key in seen:
+                            raise InputError(f"document {key[0]!r}" + (f" part {key[1]}" if key[1] else "")
+                                             + f" is given twice (first at line {seen[key]}): every "
+                                             "document needs its own id", path, lineno)
+                        seen[key] = lineno
                         if done is not None:
                             yield done
                             done = None

@@ -27,7 +27,10 @@ file in which no field needed quoting is byte for byte what the raw layout would
 Row numbers in errors are 1-based line numbers of the file (the header is line 1); a record
 with a quoted multi-line field is named by the line where it starts. A Text longer than
 :data:`MAX_TEXT` characters (spaCy's ``max_length``: no pipeline would take it) is a bad row;
-:func:`check_unique_ids` refuses an ID given twice.
+so are an offset that is not plain ASCII decimal digits (``1_23``, ``+12``, Arabic-Indic
+digits: :func:`parse_offset`), a Pronoun-offset inside a longer word ("her" in "Catherine"),
+and A-coref and B-coref both TRUE. A NUL byte anywhere refuses the file (reading and
+writing). :func:`check_unique_ids` refuses an ID given twice.
 
 May import: the standard library, pandas, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`.
 """
@@ -105,9 +108,14 @@ def _read_text(path: Path) -> str:
     check_published(path)
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
-            return fh.read()
+            text = fh.read()
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start})", path) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise InputError("a NUL byte in a field (binary data, not a tab-separated file)", path,
+                         text.count("\n", 0, nul) + 1)
+    return text
 
 
 def _parse_raw(text: str) -> Parsed:
@@ -223,10 +231,7 @@ def validate_gap_row(row: dict, path=None, rowno=None) -> dict:
     (offsets int, A-coref/B-coref bool or None)."""
     out = dict(row)
     for col in GAP_OFFSET_COLUMNS:
-        try:
-            out[col] = int(str(row[col]).strip())
-        except (ValueError, TypeError):
-            raise InputError(f"{col} is not an integer: {row[col]!r}", path, rowno) from None
+        out[col] = parse_offset(row[col], col, path, rowno)
     text = row["Text"]
     if len(text) > MAX_TEXT:
         raise InputError(f"Text of {len(text):,} characters is longer than {MAX_TEXT:,} (spaCy's "
@@ -235,10 +240,47 @@ def validate_gap_row(row: dict, path=None, rowno=None) -> dict:
         off = out[off_col]
         if off < 0 or text[off:off + len(row[name_col])] != row[name_col] or not row[name_col]:
             raise InputError(f"{off_col} {off} does not point at {name_col} {row[name_col]!r}", path, rowno)
+    off, pronoun = out["Pronoun-offset"], row["Pronoun"]
+    if _word_char(text[off - 1:off]) or _word_char(text[off + len(pronoun):off + len(pronoun) + 1]):
+        raise InputError(f"Pronoun-offset {off} is inside the word "
+                         f"{_word_around(text, off, len(pronoun))!r}, not at a pronoun of its own", path, rowno)
     for col in ("A-coref", "B-coref"):
         if col in row:
             out[col] = parse_bool(row[col], path, rowno, col)
+    if out.get("A-coref") is True and out.get("B-coref") is True:
+        raise InputError("A-coref and B-coref are both TRUE: the pronoun refers to one of A and B at "
+                         "most", path, rowno)
     return out
+
+
+_ASCII_DIGITS = frozenset("0123456789")
+
+
+def parse_offset(value: object, column: str, path=None, rowno=None) -> int:
+    """A character offset: a plain ASCII decimal integer (an int, or a string of the digits
+    0-9 only, surrounding spaces allowed). ``1_23``, ``+12``, ``١٢`` (Arabic-Indic digits),
+    ``1e3``, ``12.0`` are refused although :func:`int` would take some of them."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if type(value).__name__.startswith("int") and hasattr(value, "item"):     # numpy integers
+        return int(value)
+    text = str(value).strip() if isinstance(value, str) else None
+    if not text or not _ASCII_DIGITS.issuperset(text) or len(text) > 18:
+        raise InputError(f"{column} is not an integer (plain ASCII digits): {value!r}", path, rowno)
+    return int(text)
+
+
+def _word_char(ch: str) -> bool:
+    return bool(ch) and (ch.isalnum() or ch == "_")
+
+
+def _word_around(text: str, off: int, length: int) -> str:
+    start, end = off, off + length
+    while start > 0 and _word_char(text[start - 1]):
+        start -= 1
+    while end < len(text) and _word_char(text[end]):
+        end += 1
+    return text[start:end]
 
 
 def _validate_all(parsed: Parsed, path) -> tuple[list[tuple[int, dict | InputError]], int]:
@@ -352,6 +394,9 @@ def write_tsv(rows: Iterable[dict], target: str | os.PathLike, columns: list[str
     w = csv.writer(buf, delimiter="\t", quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
 
     def line(values: list[str]) -> str:
+        for col, v in zip(columns, values):
+            if "\x00" in v:
+                raise InputError(f"a NUL byte in column {col!r}: not written", target)
         buf.seek(0)
         buf.truncate()
         w.writerow(values)

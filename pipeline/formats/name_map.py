@@ -183,6 +183,9 @@ def read_map(path: str | Path) -> dict[str, str]:
     for i, (a, b) in enumerate(zip(names, partners)):
         if not a or not b:
             raise InputError("empty name or partner", path, i + first_row)
+        if a == b:
+            raise InputError(f"{a!r} is mapped to itself: a name map swaps a name with another", path,
+                             i + first_row)
         if mapping.get(a, b) != b:
             raise InputError(f"{a!r} is mapped twice", path, i + first_row)
         mapping[a] = b

@@ -162,6 +162,9 @@ FILLER = st.lists(st.one_of(PIECES, st.text(alphabet="abc \"'\t\n", max_size=3))
 def test_round_trip_with_our_reader_and_plain_csv(tmp_path, parts):
     rows = []
     for k, (lead, mid1, mid2, tail, ac, bc) in enumerate(parts):
+        bc = bc and not ac                      # both TRUE is refused (a pronoun has one antecedent)
+        if tail[:1].isalnum():
+            tail = " " + tail                   # "she" stays a word of its own
         text = f"{lead}Anna{mid1} met Bella{mid2}; she{tail}"
         rows.append({"ID": f"id-{k}", "Text": text, "Pronoun": "she", "Pronoun-offset": text.index("she"),
                      "A": "Anna", "A-offset": text.index("Anna"), "A-coref": ac,

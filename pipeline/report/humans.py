@@ -107,9 +107,10 @@ def table2_paper_markdown(result: dict, models: dict | None = None, maze: dict |
                 not any(m.get(ds) for m in models.values()):
             continue
         for field, label in (("pro", "pro"), ("anti", "anti"), ("delta", "Delta")):
-            cells = [_p(((result["alphas"][a].get("by_kind") or {}).get(kind) or {}).get(field))
+            signed = field == "delta"
+            cells = [_p(((result["alphas"][a].get("by_kind") or {}).get(kind) or {}).get(field), signed)
                      for a in alphas]
-            cells += [_p((m.get(ds) or {}).get(field)) for m in models.values()]
+            cells += [_p((m.get(ds) or {}).get(field), signed) for m in models.values()]
             lines.append(f"| {name} | {label} | " + " | ".join(cells) + " |")
     if maze:
         qs = None

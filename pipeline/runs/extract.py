@@ -27,7 +27,8 @@ second run into the same OUT is refused while the first is alive.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.formats`,
 :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`,
-:mod:`pipeline.report`, :mod:`pipeline.runs.partitions`.
+:mod:`pipeline.report`, :mod:`pipeline.runs.partitions`, :mod:`pipeline.runs.progress` (its
+display: bars on a terminal, a line every 30 s elsewhere).
 """
 
 from __future__ import annotations
@@ -465,8 +466,13 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
         return [result]
 
     t0 = time.perf_counter()
+    from pipeline.runs import progress
+
+    def bar(**kw):
+        return progress.bar(**{**kw, "desc": f"extract: {kw.get('desc', '')}"})
+
     words = engines.run_books(todo, process_unit, write, lost=lost, workers=s.workers,
-                              scheduler=s.scheduler, label=lambda t: t[0].key)
+                              scheduler=s.scheduler, label=lambda t: t[0].key, bar=bar)
     elapsed = time.perf_counter() - t0
     from pipeline.core.extract import book_row
     from pipeline.report.extract import summary

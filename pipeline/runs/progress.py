@@ -5,8 +5,8 @@ scheduler, CI, a pipe) a bar would write hundreds of carriage-return frames into
 a stage writes one plain line about every :data:`INTERVAL_SECONDS` seconds instead, with the
 count done, the total, the rate and the ETA, and one last line when it ends::
 
-    generate: quadruples 412/964 book (43 %), 18.3 book/s, ETA 0:30
-    generate: quadruples 964/964 book (100 %), 19.1 book/s, done in 0:50
+    generate: books: 7/18 books (39 %), 0.35 books/s, ETA 0:31
+    generate: books: 18/18 books (100 %), 0.36 books/s, done in 0:50
 
 The summary a command prints at its end stays on stdout. ``PIPELINE_PROGRESS`` forces a mode
 (``bar`` or ``lines``) and ``PIPELINE_PROGRESS_SECONDS`` sets the line interval (tests and
@@ -63,14 +63,15 @@ class LineProgress:
         self.closed = False
 
     def line(self, final: bool = False) -> str:
+        unit = self.unit if self.unit.endswith("s") else self.unit + "s"
         elapsed = self.clock() - self.start
         rate = self.n / elapsed if elapsed > 0 else 0.0
         done = _count(self.n, self.unit_scale)
         if self.total:
-            done += f"/{_count(self.total, self.unit_scale)} {self.unit} ({100 * self.n / self.total:.0f} %)"
+            done += f"/{_count(self.total, self.unit_scale)} {unit} ({100 * self.n / self.total:.0f} %)"
         else:
-            done += f" {self.unit}"
-        text = f"{self.desc}: {done}, {_count(rate, self.unit_scale) if rate >= 10 else f'{rate:.2f}'} {self.unit}/s"
+            done += f" {unit}"
+        text = f"{self.desc}: {done}, {_count(rate, self.unit_scale) if rate >= 10 else f'{rate:.2f}'} {unit}/s"
         if final:
             return text + f", done in {_clock(elapsed)}"
         if self.total and rate > 0:
@@ -86,7 +87,7 @@ class LineProgress:
     def update(self, n: int = 1) -> None:
         self.n += n
         now = self.clock()
-        if now - self.last >= self.interval and self.n != self.shown:
+        if now - self.last >= self.interval and self.n != self.shown and self.n != self.total:
             self.last = now
             self._write()
 

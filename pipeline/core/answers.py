@@ -10,10 +10,13 @@ Pure: records in, records out.
   nothing.
 * :func:`label` -- ``A``, ``B``, ``both`` or ``neither`` from two booleans (None: unanswered);
 * :func:`answer_records` -- the rows of ``answers.parquet`` (typed
-  :class:`pipeline.formats.records.SystemAnswer`, schema :data:`pipeline.formats.schemas.ANSWERS`).
+  :class:`pipeline.formats.records.SystemAnswer`, schema :data:`pipeline.formats.schemas.ANSWERS`);
+* :func:`has_no_labels` / :func:`unlabelled_gold` -- a dataset before annotation (``generate``'s
+  quadruples: no A/B labels) validated for running and scoring systems without gold.
 
 May import: the standard library, :mod:`pipeline.formats.records` (the typed answer; a
-:class:`pipeline.core.gold.Gold` is passed in).
+:class:`pipeline.core.gold.Gold` is passed in), :mod:`pipeline.core.gold` (inside
+:func:`unlabelled_gold`).
 """
 
 from __future__ import annotations
@@ -82,13 +85,52 @@ def answer_records(rows: Iterable[dict], system: str, answers: dict[str, tuple[b
     return out
 
 
+LABEL_COLUMNS = (("a_coref", "b_coref"), ("A-coref", "B-coref"))   # Parquet, GAP TSV
+
+
+def has_no_labels(raw) -> bool:
+    """True when a dataset frame carries no gold label at all: its A/B label columns are
+    empty on every row (``generate``'s ``quadruples.parquet`` before annotation).
+    A frame labelled on some rows only is not unlabelled (the gold check names the rows)."""
+    for a, b in LABEL_COLUMNS:
+        if a in raw.columns or b in raw.columns:
+            cols = [c for c in (a, b) if c in raw.columns]
+            return all(bool(raw[c].map(_blank).all()) for c in cols)
+    return False
+
+
+def _blank(v) -> bool:
+    return v is None or (isinstance(v, float) and v != v) or (isinstance(v, str) and not v.strip())
+
+
+def unlabelled_gold(raw, path):
+    """A :class:`pipeline.core.gold.Gold` of a dataset without labels (:func:`has_no_labels`):
+    validated as a labelled one (IDs, pronoun genders, quadruples, texts) with the labels
+    set to FALSE as placeholders, and ``gold.labelled = False`` so that nothing scores them."""
+    from pipeline.core.gold import normalise_dataset
+
+    raw = raw.copy()
+    parquet = "id" in raw.columns and "ID" not in raw.columns
+    for c in LABEL_COLUMNS[0 if parquet else 1]:
+        raw[c] = False
+    gold = normalise_dataset(raw, path)
+    gold.labelled = False
+    return gold
+
+
+def is_labelled(gold) -> bool:
+    return getattr(gold, "labelled", True)
+
+
 def gold_answer_rows(gold) -> list[dict]:
-    """The rows of a validated :class:`pipeline.core.gold.Gold` for :func:`answer_records`."""
+    """The rows of a validated :class:`pipeline.core.gold.Gold` for :func:`answer_records`
+    (``gold_a``/``gold_b`` None when the dataset has no labels, :func:`unlabelled_gold`)."""
+    labelled = is_labelled(gold)
     f = gold.frame
     gender = {1: "masculine", -1: "feminine"}
     ids = [str(i) for i in f["ID"]]
     bases = [str(b) for b in gold.bases] if gold.bases is not None else ids
     variants = [str(v) for v in gold.variants] if gold.variants is not None else ["original"] * len(ids)
     return [{"id": i, "quadruple_id": q, "variant": v, "gender": gender.get(int(g), "neutral"),
-             "gold_a": bool(a), "gold_b": bool(b)}
+             "gold_a": bool(a) if labelled else None, "gold_b": bool(b) if labelled else None}
             for i, q, v, g, a, b in zip(ids, bases, variants, f["gender"], f["A-coref"], f["B-coref"])]

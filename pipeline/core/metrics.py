@@ -25,9 +25,11 @@ statistics of all systems. Paired: the same ``K`` for every statistic and every 
 The p-value convention (:func:`p_value`), the same everywhere: one-sided, H1 in the direction
 given per statistic (the observed sign, or a fixed "greater"); p = (1 + #resamples NOT
 strictly on the H1 side of zero) / (1 + B), and p = 1 when the observed value itself is not
-on the H1 side (or is zero). Intervals: percentile, 99 % (:func:`interval`).
+on the H1 side (or is zero). Intervals: percentile, two-sided 99 % (:func:`interval`,
+``ci99_*``), and the one-sided 99 % bound that matches the one-sided test
+(:func:`one_sided_bound`, ``bound99_*``: it excludes zero exactly when p < 0.01).
 
-May import: the standard library, numpy, scipy.
+May import: the standard library, numpy, scipy, :mod:`pipeline.vocab` (the variant names).
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ def bootstrap_ratio_differences(columns: dict[str, tuple], resamples: int, seed:
         observed = float(observed) if np.isfinite(observed) else 0.0
         out[f"p_{name}"] = p_value(observed, resampled, alternative)
         out[f"ci99_{name}"] = interval(resampled)
+        out[f"bound99_{name}"] = one_sided_bound(observed, resampled, alternative)
     return out
 
 
@@ -166,7 +169,9 @@ def bootstrap_mean(values: np.ndarray, resamples: int, seed: int,
     each SoWinoBias pair): ``{"p": p_value, "ci99": interval}`` under the one convention."""
     values = np.asarray(values, dtype=float)
     resampled = resampled_sums(values, resamples, seed)[:, 0] / len(values)
-    return {"p": p_value(float(values.mean()), resampled, alternative), "ci99": interval(resampled)}
+    observed = float(values.mean())
+    return {"p": p_value(observed, resampled, alternative), "ci99": interval(resampled),
+            "bound99": one_sided_bound(observed, resampled, alternative)}
 
 
 def p_value(observed: float, resampled: np.ndarray, alternative: str = "observed") -> float:
@@ -185,6 +190,41 @@ def p_value(observed: float, resampled: np.ndarray, alternative: str = "observed
     else:
         return 1.0
     return float((1 + np.count_nonzero(against)) / (1 + resampled.size))
+
+
+def one_sided_bound(observed: float, resampled: np.ndarray, alternative: str = "observed",
+                    level: float = SIGNIFICANCE) -> dict:
+    """The one-sided 99 % bootstrap bound that matches :func:`p_value`'s test.
+
+    For H1 "greater" the lower bound L: the k-th smallest resample with k = ceil(level * (1 + B))
+    - 1 (1-based), a resample that is NaN counting as -inf (against H1, as in :func:`p_value`);
+    for "less" the upper bound, mirrored. By construction L > 0 exactly when p < ``level``
+    (and the upper bound < 0 exactly when p < ``level``) whenever the observed value lies on
+    H1's side (otherwise p = 1), so a result marked significant never sits beside a bound that
+    includes zero. Returns ``{"side": "lower" | "upper", "bound": x}``
+    (``bound`` None: too few resamples for the level, or no direction: observed zero with
+    ``alternative`` "observed")."""
+    if alternative == "observed":
+        alternative = "greater" if observed > 0 else "less" if observed < 0 else "none"
+    if alternative not in ("greater", "less"):
+        return {"side": None, "bound": None}
+    side = "lower" if alternative == "greater" else "upper"
+    vals = np.asarray(resampled, dtype=float)
+    k = int(np.ceil(round(level * (1 + vals.size), 9))) - 2        # 0-based index
+    if vals.size == 0 or k < 0:
+        return {"side": side, "bound": None}
+    if alternative == "greater":
+        b = np.sort(np.where(np.isfinite(vals), vals, -np.inf))[k]
+    else:
+        b = np.sort(np.where(np.isfinite(vals), vals, np.inf))[::-1][k]
+    return {"side": side, "bound": float(b) if np.isfinite(b) else None}
+
+
+def bound_excludes_zero(bound: dict | None) -> bool:
+    """The one-sided bound of :func:`one_sided_bound` lies strictly on H1's side of zero."""
+    if not bound or bound.get("bound") is None:
+        return False
+    return bound["bound"] > 0 if bound["side"] == "lower" else bound["bound"] < 0
 
 
 def interval(resampled: np.ndarray, level: float = INTERVAL) -> list[float | None]:
@@ -333,6 +373,7 @@ def _bootstrap(contribs: dict[str, dict[str, np.ndarray]], points: dict[str, dic
             observed = 0.0 if observed is None else observed
             res[f"p_{stat}"] = p_value(observed, resampled, ALTERNATIVES[stat])
             res[f"ci99_{stat}"] = interval(resampled)
+            res[f"bound99_{stat}"] = one_sided_bound(observed, resampled, ALTERNATIVES[stat])
         out[system] = res
     return out
 
@@ -406,3 +447,108 @@ def evaluate_gap(correct_by_system: dict[str, np.ndarray], gender: np.ndarray,
                 "resamples": 0 if counts is None else int(counts.shape[0]), "seed": seed,
                 "testable": can_be_significant(n)}
             for s in correct_by_system}
+
+
+# ------------------------------------------------------------------ without gold labels
+
+ANSWERS = ("A", "B", "both", "neither")          # answer codes 0..3; -1: unanswered
+UNANSWERED = -1
+NEED_GOLD = ("Acc_M", "Acc_F", "Acc_Diff", "overall accuracy", "orig / counter accuracy",
+             "our-GAP M / F / overall")
+
+
+def answer_codes(a_coref: np.ndarray, b_coref: np.ndarray, answered: np.ndarray) -> np.ndarray:
+    """Answer code per row: 0 A, 1 B, 2 both, 3 neither (:data:`ANSWERS`), -1 unanswered."""
+    a = np.asarray(a_coref, dtype=bool)
+    b = np.asarray(b_coref, dtype=bool)
+    code = np.select([a & b, a, b], [2, 0, 1], 3)
+    return np.where(np.asarray(answered, dtype=bool), code, UNANSWERED)
+
+
+def disagreement_contributions(answers: np.ndarray, gender: np.ndarray) -> dict[str, np.ndarray]:
+    """Per-quadruple inconsistency of a system's answers, no gold needed.
+
+    ``answers``: (Q, 4) answer codes in :data:`pipeline.vocab.VARIANTS` order, all answered.
+    The inconsistency of two variants is 1 when the system's answers (A, B, both, neither)
+    differ, else 0; the pairs are those of :func:`quadruple_contributions` (within: x_o/x_c
+    and x~_o/x~_c; across: the four pairs of one original-gender and one swapped variant).
+    The four variants of a quadruple share one gold label by construction, so a pair the
+    labelled I counts (one right, one wrong) always differs in answer; answer disagreement
+    also counts a pair wrong in two different ways, which the labelled figure does not.
+    """
+    x = np.asarray(answers)
+    g = np.asarray(gender)
+    d = lambda i, j: (x[:, i] != x[:, j]).astype(float)       # noqa: E731
+    within_orig, within_cf = d(0, 1), d(2, 3)
+    across = (d(0, 2) + d(1, 3) + d(0, 3) + d(1, 2)) / 4.0
+    within = (within_orig + within_cf) / 2.0
+    orig_m = g[:, 0] == MASC
+    return {"within": within, "within_m": np.where(orig_m, within_orig, within_cf),
+            "within_f": np.where(orig_m, within_cf, within_orig), "across": across,
+            "m2f": orig_m.astype(float), "f2m": (~orig_m).astype(float),
+            "across_m2f": across * orig_m, "across_f2m": across * ~orig_m,
+            "delta_i": across - within}
+
+
+def answer_distribution(codes: np.ndarray) -> dict:
+    """Shares of A / B / both / neither among answered rows, the counts, and unanswered rows."""
+    codes = np.asarray(codes).ravel()
+    answered = codes[codes != UNANSWERED]
+    n = answered.size
+    return {"n": int(codes.size), "n_answered": int(n), "n_unanswered": int(codes.size - n),
+            **{k: (float(np.count_nonzero(answered == i)) / n if n else None) for i, k in enumerate(ANSWERS)}}
+
+
+def evaluate_unlabelled(answers_by_system: dict[str, np.ndarray], gender: np.ndarray,
+                        resamples: int = 10_000, seed: int = 0) -> dict[str, dict]:
+    """Counter-GAP figures that need no gold labels, for several systems on one quadruple set.
+
+    ``answers_by_system[name]``: (Q, 4) answer codes (:func:`answer_codes`), ``gender``: (Q, 4)
+    +1/-1. Per system: I_within (M / F), I_across (M2F / F2M) and Delta-I on the quadruples
+    whose four variants the system answered (a quadruple with an unanswered variant is left
+    out and counted, ``n_quadruples_unanswered``), Delta-I tested as in the labelled view
+    (one-sided paired bootstrap over those quadruples, H1 I_across > I_within; ``p_delta_i``,
+    ``ci99_delta_i``, ``bound99_delta_i``), Spearman's rho of across-inconsistency and the
+    original gender, and the answer distributions per variant and per pronoun gender. The
+    figures that need labels are named in ``need_gold``.
+    """
+    from pipeline.vocab import VARIANTS
+
+    gender = np.asarray(gender)
+    q_all = gender.shape[0]
+    if q_all == 0:
+        raise ValueError("no quadruples")
+    results = {}
+    for system, codes in answers_by_system.items():
+        codes = np.asarray(codes)
+        full = (codes != UNANSWERED).all(axis=1)
+        q = int(full.sum())
+        res: dict = {"labelled": False, "n_quadruples": q_all, "n_instances": 4 * q_all,
+                     "n_quadruples_scored": q, "n_quadruples_unanswered": q_all - q,
+                     "answers_by_variant": {v: answer_distribution(codes[:, i]) for i, v in enumerate(VARIANTS)},
+                     "answers_by_gender": {name: answer_distribution(codes[gender == sign])
+                                           for name, sign in (("masculine", MASC), ("feminine", FEM))},
+                     "need_gold": list(NEED_GOLD), "resamples": 0, "seed": seed,
+                     "testable": can_be_significant(q)}
+        keys = ("i_within", "i_within_m", "i_within_f", "i_across", "i_across_m2f", "i_across_f2m",
+                "delta_i", "spearman_rho")
+        if q == 0:
+            res.update({k: None for k in keys})
+            results[system] = res
+            continue
+        c = disagreement_contributions(codes[full], gender[full])
+        s = {k: float(v.sum()) for k, v in c.items()}
+        res.update({
+            "i_within": _f(s["within"] / q), "i_within_m": _f(s["within_m"] / q),
+            "i_within_f": _f(s["within_f"] / q), "i_across": _f(s["across"] / q),
+            "i_across_m2f": _f(_ratio(s["across_m2f"], s["m2f"])),
+            "i_across_f2m": _f(_ratio(s["across_f2m"], s["f2m"])),
+            "delta_i": _f((s["across"] - s["within"]) / q),
+            "spearman_rho": spearman(c["across"], gender[full][:, 0].astype(float))})
+        if resamples > 0:
+            counts = resample_counts(q, resamples, seed)
+            res.update(_bootstrap({system: c}, {system: res},
+                                  {"delta_i": _QUAD_STATS["delta_i"]}, counts)[system])
+            res["resamples"] = int(resamples)
+        results[system] = res
+    return results

@@ -1,5 +1,8 @@
 """The evaluate report: the Markdown table laid out like the Counter-GAP paper's, and the plot
-of Acc_Diff / Delta-I with bootstrap intervals.
+of Acc_Diff / Delta-I with bootstrap intervals. Each tested statistic is shown with the
+one-sided 99 % bound of its one-sided test (it excludes 0 exactly when the value is starred)
+and, labelled apart, the two-sided 99 % interval. A dataset without gold labels gets the
+figures that need none (:func:`render_unlabelled`) and the names of those that need labels.
 
 ``gold`` is the evaluate stage's validated dataset (attributes ``quadruples`` and ``path``);
 ``metrics`` the dict keyed by system name of :mod:`pipeline.core.metrics` plus the stage's
@@ -40,11 +43,63 @@ def _mark(m: dict, key: str) -> str:
     return "*" if p is not None and p < SIGNIFICANT and m.get("testable", True) else ""
 
 
+TESTED = (("acc_diff", "Acc_Diff", "acc_diff"), ("delta_i", "ΔI", "delta_i"),
+          ("original_counterfactual", "orig − counter", "original_counterfactual_diff"))
+
+
+def _bound_cell(b: dict | None) -> str:
+    """The one-sided bound as an interval: [L, +∞) for H1 > 0, (−∞, U] for H1 < 0."""
+    if not b or b.get("bound") is None:
+        return "n/a"
+    v = _pct(b["bound"], True)
+    return f"[{v}, +∞)" if b["side"] == "lower" else f"(−∞, {v}]"
+
+
+def _ci_cell(ci) -> str:
+    ci = ci or [None, None]
+    return "n/a" if ci[0] is None else f"[{_pct(ci[0], True)}, {_pct(ci[1], True)}]"
+
+
+def interval_rows(metrics: dict) -> list[list[str]]:
+    """One row per system and tested statistic: value (with the star of :func:`_mark`), the
+    one-sided 99 % bound that matches the one-sided test (it excludes 0 exactly when p < 0.01),
+    the two-sided 99 % percentile interval, and p."""
+    rows = []
+    for name, m in metrics.items():
+        for key, title, point in TESTED:
+            if f"p_{key}" not in m:
+                continue
+            value = _pct(m[point], True) if m.get(point) is not None else "n/a"
+            h1 = {"lower": "H1 > 0", "upper": "H1 < 0"}.get((m.get(f"bound99_{key}") or {}).get("side"), "")
+            rows.append([name, title + (f" ({h1})" if h1 else ""), value + _mark(m, key),
+                         _bound_cell(m.get(f"bound99_{key}")), _ci_cell(m.get(f"ci99_{key}")),
+                         f"{m[f'p_{key}']:.4f}"])
+    return rows
+
+
+INTERVAL_HEADER = ["model", "statistic", "value", "one-sided 99 % bound (the test's)",
+                   "two-sided 99 % interval", "p (one-sided)"]
+INTERVAL_NOTE = ("The star and the one-sided bound come from the same one-sided test: a starred value's "
+                 "bound excludes 0. The two-sided 99 % interval (0.5 % in each tail) is wider and may "
+                 "include 0 beside a star.")
+
+
+def _interval_table(metrics: dict) -> list[str]:
+    rows = interval_rows(metrics)
+    if not rows:
+        return []
+    lines = ["", "### Tested statistics", "", "| " + " | ".join(INTERVAL_HEADER) + " |",
+             "|" + "---|" * len(INTERVAL_HEADER)]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return lines + ["", INTERVAL_NOTE]
+
+
 def untestable_note(some: dict) -> str | None:
     """Why no result is marked, when the dataset is too small for any test to reach p < 0.01."""
     if some.get("testable", True) or not some.get("resamples"):
         return None
-    n, unit = (some["n_quadruples"], "quadruple") if "n_quadruples" in some else (some["n_instances"], "instance")
+    n, unit = (some.get("n_quadruples_scored", some["n_quadruples"]), "quadruple") if "n_quadruples" in some \
+        else (some["n_instances"], "instance")
     return (f"No result is marked: with {n} {unit}(s) even an exact paired test cannot reach p < 0.01 "
             f"(its smallest p is 0.5^{n} = {0.5 ** n:.3g}); the bootstrap p-values in metrics.json are "
             f"not meaningful at this size.")
@@ -61,11 +116,47 @@ def _rho(x) -> str:
     return (MINUS if x < 0 and s != "0.000" else "") + s
 
 
+def _dist(d: dict) -> str:
+    return " / ".join(_pct(d[k]) for k in ("A", "B", "both", "neither"))
+
+
+def render_unlabelled(metrics: dict, gold) -> list[str]:
+    """The table of a dataset without gold labels: what needs no gold, and what does."""
+    from pipeline.vocab import VARIANTS
+
+    some = next(iter(metrics.values()))
+    lines = ["| model | I_within (M / F) | I_across (M2F / F2M) | ΔI | ρ | quadruples scored |",
+             "|---|---|---|---|---|---|"]
+    for name, m in metrics.items():
+        lines.append(f"| {name} | {_pct(m['i_within'])} ({_pct(m['i_within_m'])} / {_pct(m['i_within_f'])}) "
+                     f"| {_pct(m['i_across'])} ({_pct(m['i_across_m2f'])} / {_pct(m['i_across_f2m'])}) "
+                     f"| {_pct(m['delta_i'], True)}{_mark(m, 'delta_i')} | {_rho(m['spearman_rho'])} "
+                     f"| {m['n_quadruples_scored']} of {m['n_quadruples']} |")
+    lines += ["", f"No gold labels in `{gold.path.name}` ({some['n_quadruples']} quadruples, "
+              f"{some['n_instances']} instances): an inconsistency is a pair of variants the system answers "
+              "differently (A, B, both or neither), which needs no gold, since a quadruple's four variants share "
+              "one label by construction. A quadruple with an unanswered variant is left out of the system's "
+              "figures. **Need labels** (not computed): " + ", ".join(some["need_gold"]) + " (docs/label.md).",
+              "", "Answers per variant, percent of answered rows, A / B / both / neither:", "",
+              "| model | " + " | ".join(VARIANTS) + " | masculine pronoun | feminine pronoun | unanswered rows |",
+              "|---|" + "---|" * (len(VARIANTS) + 3)]
+    for name, m in metrics.items():
+        byv, byg = m["answers_by_variant"], m["answers_by_gender"]
+        unanswered = sum(d["n_unanswered"] for d in byv.values())
+        lines.append(f"| {name} | " + " | ".join(_dist(byv[v]) for v in VARIANTS)
+                     + f" | {_dist(byg['masculine'])} | {_dist(byg['feminine'])} | {unanswered} |")
+    return lines + [""]
+
+
 def render_markdown(metrics: dict, gold) -> str:
     """The report table (percent), laid out like the Counter-GAP paper's table."""
     some = next(iter(metrics.values()))
     lines = []
-    if gold.quadruples:
+    unlabelled = some.get("labelled") is False
+    if unlabelled:
+        lines += render_unlabelled(metrics, gold)
+        tests = "ΔI (H1: I_across > I_within), resampling each system's scored quadruples"
+    elif gold.quadruples:
         lines += ["| model | Acc_M | Acc_F | Acc_Diff | I_within (M / F) | I_across (M2F / F2M) | ΔI "
                   "| overall | orig / counter | ρ | our-GAP M / F / overall |",
                   "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -103,11 +194,13 @@ def render_markdown(metrics: dict, gold) -> str:
                      f"seed {some['seed']}) for {tests}.")
         if untestable_note(some):
             lines.append(untestable_note(some))
-    notes = [f"{n}: {m['n_missing']} missing ID(s) counted as wrong" for n, m in metrics.items()
+        lines += _interval_table(metrics)
+    fate = "their quadruples left out (answers.parquet says why)" if unlabelled else "counted as wrong"
+    notes = [f"{n}: {m['n_missing']} missing ID(s) {fate}" for n, m in metrics.items()
              if m.get("n_missing")]
     notes += [f"{n}: {m['n_unaligned']} row(s) whose pronoun or candidates could not be aligned with the "
-              f"system's tokens, counted as wrong" for n, m in metrics.items() if m.get("n_unaligned")]
-    notes += [f"{n}: {m['n_failed']} document(s) the system failed on, counted as wrong"
+              f"system's tokens, {fate}" for n, m in metrics.items() if m.get("n_unaligned")]
+    notes += [f"{n}: {m['n_failed']} document(s) the system failed on, {fate}"
               for n, m in metrics.items() if m.get("n_failed")]
     notes += [f"{n}: {FORMAT_NAMES.get(m['format'], m['format'])}, rows matched by {m.get('matched_by', 'ID')}"
               for n, m in metrics.items() if m.get("format") and m["format"] != "gap-tsv"]
@@ -148,24 +241,30 @@ def render_plot(metrics: dict, gold) -> bytes:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    panels = [("acc_diff", "Acc_Diff = Acc_M − Acc_F (%)")]
+    unlabelled = next(iter(metrics.values())).get("labelled") is False
+    panels = [] if unlabelled else [("acc_diff", "Acc_Diff = Acc_M − Acc_F (%)")]
     if gold.quadruples:
-        panels.append(("delta_i", "ΔI = I_across − I_within (%)"))
+        panels.append(("delta_i", "ΔI = I_across − I_within (%)" + (" (no gold: answer disagreement)"
+                                                                      if unlabelled else "")))
     names = list(metrics)
     y = np.arange(len(names))[::-1]
     fig, axes = plt.subplots(1, len(panels), figsize=(max(7.0, 5.2 * len(panels)), 1.3 + 0.55 * len(names)),
                              squeeze=False, sharey=True)
     for ax, (key, title) in zip(axes[0], panels):
         vals = np.array([np.nan if metrics[n][key] is None else 100 * metrics[n][key] for n in names])
-        lo, hi = [], []
-        for n, v in zip(names, vals):
-            ci = metrics[n].get(f"ci99_{key}") or [None, None]
-            lo.append(v - 100 * ci[0] if ci[0] is not None else 0.0)
-            hi.append(100 * ci[1] - v if ci[1] is not None else 0.0)
         colors = ["tab:red" if _mark(metrics[n], key) else "tab:gray" for n in names]
         ax.axvline(0, color="black", lw=0.8)
-        for yi, v, l, h, c in zip(y, vals, lo, hi, colors):
-            ax.errorbar(v, yi, xerr=[[l], [h]], fmt="o", color=c, capsize=4, ms=6)
+        for n, yi, v, c in zip(names, y, vals, colors):
+            ci = metrics[n].get(f"ci99_{key}") or [None, None]
+            if ci[0] is not None and np.isfinite(v):       # two-sided interval: thin, light
+                ax.plot([100 * ci[0], 100 * ci[1]], [yi - 0.18, yi - 0.18], color="lightgray", lw=1.2,
+                        solid_capstyle="butt")
+            b = metrics[n].get(f"bound99_{key}") or {}
+            if b.get("bound") is not None and np.isfinite(v):   # the test's one-sided bound: thick, capped
+                x0 = 100 * b["bound"]
+                ax.plot([x0, v], [yi, yi], color=c, lw=2.5, solid_capstyle="butt")
+                ax.plot([x0], [yi], marker="|", color=c, ms=12, mew=2.5)
+            ax.plot([v], [yi], "o", color=c, ms=6)
             ax.annotate(f"{v:+.2f}{'*' if c == 'tab:red' else ''}", (v, yi), xytext=(0, 7),
                         textcoords="offset points", ha="center", fontsize=8)
         ax.set_title(title, fontsize=10)
@@ -173,7 +272,8 @@ def render_plot(metrics: dict, gold) -> bytes:
         ax.set_ylim(-0.7, len(names) - 0.3)
     axes[0][0].set_yticks(y, names)
     some = metrics[names[0]]
-    note = (f"bars: bootstrap 99 % intervals ({some['resamples']} resamples); red *: one-sided p < 0.01"
+    note = (f"thick bar to |: the one-sided 99 % bound of the one-sided test (open towards H1; it excludes 0 "
+            f"exactly when red *, p < 0.01); thin grey line: two-sided 99 % interval ({some['resamples']} resamples)"
             if some.get("resamples") else "no bootstrap (--resamples 0)")
     fig.text(0.01, 0.01, note, ha="left", va="bottom", fontsize=7, color="dimgray")
     fig.tight_layout(rect=(0, 0.04, 1, 1))

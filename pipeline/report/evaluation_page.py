@@ -17,11 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from pipeline.vocab import VARIANTS, pct
+from pipeline.vocab import VARIANTS
 
 MAX_ROWS = 100
-TESTED = (("acc_diff", "Acc_Diff"), ("delta_i", "ΔI"), ("original_counterfactual", "orig − counter"))
-POINT = {"acc_diff": "acc_diff", "delta_i": "delta_i", "original_counterfactual": "original_counterfactual_diff"}
 
 
 def _answer(a: bool, b: bool) -> str:
@@ -33,40 +31,43 @@ def _answer(a: bool, b: bool) -> str:
 def inconsistent_quadruples(gold, systems: dict) -> list[dict]:
     """One record per quadruple some system answers inconsistently: the quadruple id, gold of
     each variant, and per system its four answers (``-`` unanswered) and whether inconsistent."""
+    from pipeline.core.answers import is_labelled
+
     if not gold.quadruples:
         return []
+    labelled = is_labelled(gold)
     P = gold.positions
     f = gold.frame
     out = []
     for q, rows in zip(gold.quadruple_ids, P):
         rec = {"quadruple": q, "gold": [_answer(f["A-coref"].iat[r], f["B-coref"].iat[r]) for r in rows],
                "systems": {}}
+        if not labelled:
+            rec["gold"] = ["?"] * len(rows)
         any_bad = False
         for name, s in systems.items():
-            c = s.correct[rows]
-            bad = bool(np.ptp(c) > 0)
-            any_bad |= bad
             present = s.present if s.present is not None else np.ones(len(f), bool)
-            rec["systems"][name] = {
-                "answers": [_answer(s.frame["A-coref"].iat[r], s.frame["B-coref"].iat[r]) if present[r] else "-"
-                            for r in rows],
-                "correct": [float(x) for x in c], "inconsistent": bad}
+            answers = [_answer(s.frame["A-coref"].iat[r], s.frame["B-coref"].iat[r]) if present[r] else "-"
+                       for r in rows]
+            if labelled:
+                c = s.correct[rows]
+                bad = bool(np.ptp(c) > 0)
+                correct = [float(x) for x in c]
+            else:       # no gold: inconsistent = the answered variants do not all agree
+                given = [a for a in answers if a != "-"]
+                bad = len(given) == len(answers) and len(set(given)) > 1
+                correct = [None] * len(rows)
+            any_bad |= bad
+            rec["systems"][name] = {"answers": answers, "correct": correct, "inconsistent": bad}
         if any_bad:
             out.append(rec)
     return out
 
 
 def _interval_rows(metrics: dict) -> list[list[str]]:
-    rows = []
-    for name, m in metrics.items():
-        for key, title in TESTED:
-            if f"p_{key}" not in m:
-                continue
-            ci = m.get(f"ci99_{key}") or [None, None]
-            ci_s = "n/a" if ci[0] is None else f"[{pct(ci[0], True)}, {pct(ci[1], True)}]"
-            rows.append([name, title, pct(m[POINT[key]], True) if m.get(POINT[key]) is not None else "n/a",
-                         ci_s, f"{m[f'p_{key}']:.4f}"])
-    return rows
+    from pipeline.report.evaluation import interval_rows
+
+    return interval_rows(metrics)
 
 
 def _md_table(header, rows) -> str:
@@ -87,8 +88,8 @@ def _quad_rows(records: list[dict], names: list[str]) -> list[list[str]]:
         row = [rec["quadruple"], " ".join(rec["gold"])]
         for n in names:
             s = rec["systems"][n]
-            marks = "".join("✓" if c == 1 else "✗" if c == 0 else "~" for c in s["correct"])
-            row.append(f"{' '.join(s['answers'])} {marks}" + (" ≠" if s["inconsistent"] else ""))
+            marks = "".join("" if c is None else "✓" if c == 1 else "✗" if c == 0 else "~" for c in s["correct"])
+            row.append(f"{' '.join(s['answers'])}{' ' + marks if marks else ''}" + (" ≠" if s["inconsistent"] else ""))
         rows.append(row)
     return rows
 
@@ -100,7 +101,6 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
     out = Path(out_dir)
     names = list(metrics)
     records = inconsistent_quadruples(gold, systems)
-    interval_header = ["system", "statistic", "value", "99 % interval", "p (one-sided)"]
     interval_rows = _interval_rows(metrics)
     quad_header = ["quadruple", "gold (" + " / ".join(VARIANTS) + ")"] + names
     quad_rows = _quad_rows(records, names)
@@ -113,8 +113,8 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
     if not gold.quadruples:
         quad_note = "No quadruples in this dataset (GAP-style view): no consistency to show."
     md = [f"# {title}", "", gold.describe() + ".", "", "## Metrics", "", table_md.rstrip(), "",
-          "![Acc_Diff and ΔI with 99 % intervals](metrics.png)", "", "## Tested statistics", "",
-          _md_table(interval_header, interval_rows) if interval_rows else "No bootstrap (--resamples 0).", "",
+          "![Acc_Diff and ΔI with the tests' one-sided 99 % bounds](metrics.png)", "",
+          "" if interval_rows else "No bootstrap (--resamples 0).", "",
           "## Inconsistent quadruples", "", quad_note, ""]
     if quad_rows:
         md += [_md_table(quad_header, quad_rows), ""]
@@ -126,9 +126,9 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
              "pre{white-space:pre-wrap}img{max-width:100%}</style></head><body>",
              f"<h1>{html.escape(title)}</h1><p>{html.escape(gold.describe())}.</p>",
              "<h2>Metrics</h2>", _md_to_html(table_md),
-             f"<img alt='Acc_Diff and ΔI with 99 % intervals' src='data:image/png;base64,{img}'>",
-             "<h2>Tested statistics</h2>",
-             _html_table(interval_header, interval_rows) if interval_rows else "<p>No bootstrap.</p>",
+             f"<img alt='Acc_Diff and ΔI with the tests&#39; one-sided 99 % bounds' "
+             f"src='data:image/png;base64,{img}'>",
+             "" if interval_rows else "<p>No bootstrap.</p>",
              "<h2>Inconsistent quadruples</h2>", f"<p>{html.escape(quad_note)}</p>"]
     if quad_rows:
         parts.append(_html_table(quad_header, quad_rows))

@@ -8,7 +8,10 @@ descendants); CoNLL-2012 response files. Cluster outputs are turned into A-coref
 aligning the system's tokens with the dataset's text (:mod:`pipeline.core.alignment`; the rule
 is in docs/evaluate.md); rows that cannot be aligned are counted, reported and scored as wrong.
 Scoring: :mod:`pipeline.core.metrics` (datasets whose IDs carry no ``-control``/``-swap-1``/
-``-swap-2`` suffix, plain GAP, get the GAP-style view only). Writing: ``metrics.json``,
+``-swap-2`` suffix, plain GAP, get the GAP-style view only). Quadruples without any gold label
+(``generate``'s output before annotation) get the figures that need no gold
+(:func:`compute_unlabelled`: I_within, I_across, Delta-I with its bootstrap, the answer
+distributions), and the outputs say which figures need labels. Writing: ``metrics.json``,
 ``metrics.md``, ``metrics.png`` (:mod:`pipeline.report.evaluation`), ``answers.parquet``, and with
 ``report`` ``report.md``/``report.html``.
 
@@ -42,9 +45,14 @@ def write_dataset_conll(gold: Gold, target: Path) -> int:
     from pipeline.core.alignment import Unaligned, gold_clusters, simple_tokens
     from pipeline.formats.conll import write_conll
 
+    from pipeline.core.answers import is_labelled
+
     if gold.spans is None:
         raise InputError("--write-conll needs a dataset with texts and offsets (GAP TSV or quadruples "
                          "Parquet)", gold.path)
+    if not is_labelled(gold):
+        raise InputError("--write-conll writes the gold clusters, and the dataset has no labels (label it "
+                         "first, docs/label.md)", gold.path)
     docs = []
     for i, (rid, sp) in enumerate(zip(gold.frame["ID"], gold.spans.itertuples(index=False))):
         tokens, tspans = simple_tokens(sp.text)
@@ -239,7 +247,10 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
 
 def compute(gold: Gold, systems: dict[str, SystemOutput], resamples: int, seed: int) -> dict:
     from pipeline.core import metrics as M
+    from pipeline.core.answers import is_labelled
 
+    if not is_labelled(gold):
+        return compute_unlabelled(gold, systems, resamples, seed)
     if gold.quadruples:
         P = gold.positions
         res = M.evaluate_quadruples({n: s.correct[P] for n, s in systems.items()},
@@ -255,6 +266,23 @@ def compute(gold: Gold, systems: dict[str, SystemOutput], resamples: int, seed: 
         res[name]["matched_by"] = s.matched_by
         res[name]["n_unaligned"] = s.n_unaligned
         res[name]["n_failed"] = s.n_failed
+    return res
+
+
+def compute_unlabelled(gold: Gold, systems: dict[str, SystemOutput], resamples: int, seed: int) -> dict:
+    """The figures that need no gold (:func:`pipeline.core.metrics.evaluate_unlabelled`) on a
+    dataset before annotation: inconsistency is disagreement of the system's answers."""
+    from pipeline.core import metrics as M
+
+    P = gold.positions
+    codes = {n: M.answer_codes(s.frame["A-coref"].to_numpy(), s.frame["B-coref"].to_numpy(),
+                               s.present if s.present is not None else np.ones(len(s.frame), bool))[P]
+             for n, s in systems.items()}
+    res = M.evaluate_unlabelled(codes, gold.frame["gender"].to_numpy()[P], resamples, seed)
+    for name, s in systems.items():
+        res[name].update(view="counter-gap-unlabelled", n_missing=s.n_missing, expected_scores=False,
+                         format=s.format, matched_by=s.matched_by, n_unaligned=s.n_unaligned,
+                         n_failed=s.n_failed)
     return res
 
 
@@ -283,7 +311,19 @@ class QuadrupleEvaluation:
     name = "quadruples"
 
     def read_gold(self, s, raw: pd.DataFrame | None = None) -> Gold:
-        return normalise_dataset(read_dataset_frame(s.dataset) if raw is None else raw, s.dataset)
+        """The validated dataset; one without any label (``generate``'s quadruples before
+        annotation) is read as unlabelled (:func:`pipeline.core.answers.unlabelled_gold`)."""
+        from pipeline.core.answers import has_no_labels, unlabelled_gold
+
+        raw = read_dataset_frame(s.dataset) if raw is None else raw
+        if has_no_labels(raw):
+            gold = unlabelled_gold(raw, s.dataset)
+            if not gold.quadruples and s.systems:
+                raise InputError("the dataset has no gold labels and no quadruples (no -control/-swap-1/-swap-2 "
+                                 "variants): nothing can be measured without labels; label it (docs/label.md) "
+                                 "or give generate's quadruples", s.dataset)
+            return gold
+        return normalise_dataset(raw, s.dataset)
 
     def read_systems(self, gold: Gold, s) -> dict[str, SystemOutput]:
         return {name: read_system(path, gold, s.allow_missing, s.ignore_extra) for name, path in s.systems}
@@ -291,6 +331,12 @@ class QuadrupleEvaluation:
     def score(self, gold: Gold, systems: dict[str, SystemOutput], s) -> dict:
         from pipeline.formats.weights import read_weights
 
+        from pipeline.core.answers import is_labelled
+
+        if s.weights and not is_labelled(gold):
+            raise InputError("--weights: weighted scores need gold labels, and the dataset has none "
+                             "(label it first, docs/label.md); drop --weights for the figures without gold",
+                             s.dataset)
         weights = {name: read_weights(path) for name, path in s.weights}
         metrics = compute(gold, systems, s.resamples, s.seed)
         if weights:
@@ -327,22 +373,29 @@ class QuadrupleEvaluation:
 
     def summary(self, gold: Gold, systems: dict[str, SystemOutput], metrics: dict, markdown: str, s,
                 seconds: float) -> str:
+        from pipeline.core.answers import is_labelled
+
+        fate = "counted as wrong" if is_labelled(gold) else "their quadruples left out"
         lines = [markdown]
         for name, so in systems.items():
             what = {"gap-tsv": "GAP TSV predictions", "jsonl-clusters": "JSON-lines clusters",
                     "conll": "CoNLL-2012 response"}[so.format]
             line = f"{name}: {what} from {so.path}, rows matched by {so.matched_by}"
             if so.n_missing:
-                line += f"; {so.n_missing} dataset row(s) missing, counted as wrong"
+                line += f"; {so.n_missing} dataset row(s) missing, {fate}"
             if so.n_extra:
                 line += f"; {so.n_extra} row(s) for IDs not in the dataset ignored (--ignore-extra)"
             if so.n_failed:
-                line += f"; {so.n_failed} document(s) the system failed on, counted as wrong"
+                line += f"; {so.n_failed} document(s) the system failed on, {fate}"
             if so.n_unaligned:
                 first = ", ".join(so.unaligned_ids[:MAX_LISTED])
                 line += (f"; {so.n_unaligned} row(s) could not be aligned with the system's tokens "
-                         f"(first: {first}), counted as wrong")
+                         f"(first: {first}), {fate}")
             lines.append(line)
+        if not is_labelled(gold):
+            lines.append("no gold labels: I_within, I_across and ΔI count disagreements between a quadruple's "
+                         "answers; accuracy figures (Acc_M, Acc_F, Acc_Diff, overall, orig / counter) need "
+                         "labels (docs/evaluate.md, 'Before annotation')")
         lines.append(f"{gold.describe()}; {len(systems)} system(s); {s.resamples} resamples, seed {s.seed}; "
                      f"{seconds:.2f} s -> {s.out}/metrics.json, metrics.md, metrics.png, answers.parquet"
                      + (", report.md, report.html" if s.report else ""))
@@ -356,8 +409,13 @@ class QuadrupleEvaluation:
         if s.write_jsonlines is not None:
             from pipeline.formats.c2f import read_vocab, write_gap_jsonlines
 
+            from pipeline.core.answers import is_labelled
+
             if gold.spans is None:
                 raise InputError("--write-jsonlines needs a dataset with texts and offsets", gold.path)
+            if not is_labelled(gold):
+                raise InputError("--write-jsonlines writes the gold labels, and the dataset has none (label "
+                                 "it first, docs/label.md)", gold.path)
             vocab = read_vocab(s.jsonlines_vocab) if s.jsonlines_vocab else None
             n_docs = write_gap_jsonlines(gold_jsonlines_rows(gold), s.write_jsonlines, vocab)
             print(f"wrote {s.write_jsonlines}: {n_docs} documents in c2f-coref's GAP jsonlines layout")

@@ -2,7 +2,8 @@
 ``evaluate --system NAME=ADAPTER:MODEL``).
 
 * :func:`read_rows` -- every instance of a dataset as a row (id, text, pronoun / A / B
-  character spans, gold, quadruple, variant, gender): Counter-GAP quadruples Parquet, a GAP
+  character spans, gold (None before annotation: ``generate``'s quadruples), quadruple,
+  variant, gender): Counter-GAP quadruples Parquet (labelled or not), a GAP
   TSV (ours, GAP's, Counter-GAP's releases), a pro/anti benchmark Parquet (A = the main entity,
   B = the other one), SoWinoBias (Parquet or TSV; quadruple = pair, variant = pro/anti);
 * :func:`run_system` -- one system over the rows' texts: batches, a tqdm progress bar, a
@@ -81,7 +82,9 @@ def read_rows(path: str | Path) -> tuple[str, list[dict]]:
                            a=(ao, ao + len(r[col["a"]])), b=(bo, bo + len(r[col["b"]])))
             rows.append(row)
         return "sowinobias", rows
-    gold = normalise_dataset(raw, path)
+    from pipeline.core.answers import has_no_labels, unlabelled_gold
+
+    gold = unlabelled_gold(raw, path) if has_no_labels(raw) else normalise_dataset(raw, path)
     if gold.spans is None:
         raise InputError("predict needs a dataset with texts and offsets (quadruples Parquet, GAP TSV, "
                          "benchmark Parquet or SoWinoBias), not gold labels alone", path)

@@ -113,10 +113,13 @@ def test_parquet_dataset_gives_the_same_metrics(tmp_path):
     assert load_metrics(tmp_path / "p") == load_metrics(tmp_path / "t")
 
 
-def test_parquet_without_gold_labels_is_an_error(tmp_path, capsys):
+def test_parquet_labelled_on_some_rows_only_is_an_error(tmp_path, capsys):
+    # no label at all is the unlabelled path (tests/stages/test_evaluate_unlabelled.py); a
+    # label missing on some rows is an error naming them
     records = [{"id": i, "quadruple_id": i.split("-")[0], "variant": "original" if "-" not in i
-                else i.split("-", 1)[1], "pronoun_gender": g, "a_coref": None, "b_coref": None}
-               for i, _, g, _, _ in gold_rows()]
+                else i.split("-", 1)[1], "pronoun_gender": g, "a_coref": None if k == 0 else a,
+                "b_coref": None if k == 0 else b}
+               for k, (i, _, g, a, b) in enumerate(gold_rows())]
     write_records(records, tmp_path / "q.parquet", schemas.QUADRUPLES, fill_missing=True)
     assert evaluate(tmp_path, tmp_path / "q.parquet", {"a": write_system(tmp_path / "a.tsv")}) == 2
     assert "a_coref must be TRUE or FALSE: row 1: a_coref is empty" in capsys.readouterr().err

@@ -109,3 +109,45 @@ def test_maze_by_sentence_kind():
     assert res["by_kind"]["natural"]["anti"] == res["anti"]          # all anti trials are natural
     assert res["by_kind"]["synthetic"]["n_trials"] == {"pro": 5}     # the first pro trial has no kind
     assert res["by_kind"]["synthetic"]["pro"][0] == pytest.approx(420.0)
+
+
+def test_answers_grouped_per_worker_and_batch():
+    # W1 answers in two batches: its batch 2 has only wrong fillers, batch 1 the rows above
+    rows = rows_with_lines(QA_ROWS) + [
+        {**QA_ROWS[7], "batch_number": 2, "user_answer": "male", "is_correct": False, "_line": 30},
+        {**QA_ROWS[0], "batch_number": 2, "_line": 31}]
+    res = humans.analyse_qa(rows, participants={"W1", "W2"})
+    assert (res["n_participants"], res["n_batches"]) == (2, 3)
+    w1 = [(p["batch_number"], p["filler"]) for p in res["participants"]
+          if p["mturk_id"] == "W1" and p["alpha"] == "0.5"]
+    assert w1 == [(1, 50.0), (2, 0.0)]
+    # a filler threshold leaves out W1's batch 2 only (W1 stays, its batch 1 fillers are 1/2)
+    res = humans.analyse_qa(rows, participants={"W1", "W2"}, min_filler_accuracy=40.0)
+    assert res["excluded"]["low_filler_accuracy_batches"] == 1
+    assert res["excluded"]["low_filler_accuracy"] == 0 and res["n_batches"] == 2
+    assert res["alphas"]["0.5"]["n_pro"] == 4
+
+
+def test_answers_of_a_batch_the_enrollment_does_not_list_are_counted():
+    enrollment = [{"mturk_id": "W1", "batch_number": 1, "hash_id": "x"},
+                  {"mturk_id": "W2", "batch_number": 7, "hash_id": "h10"},     # W2 matched by hash_id (row 10)
+                  {"mturk_id": "W3", "batch_number": None, "hash_id": None}]   # a plain list: any batch
+    res = humans.analyse_qa(rows_with_lines(QA_ROWS), enrollment=enrollment)
+    assert res["n_answers_unenrolled_batch"] == 1                 # W2's row 11 (batch 1, hash h11)
+    assert res["n_answers"] == len(QA_ROWS)                        # kept: the worker is enrolled
+
+
+def test_maze_trial_kind_and_table2_deltas():
+    assert humans.trial_kind({"_layout": "released BUG", "sentence_id": "winobias-x"}) == "natural"
+    assert humans.trial_kind({"_layout": "released Wino", "sentence_id": "17"}) == "synthetic"
+    assert humans.trial_kind({"_layout": "project", "sentence_id": "bug-wiki-3"}) == "natural"
+    assert humans.trial_kind({"_layout": "project", "sentence_id": "17"}) is None
+    kinds = ["synthetic"] * len(MAZE_ROWS)
+    kinds[-1] = None
+    t2 = humans.maze_table2(MAZE_ROWS, kinds)
+    assert list(t2) == ["synthetic"]
+    s = t2["synthetic"]
+    assert s["n_trials"] == len(MAZE_ROWS) - 1 and list(s["delta"]) == ["0.50", "0.60", "0.70", "0.80", "0.90", "1.00"]
+    # by hand (test_maze_curves_by_hand): 530 - 415 at 0.50, 560 - 430 at 1.00
+    assert s["delta"]["0.50"] == pytest.approx(115.0) and s["delta"]["1.00"] == pytest.approx(130.0)
+    assert s["positive_from"] == 0.5

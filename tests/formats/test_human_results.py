@@ -85,3 +85,51 @@ def test_maze_relation_aliases(tmp_path):
     hr.write_maze_trials([maze_row(relation_to_main="Anti-stereotype", relation_to_other="pro-stereotype")], p)
     (row,) = hr.read_maze_trials(p)
     assert (row["relation_to_main"], row["relation_to_other"]) == ("anti", "pro")
+
+
+ENROLL = '"ID","mturk_id","batch_number","total_performance","hash_id"\n'
+
+
+def test_enrollment_one_row_per_batch(tmp_path):
+    p = tmp_path / "e.csv"
+    p.write_text(ENROLL + '0,"W1",0,0.9,"a"\n1,"W1",1,0.8,"b"\n2,"W2",0,0.7,"c"\n')
+    rows = hr.read_enrollment(p)
+    assert [(r["mturk_id"], r["batch_number"], r["hash_id"]) for r in rows] == \
+        [("W1", 0, "a"), ("W1", 1, "b"), ("W2", 0, "c")]
+    assert hr.read_participants(p) == {"W1", "W2"}
+    assert len(hr.read_participant_rows(p)) == 3
+
+
+@pytest.mark.parametrize("extra, message", [
+    ('3,"W1",1,0.5,"d"\n', r"row 5: participant 'W1' enrolled twice in batch 1 \(first on row 3\)"),
+    ('3,"W3",2,0.5,"b"\n', r"row 5: hash_id 'b' given twice \(first on row 3\)"),
+])
+def test_enrollment_true_duplicate(tmp_path, extra, message):
+    p = tmp_path / "e.csv"
+    p.write_text(ENROLL + '0,"W1",0,0.9,"a"\n1,"W1",1,0.8,"b"\n2,"W2",0,0.7,"c"\n' + extra)
+    with pytest.raises(InputError, match=message):
+        hr.read_enrollment(p)
+
+
+def test_maze_layout_detected():
+    assert hr.maze_layout(hr.MAZE_COLUMNS) == "project"
+    assert hr.maze_layout(["_index"] + hr.MAZE_WINO_COLUMNS) == "released Wino"
+    assert hr.maze_layout(["_index"] + hr.MAZE_BUG_COLUMNS) == "released BUG"
+    assert hr.maze_layout(hr.MAZE_BUG_COLUMNS) == "released BUG"        # without the index column too
+
+
+def test_maze_bug_layout_cells(tmp_path):
+    p = tmp_path / "bug.csv"
+    p.write_text("," + ",".join(hr.MAZE_BUG_COLUMNS) + "\n"
+                 '0,her,her,nurse,anti,4.0,1234.5,False,ip1,3,"The nurse lost her keys.",0.0\n'
+                 '1,He,HE,nurse,pro-stereotype,4.0,987.0,True,ip1,4,"The nurse lost his keys.",1.0\n')
+    a, b = hr.read_maze_trials(p)
+    assert (a["gender"], a["relation_to_main"], a["time_to_answer"], a["correct"], a["word_side"]) == \
+        ("female", "anti", 1234.5, False, 0)
+    assert (b["gender"], b["relation_to_main"], b["word_side"], b["other_entity"]) == ("male", "pro", 1, None)
+    p.write_text(p.read_text().replace(",1.0\n", ",2.0\n"))
+    with pytest.raises(InputError, match="word_side must be 0 or 1"):
+        hr.read_maze_trials(p)
+    p.write_text(p.read_text().replace(",her,her,", ",her,it,"))
+    with pytest.raises(InputError, match="gender must be one of male, female, neutral or a pronoun"):
+        hr.read_maze_trials(p)

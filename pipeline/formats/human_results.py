@@ -25,8 +25,9 @@ humans`` reads them with :func:`read_qa_results` and :func:`read_maze_trials`.
   the detected layout is required. ``time_to_answer`` in ms (a float); ``correct`` True/False
   (or 1/0); ``relation_to_main`` one of :data:`RELATIONS` (``pro-stereotype`` and the like
   read as ``pro``); ``relation_to_other`` one of them or empty (no other entity; always None in
-  the BUG layout); distances in tokens (empty when there is no other entity); ``gender`` male /
-  female / neutral, read from the pronoun when the cell holds the pronoun itself (BUG: "his");
+  the BUG layout); distances in tokens (empty when there is no other entity); ``gender``
+  lower-cased, male / female / neutral when the cell holds a pronoun (BUG: "his") or is empty
+  (then from ``pronoun``);
   ``word_side`` 0/1 (``0.0``/``1.0``). Each row carries ``_layout``.
 
 Readers return lists of dicts with typed values (floats, ints, bools, ``None`` for empty
@@ -78,7 +79,7 @@ PRONOUN_GENDER = {
     "they": "neutral", "them": "neutral", "their": "neutral", "theirs": "neutral",
     "themself": "neutral", "themselves": "neutral",
 }
-GENDERS = ("male", "female", "neutral")
+
 ANSWERS = ("male", "female", "neutral", "unknown")
 RELATIONS = ("pro", "anti", "neutral", "pronoun-neutral")
 RELATION_ALIASES = {"pro-stereotype": "pro", "anti-stereotype": "anti", "neutral-stereotype": "neutral",
@@ -285,13 +286,12 @@ def maze_layout(header: list[str]) -> str:
     return "released BUG"
 
 
-def _maze_gender(value: str, path, line: int) -> str:
-    v = (value or "").strip().lower()
-    v = PRONOUN_GENDER.get(v, v)
-    if v not in GENDERS:
-        raise InputError(f"gender must be one of {', '.join(GENDERS)} or a pronoun, got {value!r}",
-                         path, line)
-    return v
+def _maze_gender(value: str, pronoun: str) -> str:
+    """The gender cell, lower-cased; a pronoun in it (the BUG layout's "his") read as its
+    gender; an empty cell from the trial's pronoun; anything else kept as written (the
+    analysis does not use it)."""
+    v = (value or "").strip().lower() or (pronoun or "").strip().lower()
+    return PRONOUN_GENDER.get(v, v)
 
 
 def read_maze_trials(path: str | os.PathLike) -> list[dict]:
@@ -313,7 +313,7 @@ def read_maze_trials(path: str | os.PathLike) -> list[dict]:
                 raise InputError(f"{col} must be one of {', '.join(RELATIONS)}, got {r[col]!r}",
                                  path, line)
             row[col] = v
-        row["gender"] = _maze_gender(r["gender"], path, line)
+        row["gender"] = _maze_gender(r["gender"], r["pronoun"])
         row["other_entity"] = (r.get("other_entity") or "").strip() or None
         row["dist_to_main"] = _float(r["dist_to_main"], path, line, "dist_to_main", optional=True)
         row["dist_to_other"] = _float(r.get("dist_to_other"), path, line, "dist_to_other", optional=True)

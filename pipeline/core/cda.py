@@ -232,6 +232,29 @@ def family_name(words: Sequence[str], i: int) -> bool:
     return any(words[j].lower() == "the" for j in (i - 1, i - 2) if j >= 0)
 
 
+def work_title(words: Sequence[str], start: int, end: int, reach: int = 8) -> bool:
+    """The tokens ``start:end`` (a name) lie inside an italicised run of more words than the name,
+    the way Gutenberg texts write the title of a book: "_ Undine and Sintran _" names two
+    books, not two persons. An emphasised name alone ("_ Jo _ did it") is still a name."""
+    o = start - 1
+    while o >= 0 and start - o <= reach and not _is_markup(words[o]):
+        if words[o] in (".", "!", "?", "“", "”", '"'):
+            return False
+        o -= 1
+    c = end
+    while c < len(words) and c - end < reach and not _is_markup(words[c]):
+        if words[c] in (".", "!", "?", "“", "”", '"'):
+            return False
+        c += 1
+    if o < 0 or c >= len(words) or not _is_markup(words[o]) or not _is_markup(words[c]):
+        return False
+    k, opened = o, 0                    # the marker at o opens a run: an odd number of markers
+    while k >= 0 and words[k] not in (".", "!", "?"):   # since the sentence began
+        opened += _is_markup(words[k])
+        k -= 1
+    return opened % 2 == 1 and c - o - 1 > end - start
+
+
 def _title_key(word: str) -> str:
     return word.rstrip(".").lower()
 

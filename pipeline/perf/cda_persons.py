@@ -112,7 +112,7 @@ def main(argv=None) -> int:
     from pipeline.lang.gendered_words import is_listed
     from pipeline.formats.conll import read_documents
     from pipeline.formats.name_map import DEFAULT_MAP_DIR
-    from pipeline.runs.cda import PersonFinder, Tagger, load_or_build_map, name_list, person_tokens
+    from pipeline.runs.cda import PersonFinder, Tagger, load_or_build_map, name_list, name_swap, person_tokens
 
     t0 = time.perf_counter()
     name_map, _ = load_or_build_map(None, ROOT / DEFAULT_MAP_DIR)
@@ -144,6 +144,7 @@ def main(argv=None) -> int:
             t_tag += time.perf_counter() - t
             t = time.perf_counter()
             persons, source, _ = person_tokens(doc, "auto", finder, conll)
+            genders = dict(finder.genders)
             t_detect += time.perf_counter() - t
             entities, _ = plain.find(doc.words, doc.sentences(), doc.doc_id)
             sources[source] += 1
@@ -153,7 +154,9 @@ def main(argv=None) -> int:
                               if gold[i] == "PER PROP" and w[:1].isupper() and names.find(w) is not None
                               and not is_listed(w) and tags[i] not in FUNCTION_TAGS}
                 for variant, tok in (("before", None), ("entities", entities), ("after", persons)):
-                    _, _, replaced = augment_words_detail(doc.words, tags, mode, names, mapping, deps, tok)
+                    _, _, replaced = augment_words_detail(doc.words, tags, mode, names, mapping, deps, tok,
+                                                          swap=name_swap(),
+                                                          genders=genders if variant == "after" else None)
                     c = total[mode, variant]
                     c["gold person names"] += len(gold_names)
                     c["gold person names replaced"] += len(gold_names & set(replaced))
@@ -226,6 +229,8 @@ def main(argv=None) -> int:
                     fh.write(f"{mode}\t{k}\t{w}\t{book}\t{ctx}\n")
     print("\nPERSON entities the cast dropped (after): "
           + ", ".join(f"{k} {n}" for k, n in finder.rejected.most_common()))
+    print("person mentions cda does not replace (after): "
+          + ", ".join(f"{k} {n}" for k, n in finder.not_persons.most_common()))
     print(f"\ntime {elapsed:.0f} s (tagging {t_tag:.0f} s, person detection {t_detect:.0f} s)")
     return 0
 

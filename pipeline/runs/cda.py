@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import os
+from collections import Counter
 import shutil
 import tempfile
 import time
@@ -52,6 +53,7 @@ from pipeline.errors import InputError
 from pipeline.formats.conll import write_person_sources
 from pipeline.formats.files import atomic_path
 from pipeline.formats.name_map import DEFAULT_MAP_DIR
+from pipeline.lang.pronouns import FEMININE, MASCULINE
 
 MODES = ("acda", "ncda")
 POS_CHOICES = ("auto", "file", "predict")
@@ -155,10 +157,10 @@ class PersonFinder:
         self.overrides = overrides
         self.books = BookShelf(books) if books is not None else None
         self.with_book = 0              # documents whose evidence came from their whole book
+        self.genders: dict[int, str] = {}   # token -> its person's gender, of the last find()
+        self.not_persons: Counter = Counter()   # mentions dropped here: known places, titles of works
         self.nlp = None
         self.model = ""
-        from collections import Counter
-
         self.rejected: Counter = Counter()
 
     def _load(self) -> None:
@@ -192,6 +194,7 @@ class PersonFinder:
         if current:
             pieces.append(current)
         tokens: set[int] = set()
+        genders: dict[int, str] = {}
         n_spans = 0
         for piece in pieces:
             text, offsets = detokenize(words, piece)
@@ -200,13 +203,45 @@ class PersonFinder:
             if self.cast:
                 from pipeline.core.cast import doc_mentions
 
-                spans = [(m.start, m.end) for m in doc_mentions(doc, evidence, self.rejected)]
+                mentions = [m for m in doc_mentions(doc, evidence, self.rejected)
+                            if not self._not_a_person(m, words, offsets, first, last, evidence)]
+                spans = [(m.start, m.end) for m in mentions]
+                for m in mentions:
+                    for i in tokens_in_spans(offsets[first:last], [(m.start, m.end)]):
+                        g = m.gender if m.gender in (MASCULINE, FEMININE) else None
+                        if g is None and evidence is not None:
+                            found = evidence.gender(words[first + i])
+                            g = found[0] if found and found[0] in (MASCULINE, FEMININE) else None
+                        if g:
+                            genders[first + i] = g
             else:
                 spans = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "PERSON"]
             n_spans += len(spans)
             local = tokens_in_spans(offsets[first:last], spans)
             tokens.update(first + i for i in local)
+        self.genders = genders
         return tokens, n_spans
+
+    def _not_a_person(self, m, words, offsets, first, last, evidence) -> bool:
+        """A mention the cast kept that CDA does not replace: a lone untitled word that is a
+        well-known place the document never shows as a person ("whether she knew Florence
+        well"), or a name inside the italics of a longer title of a work ("_ Undine and Sintran
+        _"). Counted in ``not_persons``."""
+        from pipeline.core.cda import tokens_in_spans, work_title
+        from pipeline.lang.places import known_place
+
+        local = sorted(tokens_in_spans(offsets[first:last], [(m.start, m.end)]))
+        if not local:
+            return False
+        s, e = first + local[0], first + local[-1] + 1
+        if work_title(words, s, e):
+            self.not_persons["title of a work"] += 1
+            return True
+        if (not m.title and e - s == 1 and known_place(words[s])
+                and not (evidence is not None and evidence.is_person(words[s]))):
+            self.not_persons["known place"] += 1
+            return True
+        return False
 
 
 def person_tokens(doc, persons: str, finder: "PersonFinder | None", path=None) -> tuple[set[int] | None, str, int]:
@@ -236,14 +271,15 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
                  name_map: Mapping[str, str] | None = None, min_columns: int | None = None,
                  progress: bool = True, tagger: Tagger | None = None, pos: str = "auto",
                  persons: str = "auto", finder: PersonFinder | None = None,
-                 sources: list | None = None):
+                 sources: list | None = None, swap=None):
     """Write originals + augmented copies of ``conll`` to ``out`` (atomically, streaming).
 
     ``tagger``: predicts tags for documents without POS tags (``pos="auto"``) or for every
     document (``pos="predict"``); without one, the file's tags are used as they are.
     ``persons``/``finder``: where the PERSON spans come from (:func:`person_tokens`); the
     command always passes a finder. ``sources``: a list that receives one record per document
-    (document, person_source, person_spans, person_tokens, names_replaced).
+    (document, person_source, person_spans, person_tokens, names_replaced). ``swap``: the
+    surname and fallback lists (:func:`name_swap`; None: surnames and names the map lacks stay).
     """
     from tqdm import tqdm
 
@@ -270,7 +306,9 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
                 if predicted:
                     tags, deps = tagger.tag(doc.words, doc.sentences())
                 tokens, source, n_spans = person_tokens(doc, persons, finder, conll)
-                new_words, counts = augment_words(doc.words, tags, mode, names, name_map, deps, tokens)
+                genders = finder.genders if source == DETECTION and finder is not None else None
+                new_words, counts = augment_words(doc.words, tags, mode, names, name_map, deps, tokens,
+                                                  swap=swap, genders=genders)
                 counts.tagged_documents = int(predicted)
                 counts.ne_documents = int(source == NE_COLUMN)
                 counts.detected_documents = int(source == DETECTION)
@@ -300,6 +338,46 @@ def name_list() -> frozenset[str]:
     from pipeline.formats.name_map import load_nam_dict
 
     return frozenset(load_nam_dict())
+
+
+SURNAMES = "surnames.tsv"
+# names of each gender the fallback draws from: the most frequent of nam_dict.txt's class in
+# Great Britain, Ireland and the USA (its first three countries), then overall
+FALLBACK_SIZE = 1000
+# n-CDA's replacement surnames: the most frequent surnames that are no first names
+SURNAME_POOL = 2000
+FALLBACK_CLASSES = {MASCULINE: "male", FEMININE: "female", "": "unisex"}
+
+
+@functools.lru_cache(maxsize=1)
+def surname_list() -> tuple[str, ...]:
+    """The surnames of ``resources/surnames.tsv`` in rank order (1990 US Census; docs/cda.md)."""
+    from pipeline.formats.resources import read_commented, resource
+
+    return tuple(f[0] for _, f in read_commented(resource(SURNAMES), header="surname", min_columns=2))
+
+
+@functools.lru_cache(maxsize=1)
+def name_swap():
+    """The lists that replace whole names (:class:`pipeline.core.cda.NameSwap`): every surname of
+    ``resources/surnames.tsv`` for deciding roles; as n-CDA's replacement surnames, those that
+    nam_dict.txt does not list as first names ("Smith", not "Walter"), the ``SURNAME_POOL`` most
+    frequent in rank order; as the fallback for a first name the map lacks, the
+    ``FALLBACK_SIZE`` most frequent one-word names of nam_dict.txt's male, female and unisex
+    classes (by frequency in Great Britain, Ireland and the USA, then overall, then name)."""
+    from pipeline.core.cda import NameSwap, is_name_part
+    from pipeline.formats.name_map import load_nam_dict
+
+    entries = load_nam_dict()
+    first = {n.casefold() for n in entries}
+    surnames = surname_list()
+    pool = tuple(n for n in surnames if n.casefold() not in first)[:SURNAME_POOL]
+    fallback = {}
+    for gender, cls in FALLBACK_CLASSES.items():
+        ranked = sorted((e for e in entries.values() if e.cls == cls and is_name_part(e.name)),
+                        key=lambda e: (-sum(e.vector[:3]), -sum(e.vector), e.name))
+        fallback[gender] = tuple(e.name for e in ranked[:FALLBACK_SIZE])
+    return NameSwap(frozenset(n.casefold() for n in surnames), pool, fallback)
 
 
 def load_or_build_map(path: Path | None, cache_dir: Path, alpha: float | None = None) -> tuple[dict[str, str], str]:
@@ -372,7 +450,7 @@ def cda(args: CdaSettings) -> int:
     sources: list[dict] = []
     counts = augment_file(args.conll, args.out, args.mode, names, name_map, args.min_columns,
                           progress=not args.no_progress, tagger=tagger, pos=args.pos,
-                          persons=args.persons, finder=finder, sources=sources)
+                          persons=args.persons, finder=finder, sources=sources, swap=name_swap())
     report = Path(f"{args.out}.persons.tsv")
     write_person_sources(sources, report)
     elapsed = time.perf_counter() - t0
@@ -397,6 +475,12 @@ def cda(args: CdaSettings) -> int:
     print(f"  tokens             {counts.tokens}")
     print(f"  gendered words swapped {counts.gendered} (her -> his {counts.her_to_his}, "
           f"her -> him {counts.her_to_him})")
-    print(f"  names replaced     {counts.names}")
+    print(f"  names replaced     {counts.names} (surnames {counts.surnames}"
+          + (f", first names the map lacks replaced by the fallback {counts.fallback_names}"
+             if args.mode == "ncda" else "") + ")")
+    print(f"  titles swapped as titles {counts.titles} (Miss Bartlett -> Mr. Bartlett)")
+    if finder.not_persons:
+        print("  person mentions not replaced: "
+              + ", ".join(f"{k} {n}" for k, n in sorted(finder.not_persons.items())))
     print(f"  time {elapsed:.1f} s; peak memory {peak_rss_mb():.0f} MB (peak RSS of the process, ru_maxrss)")
     return 0

@@ -168,3 +168,34 @@ def test_nan_for_a_numeric_option_is_a_usage_error(argv, capsys):
         main(argv)
     assert exc.value.code == 2
     assert "a finite number is needed" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ NUL bytes in CSV ------
+
+def test_a_nul_byte_in_a_metadata_csv_is_refused(tmp_path):
+    from pipeline.formats import books as B
+    from tests.formats.test_corpus_readers import gutenberg, spec
+
+    corpus = tmp_path / "c"
+    corpus.mkdir()
+    (corpus / "11.txt").write_text(gutenberg(number=11, title="Eleven"))
+    meta = tmp_path / "pg_catalog.csv"
+    meta.write_text("Text#,Title,Subjects\n11,Elev\x00en,Fiction\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"pg_catalog.csv, row 2: a NUL byte"):
+        B.plan_corpus(spec(corpus, metadata=str(meta), where=("subjects~fiction",)))
+
+
+def test_a_nul_byte_in_a_csv_corpus_row_skips_that_row_with_the_reason(tmp_path):
+    import csv as csv_mod
+
+    from tests.formats.test_corpus_readers import BOOKS, read
+
+    path = tmp_path / "c.csv"
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        w = csv_mod.writer(f)
+        w.writerow(["book_id", "title", "text"])
+        for k, r in enumerate(BOOKS[:3]):
+            w.writerow([r["id"], r["title"], r["text"].replace(" ", " \x00", 1) if k == 1 else r["text"]])
+    books, skips = read(path)
+    assert list(books) == ["b0", "b2"]
+    assert skips[("c.csv", 2)].reason.startswith("a NUL byte")

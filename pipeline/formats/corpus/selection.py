@@ -78,13 +78,29 @@ class Where:
         cell = meta.get(self.column)
         text = "; ".join(str(v) for v in cell) if isinstance(cell, (list, tuple)) else ("" if cell is None else str(cell))
         if self.op in ("~", "!~"):
-            found = re.search(self.value, text, re.IGNORECASE) is not None
+            found = _search(self, text)
             return found if self.op == "~" else not found
         equal = text.strip().lower() == self.value.strip().lower()
         return equal if self.op == "=" else not equal
 
     def __str__(self) -> str:
         return f"{self.column}{self.op}{self.value}"
+
+
+WHERE_TIMEOUT = 1.0          # seconds one --where regular expression may take on one cell
+
+
+def _search(where: Where, text: str) -> bool:
+    """``where``'s regular expression searched in ``text`` (case-insensitive) with a time limit
+    (the ``regex`` module's timeout: ``(a+)+$`` on a long cell backtracks for ever in ``re``)."""
+    import regex
+
+    try:
+        return regex.search(where.value, text, regex.IGNORECASE, timeout=WHERE_TIMEOUT) is not None
+    except TimeoutError:
+        raise InputError(f"--where {where}: the regular expression took more than {WHERE_TIMEOUT:g} s on "
+                         f"one {where.column} value of {len(text):,} characters (catastrophic backtracking); "
+                         "write it without nested repetition") from None
 
 
 def parse_where(expr: str) -> Where:
@@ -94,9 +110,12 @@ def parse_where(expr: str) -> Where:
     column, op, value = m.group(1).strip().lower(), m.group(2), m.group(3)
     column = _ALIASES.get(column, column)
     if op in ("~", "!~"):
+        import regex
+
         try:
             re.compile(value)
-        except re.error as exc:
+            regex.compile(value)
+        except (re.error, regex.error) as exc:
             raise InputError(f"--where {expr!r}: bad regular expression ({exc})") from None
     return Where(column, op, value)
 
@@ -134,6 +153,8 @@ def _load_metadata(path: str, mtime_ns: int, size: int) -> dict[str, dict]:
                 for n, rec in enumerate(reader, 2):
                     if rec and len(rec) != len(names):
                         raise InputError(f"{len(rec)} fields, the header has {len(names)}", path, n)
+                    if any("\x00" in v for v in rec):
+                        raise InputError("a NUL byte in a field (binary data, not a CSV file)", path, n)
                     if rec:
                         rows.append(dict(zip(names, rec)))
         except UnicodeDecodeError:

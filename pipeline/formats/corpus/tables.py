@@ -335,6 +335,9 @@ def _rows_csv(unit: Unit):
             if any(_has_surrogates(v) for v in row.values()):
                 yield i, None, "not UTF-8"
                 continue
+            if any("\x00" in v for v in row.values()):
+                yield i, None, "a NUL byte in a field (binary data)"
+                continue
             yield i, row, ""
     except csv.Error as exc:
         yield unit.start + 1, None, f"CSV error: {exc} (rest of rows {unit.start + 1}-{unit.stop} not read)"

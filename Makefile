@@ -35,6 +35,13 @@ extract: $(STAMP) ## books -> original instances: CORPUS=dir OUT=dir [MODEL=name
 generate: $(STAMP) ## instances -> quadruples.parquet + GAP TSV in OUT (docs/generate.md)
 	$(PY) -m pipeline generate --instances $(OUT) --out $(OUT) $(MODEL_ARG)
 
+.PHONY: build perf-generate-scale
+build: $(STAMP) ## extract + generate in one resumable run: CORPUS=dir OUT=dir [WORKERS=n] -> OUT/build/{extract,generate} (docs/scale.md)
+	$(PY) -m pipeline build --corpus $(CORPUS) --out $(OUT)/build --workers $(WORKERS) $(MODEL_ARG)
+
+perf-generate-scale: $(STAMP) ## generate on 2 workers vs 1 and its share of extract + generate, 18 Gutenberg novels (docs/scale.md)
+	$(PY) -m pipeline.perf.generate_scale
+
 # gold A/B labels from CoNLL-2012 coreference (e.g. LitBank): COREF=dir-or-file
 COREF ?= ../shared/reference/litbank-coref
 label: $(STAMP) ## gold A/B labels from CoNLL-2012 coreference: COREF=dir-or-file -> OUT/labelled (docs/label.md)

@@ -1,0 +1,121 @@
+"""generate on workers, side by side (a perf script, not a test).
+
+    python -m pipeline.perf.generate_scale [--corpus DIR] [--extract DIR] [--work DIR] [--workers N]
+                                           [--no-full-pipeline]
+
+On the 18 Gutenberg novels of ``../shared/corpus/gutenberg`` (or ``--corpus``):
+
+1. extract with ``--workers N`` (default 2) into ``WORK/extract``, timed (skipped when
+   ``--extract DIR`` names a finished extract run of that corpus: then its summary's time is
+   not known and the share is computed from the extract time given with ``--extract-seconds``);
+2. ``generate --workers 1`` and ``generate --workers N`` on it, each a fresh process, timed
+   (wall clock); their ``quadruples.parquet``, ``quadruples.tsv`` and ``recheck.json`` compared
+   byte for byte;
+3. the re-check's decisions with the components it runs (the attribute ruler left out,
+   :func:`pipeline.runs.generate.recheck_disabled`) against the full pipeline's, book by book
+   (every difference listed with its quadruple and both reasons);
+
+and prints the table of ``docs/scale.md`` (speed-up of N workers over 1, generate's share of
+extract + generate with N workers). Skips (exit 0) when the corpus is absent.
+
+May import: every layer except the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import filecmp
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
+CORPUS = SHARED / "corpus" / "gutenberg"
+COMPARED_FILES = ("quadruples.parquet", "quadruples.tsv", "recheck.json")
+
+
+def _timed(args: list[str]) -> float:
+    t0 = time.perf_counter()
+    done = subprocess.run([sys.executable, "-m", "pipeline", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, env={**os.environ, "PIPELINE_PROGRESS": "lines"})
+    if done.returncode not in (0, 1):
+        sys.exit(f"error: {' '.join(args)} failed: {done.stderr.strip().splitlines()[-1:]}")
+    return time.perf_counter() - t0
+
+
+def recheck_differences(extract_dir: Path, batch_size: int = 64) -> tuple[int, list[str]]:
+    """(quadruples checked, differences) between the re-check with its components and with the
+    whole pipeline, on every book of ``extract_dir``."""
+    from pipeline.runs.generate import BookOptions, _book_groups, _read_instances, process_book
+
+    path = extract_dir / "instances.parquet"
+    insts, _ = _read_instances(path, True)
+    diffs, checked = [], 0
+    for book, items in _book_groups(insts):
+        got = {}
+        for comp in ("needed", "all"):
+            opts = BookOptions(instances=str(path), skip_bad_rows=True, batch_size=batch_size,
+                               recheck_components=comp)
+            r = process_book(book, items, opts)
+            got[comp] = ({q["quadruple_id"]: (q["variant"], q["reason"]) for q in r["recheck"]["quadruples"]},
+                         r["recheck"]["checked"])
+        checked += got["all"][1]
+        a, b = got["needed"][0], got["all"][0]
+        for qid in sorted(set(a) | set(b)):
+            if a.get(qid) != b.get(qid):
+                diffs.append(f"{book} {qid}: components {a.get(qid) or 'kept'} / full pipeline {b.get(qid) or 'kept'}")
+    return checked, diffs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.generate_scale", description=__doc__.split("\n")[0])
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
+    ap.add_argument("--extract", type=Path, default=None, help="a finished extract run of the corpus (skip step 1)")
+    ap.add_argument("--extract-seconds", type=float, default=None, help="with --extract: its wall time")
+    ap.add_argument("--work", type=Path, default=None, help="where the runs go (default: a temporary directory)")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-full-pipeline", action="store_true", help="skip step 3")
+    a = ap.parse_args(argv)
+    if not a.corpus.exists() and a.extract is None:
+        print(f"skipped: no corpus at {a.corpus}")
+        return 0
+    work = a.work or Path(tempfile.mkdtemp(prefix="cg-generate-scale-"))
+    work.mkdir(parents=True, exist_ok=True)
+    n = a.workers
+    if a.extract is None:
+        ext = work / "extract"
+        t_extract = _timed(["extract", "--corpus", str(a.corpus), "--out", str(ext), "--workers", str(n)])
+    else:
+        ext, t_extract = a.extract, a.extract_seconds
+    times = {}
+    for w in (1, n):
+        times[w] = _timed(["generate", "--instances", str(ext), "--out", str(work / f"generate-{w}"),
+                           "--workers", str(w), "--overwrite"])
+    same = all(filecmp.cmp(work / "generate-1" / f, work / f"generate-{n}" / f, shallow=False) for f in COMPARED_FILES)
+    import pyarrow.parquet as pq
+
+    quads = pq.ParquetFile(work / "generate-1" / "quadruples.parquet").metadata.num_rows // 4
+    print(f"generate_scale: {a.corpus} ({work})")
+    print(f"| measure | value |\n|---|---|")
+    if t_extract is not None:
+        print(f"| extract, {n} workers | {t_extract:.1f} s |")
+    print(f"| generate, 1 worker | {times[1]:.1f} s ({quads:,} quadruples) |")
+    print(f"| generate, {n} workers | {times[n]:.1f} s |")
+    print(f"| speed-up, {n} workers over 1 | {times[1] / times[n]:.2f}x |")
+    print(f"| outputs identical (quadruples.parquet, .tsv, recheck.json) | {'yes' if same else 'NO'} |")
+    if t_extract is not None:
+        print(f"| generate's share of extract + generate, {n} workers | {100 * times[n] / (t_extract + times[n]):.1f} % |")
+    if not a.no_full_pipeline:
+        checked, diffs = recheck_differences(ext)
+        print(f"| re-check decisions differing from the full pipeline | {len(diffs)} of {checked:,} quadruples |")
+        for d in diffs:
+            print(f"  {d}")
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

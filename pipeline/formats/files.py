@@ -6,7 +6,10 @@ all-or-nothing output sets, streamed sha256, strict JSON.
 * :func:`output_lock` -- one writer per output directory: an exclusive ``fcntl.flock`` on
   ``OUT/.counter-gap.lock``, which holds the holder's pid and command line. A second run is
   refused at once with one line naming that pid. The kernel drops the lock when its holder
-  dies, however it dies, so a lock is never stale. Re-entrant within one process.
+  dies, however it dies, so a lock is never stale. Re-entrant within one process. The lock
+  file is opened with ``O_NOFOLLOW``: a lock that is a symbolic link is refused, naming it,
+  never written through. :func:`output_file_lock` does the same for one output file
+  (``DIR/.NAME.counter-gap.lock`` beside it).
 * :func:`staged_outputs` -- several files that belong together (a TSV and its Parquet, a
   report's json/md/png), published all-or-nothing:
 
@@ -135,15 +138,34 @@ def _holder(path: Path) -> str:
     return text.splitlines()[0] if text else "pid unknown"
 
 
-def _acquire(out: Path) -> int:
-    path = out / LOCK_NAME
+def _open_lock(path: Path) -> int:
+    """Open (creating) a lock file without following a symbolic link: a lock that is a link
+    (or not a regular file) is refused, naming it, instead of writing our pid through it."""
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0),
+                     0o644)
+    except OSError as exc:
+        if path.is_symlink():
+            raise InputError(f"the lock file is a symbolic link (to {os.readlink(path)}): not ours to write "
+                             "through; remove it", path) from None
+        raise InputError(f"cannot open the lock file: {exc.strerror or exc}", path) from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InputError("the lock file is not a regular file; remove it", path)
+    return fd
+
+
+def _acquire(out: Path, path: Path | None = None, what: str = "this directory") -> int:
+    path = path or out / LOCK_NAME
     while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = _open_lock(path)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
-            raise InputError(f"another run is writing into this directory ({_holder(path)}); wait for "
+            raise InputError(f"another run is writing into {what} ({_holder(path)}); wait for "
                              "it to end, or choose another output", out) from None
         except OSError as exc:         # a file system without flock (some network mounts)
             logging.getLogger(__name__).warning("%s: cannot lock (%s); nothing stops a second run "
@@ -194,6 +216,42 @@ def output_lock(out_dir: str | os.PathLike, remove_if_created: bool = False) -> 
         if created and remove_if_created:
             with contextlib.suppress(OSError):
                 out.rmdir()                  # only when empty
+
+
+def file_lock_path(target: str | os.PathLike) -> Path:
+    """The lock beside an output file: ``DIR/.NAME.counter-gap.lock``."""
+    target = Path(target)
+    return target.parent / f".{target.name}{LOCK_NAME}"
+
+
+@contextlib.contextmanager
+def output_file_lock(target: str | os.PathLike) -> Iterator[Path]:
+    """One writer per output FILE (``cda --out FILE``, ``weights --out FILE``): an exclusive
+    flock on :func:`file_lock_path` beside it, as :func:`output_lock` does for a directory (a
+    second run is refused with one line naming the holder; a symlinked lock is refused).
+    Re-entrant in one process; the lock file is removed on release."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    lock = file_lock_path(target)
+    key = os.path.realpath(lock)
+    if fcntl is None or key in _HELD:
+        if key in _HELD:
+            _HELD[key][1] += 1
+        try:
+            yield target
+        finally:
+            if key in _HELD:
+                _HELD[key][1] -= 1
+        return
+    fd = _acquire(target, lock, "this file")
+    _HELD[key] = [fd, 1]
+    try:
+        yield target
+    finally:
+        del _HELD[key]
+        with contextlib.suppress(OSError):
+            os.unlink(lock)
+        os.close(fd)
 
 
 def holds_lock(out_dir: str | os.PathLike) -> bool:
@@ -304,7 +362,7 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
     with output_lock(out) if lock else contextlib.nullcontext():
         remove_stale_stages(out)
         stage = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out))
-        owner = os.open(stage / OWNER, os.O_RDWR | os.O_CREAT, 0o644)
+        owner = os.open(stage / OWNER, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
         journaled = False
         try:
             if fcntl is not None:

@@ -421,7 +421,15 @@ class CdaSettings:
 
 
 def cda(args: CdaSettings) -> int:
-    """The whole ``cda`` run -> the exit status."""
+    """The whole ``cda`` run -> the exit status. One writer per output file: a second run into
+    the same ``--out`` is refused while this one holds the lock beside it."""
+    from pipeline.formats.files import output_file_lock
+
+    with output_file_lock(args.out):
+        return _cda(args)
+
+
+def _cda(args: CdaSettings) -> int:
     from pipeline.core.cda import SUFFIX, NameIndex
     from pipeline.report.usage import peak_rss_mb
 

@@ -2,7 +2,8 @@
 on GAP", Kocijan et al. 2021). The program, the example sets it keeps and the proof that the
 class LP is exact are in :mod:`pipeline.core.weights`; the manual page is docs/weights.md.
 
-Parses the options and calls :func:`pipeline.runs.diagnostics.weights` (the dataset's names
+Parses the options and calls :func:`pipeline.runs.weights.weights` (its output file locked;
+:func:`pipeline.runs.diagnostics.weights`: the dataset's names
 and ranks -> the LP -> the weights JSON {ID: weight} -> a summary).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
@@ -36,6 +37,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.runs.diagnostics import weights
+    from pipeline.runs.weights import weights
 
     return weights(args)

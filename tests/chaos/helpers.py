@@ -6,6 +6,8 @@ project root (a helper module, not a test module):
 * ``generate-and-die ARGS...``: ``python -m pipeline generate ARGS...``, SIGKILLed by itself
   right after the first output file of its publish was renamed into place (the worst moment:
   one new file beside old ones);
+* ``lock-file-and-sleep FILE SECONDS``: hold FILE's output lock (a ``cda``/``weights`` run
+  writing FILE), print ``locked``, sleep;
 * ``pool-sleep``: :func:`pipeline.engines.run_books` with two workers on books that sleep for
   a minute (a parent to kill);
 * ``progress``: two books in a pool of two, each reporting progress per "chunk" and then
@@ -44,6 +46,13 @@ def main(argv: list[str]) -> int:
         with staged_outputs(argv[1]) as stage:
             (stage / "late.txt").write_text("from the sleeping run")
             print("staging", flush=True)
+            time.sleep(float(argv[2]))
+        return 0
+    if mode == "lock-file-and-sleep":
+        from pipeline.formats.files import output_file_lock
+
+        with output_file_lock(argv[1]):
+            print("locked", flush=True)
             time.sleep(float(argv[2]))
         return 0
     if mode == "generate-and-die":

@@ -1,0 +1,81 @@
+"""Issue 45, item 2: never write through what is not ours. A lock that is a symbolic link is
+refused (naming it) and the file it points at is untouched; output files (cda, weights) take a
+lock beside them, so a second run into one file is refused instead of one silently winning."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.errors import InputError
+from pipeline.formats.files import LOCK_NAME, file_lock_path, output_file_lock, output_lock, staged_outputs
+from tests.chaos.malformed import CONLL
+from tests.chaos.test_chaos import helper, wait_line
+
+pytestmark = pytest.mark.chaos
+
+
+def test_a_symlinked_lock_is_refused_and_its_target_untouched(tmp_path):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("not a lock\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / LOCK_NAME).symlink_to(victim)
+    for attempt in (lambda: output_lock(out), lambda: staged_outputs(out)):
+        with pytest.raises(InputError) as exc:
+            with attempt():
+                pass
+        assert str(exc.value).startswith(f"{out / LOCK_NAME}: the lock file is a symbolic link (to {victim})")
+    assert victim.read_text() == "not a lock\n" and (out / LOCK_NAME).is_symlink()
+
+
+def test_generate_refuses_a_symlinked_lock_with_one_line(tmp_path, capsys):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("keep me\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / LOCK_NAME).symlink_to(victim)
+    code = main(["generate", "--instances", str(tmp_path / "missing.parquet"), "--out", str(out)])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "symbolic link" in err and LOCK_NAME in err
+    assert victim.read_text() == "keep me\n"
+
+
+def test_a_symlinked_file_lock_is_refused(tmp_path):
+    victim = tmp_path / "precious.txt"
+    victim.write_text("x")
+    target = tmp_path / "out.conll"
+    file_lock_path(target).symlink_to(victim)
+    with pytest.raises(InputError, match="symbolic link"):
+        with output_file_lock(target):
+            pass
+    assert victim.read_text() == "x"
+
+
+def test_the_file_lock_is_reentrant_and_removed_after(tmp_path):
+    target = tmp_path / "w.json"
+    with output_file_lock(target):
+        with output_file_lock(target):
+            assert file_lock_path(target).exists()
+    assert not file_lock_path(target).exists() and not os.listdir(tmp_path)
+
+
+@pytest.mark.parametrize("command", ["cda", "weights"])
+def test_a_second_run_into_one_output_file_is_refused(tmp_path, capsys, command):
+    target = tmp_path / ("out.conll" if command == "cda" else "weights.json")
+    conll = tmp_path / "tiny.conll"
+    conll.write_text(CONLL, encoding="utf-8")
+    argv = {"cda": ["cda", "--conll", str(conll), "--mode", "acda", "--out", str(target), "--no-progress"],
+            "weights": ["weights", "--dataset", str(tmp_path / "d.tsv"), "--out", str(target)]}[command]
+    proc = helper("lock-file-and-sleep", str(target), "30")
+    try:
+        wait_line(proc, "locked")
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"pid {proc.pid}" in err and "another run is writing into this file" in err
+        assert not target.exists()
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)

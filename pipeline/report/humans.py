@@ -30,7 +30,10 @@ def qa_markdown(result: dict) -> str:
     lines = ["# QA experiment: accuracy per alpha", "",
              f"Layout: {result.get('layout', 'project')}; pro/anti count "
              f"{'main-entity questions only' if result.get('questions', 'main') == 'main' else 'questions on either entity'}.", "",
-             f"{result['n_answers']} answers of {result['n_participants']} participants "
+             f"{result['n_answers']} answers of {result['n_participants']} participants"
+             + (f" in {result['n_batches']} (worker, batch) groups"
+                if result.get("n_batches", result["n_participants"]) != result["n_participants"] else "")
+             + " "
              f"(left out: {result['excluded']['not_in_list']} not in the participant list, "
              f"{result['excluded']['low_filler_accuracy']} with low filler accuracy). Percent; "
              "Delta_QA = pro - anti; ignored: answers that are no coreference decision.", "",

@@ -105,6 +105,7 @@ def test_answers_grouped_per_worker_and_batch(tmp_path, capsys):
     assert main(["humans", "qa", "--results", str(qa), "--participants", str(enr), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "3 worker(s) in 8 (worker, batch) group(s)" in printed
+    assert "answers of 3 participants in 8 (worker, batch) groups (left out: 1 not in the participant list" in printed
     assert "1 answer(s) of enrolled workers are in a batch the enrollment does not list" in printed
     data = json.loads((out / "qa.json").read_text())
     assert (data["n_participants"], data["n_batches"], data["excluded"]["not_in_list"]) == (3, 8, 1)

@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                     help="which Wino gender questions count as pro/anti: those on the main entity "
                          "(default) or also those on the other entity")
     qa.add_argument("--min-filler-accuracy", type=opt.finite_float, default=None, metavar="PERCENT",
-                    help="also leave out participants whose filler accuracy is below PERCENT")
+                    help="also leave out the batches (a worker's answers in one batch) whose filler "
+                         "accuracy is below PERCENT")
     qa.add_argument("--benchmark", type=Path,
                     help="benchmark.parquet the sentences come from (needed with --models)")
     qa.add_argument("--models", type=Path,

@@ -120,41 +120,85 @@ def _settings(s: PersonsSettings, spec) -> dict:
             "corpus": spec.settings(), "fingerprint": run_fingerprint(nlp_mod.resolve_model_name(s.model))}
 
 
+OUTPUTS = ("persons.parquet", "cast.parquet", "cast.tsv")     # the merged files in OUT
+PART_FILES = ("persons.parquet", "cast.parquet", DONE)           # the files of one partition
+
+
+def _read_manifest(manifest: Path) -> dict:
+    from pipeline.errors import InputError
+
+    try:
+        old = json.loads(manifest.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"unreadable manifest: {exc}", manifest) from None
+    if not isinstance(old, dict) or old.get("kind") != KIND:
+        other = (old.get("command") or old.get("kind")) if isinstance(old, dict) else None
+        raise InputError(f"the manifest of {other + ' run' if other else 'another command'}, not of a persons "
+                         "run: --overwrite leaves another command's folder alone; choose another --out", manifest)
+    return old
+
+
+def _foreign_parts(out: Path) -> list[Path]:
+    """Partitions under ``out/parts`` holding a file persons does not write (another command's)."""
+    root = out / "parts"
+    if not root.is_dir():
+        return []
+    own = set(PART_FILES)
+    return [d for d in sorted(root.iterdir())
+            if not d.is_dir() or any(f.name not in own and not f.name.startswith(".") for f in d.iterdir())]
+
+
 def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
     """Start afresh (``overwrite``) or check that the run already in ``out`` has these settings;
-    then write the manifest."""
+    then write the manifest. ``overwrite`` removes only what a persons run writes (its
+    manifest, its partitions, its merged files): a folder holding another command's manifest or
+    partitions is refused, with or without it (the guard extract has)."""
     from pipeline.errors import InputError
+    from pipeline.formats.files import write_text
     from pipeline.formats.fingerprint import check_fingerprint
 
     manifest = out / MANIFEST
+    old = _read_manifest(manifest) if manifest.exists() else None
+    foreign = _foreign_parts(out)
+    if foreign:
+        raise InputError(f"holds partitions of another command ({foreign[0].name}: not persons' files); "
+                         "--overwrite leaves them alone; choose another --out", out / "parts")
+    if old is None and not overwrite and (out / "parts").is_dir() and any((out / "parts").iterdir()):
+        raise InputError("holds persons partitions without a manifest (an interrupted start or an older "
+                         "version): use --overwrite to start afresh, or another --out", out / "parts")
     if out.exists() and overwrite:
         shutil.rmtree(out / "parts", ignore_errors=True)
+        for name in OUTPUTS:
+            (out / name).unlink(missing_ok=True)
         manifest.unlink(missing_ok=True)
-    if manifest.exists():
-        try:
-            old = json.loads(manifest.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            raise InputError(f"unreadable manifest: {exc}", manifest) from exc
+        old = None
+    if old is not None:
         changed = [k for k in settings if k != "fingerprint" and old.get(k) != settings[k]]
         if changed:
             raise InputError(f"a persons run with other settings is here ({', '.join(changed)} differ): "
                              "use --overwrite or another --out", out)
         check_fingerprint(old.get("fingerprint"), settings["fingerprint"], manifest)
     out.mkdir(parents=True, exist_ok=True)
-    manifest.write_text(json.dumps(settings, indent=2) + "\n", encoding="utf-8")
+    write_text(manifest, json.dumps(settings, indent=2) + "\n")
+
+
+def _done_rows(d: Path) -> list | None:
+    """The book rows of a done partition; None when its marker is missing or unreadable (a
+    partition to redo, never a traceback)."""
+    try:
+        rows = json.loads((d / DONE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return rows if isinstance(rows, list) and all((d / f).exists() for f in PART_FILES) else None
 
 
 def persons(s: PersonsSettings) -> int:
     """The whole persons run -> the exit status (``explain``: :func:`explain` instead)."""
     if s.explain is not None:
         return explain(ExplainSettings(form=s.explain, corpus=s.corpus, book=s.book, model=s.model, cast=s.cast))
-    from pipeline import engines
     from pipeline.errors import InputError
-    from pipeline.formats import schemas
     from pipeline.formats.books import plan_corpus
-    from pipeline.formats.cast import write_cast_tsv
-    from pipeline.formats.files import staged_outputs
-    from pipeline.formats.tables import read_table, write_records
+    from pipeline.formats.files import output_lock
     from pipeline.runs.partitions import check_cast, check_workers
 
     if s.out is None or s.book is not None:
@@ -166,9 +210,22 @@ def persons(s: PersonsSettings) -> int:
     out: Path = s.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
-    _open_output(out, _settings(s, spec), s.overwrite)
+    settings = _settings(s, spec)
+    with output_lock(out, remove_if_created=True):      # one persons run per OUT
+        return _run(s, plan, spec, cast_file, out, settings)
+
+
+def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -> int:
+    from pipeline import engines
+    from pipeline.errors import InputError
+    from pipeline.formats import schemas
+    from pipeline.formats.cast import write_cast_tsv
+    from pipeline.formats.files import staged_outputs, write_text
+    from pipeline.formats.tables import read_table, write_records
+
+    _open_output(out, settings, s.overwrite)
     parts = Partitions(out, (DONE,))
-    todo = [(u, spec, s.model, cast_file) for u in plan.units if not parts.is_done(u.key)]
+    todo = [(u, spec, s.model, cast_file) for u in plan.units if _done_rows(parts.dir(u.key)) is None]
 
     def write(task, results) -> int:
         d = parts.dir(task[0].key)
@@ -176,7 +233,7 @@ def persons(s: PersonsSettings) -> int:
         with staged_outputs(d) as stage:
             write_records([m for _, ms, _ in results for m in ms], stage / "persons.parquet", schemas.PERSONS)
             write_records([c for _, _, cs in results for c in cs], stage / "cast.parquet", schemas.CAST)
-        (d / DONE).write_text(json.dumps([r for r, _, _ in results]) + "\n", encoding="utf-8")
+        write_text(d / DONE, json.dumps([r for r, _, _ in results]) + "\n")      # atomic: the done marker
         for row, _, _ in results:
             if row["status"] not in ("ok", "duplicate", "excluded"):
                 log.warning("%s: %s (%s)", row["path"], row["status"], row["skip_reason"])
@@ -192,7 +249,11 @@ def persons(s: PersonsSettings) -> int:
     elapsed = time.perf_counter() - t0
     persons_rows, cast, books = [], [], []
     for d in parts.done(u.key for u in plan.units):
-        books += json.loads((d / DONE).read_text(encoding="utf-8"))
+        rows = _done_rows(d)
+        if rows is None:
+            raise InputError(f"unreadable partition marker {DONE} (written by another process meanwhile?); "
+                             "run again", d / DONE)
+        books += rows
         persons_rows += read_table(d / "persons.parquet").to_pylist()
         cast += read_table(d / "cast.parquet").to_pylist()
     with staged_outputs(out) as stage:

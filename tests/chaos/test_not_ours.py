@@ -79,3 +79,83 @@ def test_a_second_run_into_one_output_file_is_refused(tmp_path, capsys, command)
     finally:
         proc.kill()
         proc.wait(timeout=30)
+
+
+# ------------------------------------------------------------------ persons' --overwrite ---
+
+def extract_like(out):
+    """A folder as extract leaves it: its manifest, a partition, a merged file."""
+    (out / "parts" / "00" / "ab").mkdir(parents=True)
+    (out / "parts" / "00" / "ab" / "mentions.parquet").write_bytes(b"extract's")
+    (out / "manifest.json").write_text('{"command": "extract", "settings": {}}', encoding="utf-8")
+    (out / "instances.parquet").write_bytes(b"extract's")
+    return {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+@pytest.mark.parametrize("extra", [[], ["--overwrite"]])
+def test_persons_overwrite_refuses_an_extract_folder(tmp_path, capsys, extra):
+    from tests.stages.test_persons import corpus
+
+    out = tmp_path / "out"
+    before = extract_like(out)
+    assert main(["persons", "--corpus", str(corpus(tmp_path)), "--out", str(out), *extra]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "extract run, not of a persons run" in err and "manifest.json" in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_persons_overwrite_refuses_another_commands_partitions_without_a_manifest(tmp_path, capsys):
+    from tests.stages.test_persons import corpus
+
+    out = tmp_path / "out"
+    before = extract_like(out)
+    (out / "manifest.json").unlink()
+    del before[out / "manifest.json"]
+    assert main(["persons", "--corpus", str(corpus(tmp_path)), "--out", str(out), "--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "partitions of another command" in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_persons_redoes_a_partition_whose_marker_was_cut_and_writes_it_atomically(tmp_path, capsys, monkeypatch):
+    import json
+
+    import pandas as pd
+
+    from pipeline.formats import files
+    from tests.stages.test_persons import corpus
+
+    c, out = corpus(tmp_path), tmp_path / "out"
+    written = []
+    real = files.atomic_path
+
+    def spy(target):
+        written.append(os.path.basename(target))
+        return real(target)
+
+    monkeypatch.setattr(files, "atomic_path", spy)
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    assert written.count("books.json") == 2 and "manifest.json" in written     # marker and manifest: atomic
+    want = pd.read_parquet(out / "cast.parquet")
+    [marker] = [m for m in (out / "parts").rglob("books.json") if "story" in m.read_text()]
+    marker.write_text(marker.read_text()[:20], encoding="utf-8")               # a cut marker (old writer, kill -9)
+    capsys.readouterr()
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    assert json.loads(marker.read_text())[0]["book_id"] == "story"
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "cast.parquet"), want)
+
+
+def test_a_second_persons_run_into_one_out_is_refused(tmp_path, capsys):
+    from tests.stages.test_persons import corpus
+
+    out = tmp_path / "out"
+    proc = helper("stage-and-sleep", str(out), "30")           # a live run holding OUT's lock
+    try:
+        wait_line(proc, "staging")
+        assert main(["persons", "--corpus", str(corpus(tmp_path)), "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"pid {proc.pid}" in err and "another run" in err
+        assert not (out / "manifest.json").exists()
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)

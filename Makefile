@@ -61,7 +61,7 @@ SYSTEMS ?=
 # EVAL_OPTS: e.g. "--resamples 10000 --seed 0 --allow-missing --weights lp=W.json"
 EVAL_OPTS ?=
 evaluate: $(STAMP) ## score SYSTEMS="NAME=FILE ..." on DATASET -> OUT/evaluation [EVAL_OPTS=...] (docs/evaluate.md)
-	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(SYSTEMS),--system $(s)) --out $(OUT)/evaluation $(EVAL_OPTS)
+	$(PY) -m pipeline evaluate --dataset $(DATASET) $(foreach s,$(or $(SYSTEMS),$(PREDICT_SYSTEMS)),--system $(s)) --out $(OUT)/evaluation $(EVAL_OPTS)
 
 # run coreference systems on a dataset (docs/evaluate.md): PREDICT_SYSTEMS="xr=xrenner fc=fastcoref:DIR"
 PREDICT_SYSTEMS ?= xrenner=xrenner

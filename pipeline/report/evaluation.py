@@ -248,7 +248,7 @@ def render_plot(metrics: dict, gold) -> bytes:
                                                                       if unlabelled else "")))
     names = list(metrics)
     y = np.arange(len(names))[::-1]
-    fig, axes = plt.subplots(1, len(panels), figsize=(max(7.0, 5.2 * len(panels)), 1.3 + 0.55 * len(names)),
+    fig, axes = plt.subplots(1, len(panels), figsize=(max(7.0, 5.2 * len(panels)), 1.6 + 0.55 * len(names)),
                              squeeze=False, sharey=True)
     for ax, (key, title) in zip(axes[0], panels):
         vals = np.array([np.nan if metrics[n][key] is None else 100 * metrics[n][key] for n in names])
@@ -272,11 +272,11 @@ def render_plot(metrics: dict, gold) -> bytes:
         ax.set_ylim(-0.7, len(names) - 0.3)
     axes[0][0].set_yticks(y, names)
     some = metrics[names[0]]
-    note = (f"thick bar to |: the one-sided 99 % bound of the one-sided test (open towards H1; it excludes 0 "
-            f"exactly when red *, p < 0.01); thin grey line: two-sided 99 % interval ({some['resamples']} resamples)"
+    note = (f"thick bar to |: the one-sided 99 % bound of the one-sided test (open towards H1); it excludes 0\n"
+            f"exactly when red * (p < 0.01). Thin grey line: two-sided 99 % interval ({some['resamples']} resamples)"
             if some.get("resamples") else "no bootstrap (--resamples 0)")
     fig.text(0.01, 0.01, note, ha="left", va="bottom", fontsize=7, color="dimgray")
-    fig.tight_layout(rect=(0, 0.04, 1, 1))
+    fig.tight_layout(rect=(0, 0.04 if not some.get("resamples") else 0.09, 1, 1))
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=120)
     plt.close(fig)

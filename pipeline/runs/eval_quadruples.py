@@ -47,12 +47,12 @@ def write_dataset_conll(gold: Gold, target: Path) -> int:
 
     from pipeline.core.answers import is_labelled
 
-    if gold.spans is None:
-        raise InputError("--write-conll needs a dataset with texts and offsets (GAP TSV or quadruples "
-                         "Parquet)", gold.path)
     if not is_labelled(gold):
         raise InputError("--write-conll writes the gold clusters, and the dataset has no labels (label it "
                          "first, docs/label.md)", gold.path)
+    if gold.spans is None:
+        raise InputError("--write-conll needs a dataset with texts and offsets (GAP TSV or quadruples "
+                         "Parquet)", gold.path)
     docs = []
     for i, (rid, sp) in enumerate(zip(gold.frame["ID"], gold.spans.itertuples(index=False))):
         tokens, tspans = simple_tokens(sp.text)

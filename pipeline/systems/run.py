@@ -249,7 +249,9 @@ def write_outputs(out_dir: str | Path, kind: str, dataset: Path, rows: list[dict
     from pipeline.formats.schemas import ANSWERS
     from pipeline.formats.tables import write_records
 
-    records, summary = [], {"dataset": str(dataset), "kind": kind, "n_rows": len(rows), "systems": {}}
+    labelled = not rows or any(r.get("gold_a") is not None for r in rows)
+    records, summary = [], {"dataset": str(dataset), "kind": kind, "n_rows": len(rows), "labelled": labelled,
+                            "systems": {}}
     with staged_outputs(out_dir) as stage:
         for run in runs:
             name = run.spec.name
@@ -359,6 +361,11 @@ def predict(args) -> int:
             first = "; ".join(f"{f['id']}: {f['error']}" for f in s["failed_first"][:2])
             line += f"; {s['n_failed']} failed, recorded as unanswered (first: {first})"
         print(line)
+    if not summary["labelled"]:
+        names = " ".join(f"--system {n}={Path(args.out) / n}.jsonl" for n in summary["systems"])
+        print(f"no gold labels in {args.dataset}: answers only (answers.parquet's gold and correct are empty); "
+              f"the bias figures that need no labels: python -m pipeline evaluate --dataset {args.dataset} "
+              f"{names} --out OUT")
     print(f"{Path(args.dataset).name}: {len(rows)} {kind} rows -> {args.out}/NAME.jsonl, NAME.tsv, answers.parquet, "
           "predict.json")
     return 0

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Iterator
@@ -151,6 +152,15 @@ def _check_selection(spec: CorpusSpec) -> CorpusSpec:
                                  f"(columns: {', '.join(sorted(columns))})", spec.metadata)
         spec = replace(spec, metadata=path, metadata_sha256=_sha256(path))
     return spec
+
+
+def check_out_outside(corpus: str | os.PathLike, out: str | os.PathLike) -> None:
+    """Refuse an output folder inside the corpus folder: the next run would walk its own
+    outputs as corpus files."""
+    c, o = Path(corpus).resolve(), Path(out).resolve()
+    if c.is_dir() and (o == c or c in o.parents):
+        raise InputError(f"--out is inside the corpus folder {c}: a later run would read its outputs as "
+                         "books; choose an --out outside the corpus", out)
 
 
 def plan_corpus(spec: CorpusSpec) -> Plan:

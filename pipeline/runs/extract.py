@@ -400,6 +400,7 @@ def write_manifest(out: Path, settings: dict, corpus: Path, fingerprint: dict) -
 def extract(s: ExtractSettings) -> int:
     """The whole extract run into ``s.out`` (holding its lock) -> the exit status (1 when a
     unit failed, else 0)."""
+    from pipeline.formats.books import check_out_outside
     from pipeline.formats.files import output_lock
 
     out: Path = s.out
@@ -407,6 +408,7 @@ def extract(s: ExtractSettings) -> int:
         from pipeline.errors import InputError
 
         raise InputError("not a directory", out)
+    check_out_outside(s.corpus.path, out)          # its outputs would be read as books next time
     with output_lock(out, remove_if_created=True):      # re-entrant: the CLI may hold it already
         return _run_locked(s, out)
 

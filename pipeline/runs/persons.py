@@ -197,7 +197,7 @@ def persons(s: PersonsSettings) -> int:
     if s.explain is not None:
         return explain(ExplainSettings(form=s.explain, corpus=s.corpus, book=s.book, model=s.model, cast=s.cast))
     from pipeline.errors import InputError
-    from pipeline.formats.books import plan_corpus
+    from pipeline.formats.books import check_out_outside, plan_corpus
     from pipeline.formats.files import output_lock
     from pipeline.runs.partitions import check_cast, check_workers
 
@@ -210,6 +210,7 @@ def persons(s: PersonsSettings) -> int:
     out: Path = s.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
+    check_out_outside(spec.path, out)          # its outputs would be read as books next time
     settings = _settings(s, spec)
     with output_lock(out, remove_if_created=True):      # one persons run per OUT
         return _run(s, plan, spec, cast_file, out, settings)

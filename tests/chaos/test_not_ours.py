@@ -159,3 +159,19 @@ def test_a_second_persons_run_into_one_out_is_refused(tmp_path, capsys):
     finally:
         proc.kill()
         proc.wait(timeout=30)
+
+
+# ------------------------------------------------------------------ --out inside the corpus
+
+@pytest.mark.parametrize("command", ["extract", "persons"])
+def test_out_inside_the_corpus_is_refused(tmp_path, capsys, command):
+    from tests.stages.test_persons import corpus
+
+    c = corpus(tmp_path)
+    out = c / "out"
+    assert main([command, "--corpus", str(c), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--out is inside the corpus folder" in err and str(out) in err
+    assert not out.exists()
+    assert main([command, "--corpus", str(c), "--out", str(c)]) == 2      # the corpus folder itself
+    assert "inside the corpus folder" in capsys.readouterr().err

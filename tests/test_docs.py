@@ -37,13 +37,15 @@ INVOKE = re.compile(r"(?:(?<![\w./-])(?:\S*/)?python3?(?:\.\d+)?\s+-m\s+pipeline
 
 # ---------------------------------------------------------------- reading the pages ---------
 
-def code_texts(path: Path) -> list[tuple[int, str]]:
-    """(line number, text) of every code block line (``\\`` continuations joined) and every
-    inline code span (line breaks inside it become spaces) of a Markdown page."""
+def code_texts(path: Path, inline: bool = True) -> list[tuple[int, str]]:
+    """(line number, text) of every code block line (``\\`` continuations joined) and, with
+    ``inline``, every inline code span (line breaks inside it become spaces) of a Markdown page."""
     lines = path.read_text(encoding="utf-8").splitlines()
     found, prose, prose_start, fence, pending, pending_line = [], [], 1, None, "", 0
 
     def flush_prose():
+        if not inline:
+            return
         text = "\n".join(prose)
         for m in re.finditer(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)", text, re.S):
             found.append((prose_start + text.count("\n", 0, m.start()), " ".join(m.group(2).split())))
@@ -346,3 +348,35 @@ def test_the_parquet_table_names_real_columns():
         assert quoted <= columns, f"{cells[1].strip()}: {sorted(quoted - columns)}"
         if schema_names == ["BOOKS"]:
             assert quoted == set(schemas.BOOKS.names), set(schemas.BOOKS.names) ^ quoted
+
+
+# ---------------------------------------------------------------- servers -------------------
+
+# Commands that start a listening server, and the option that says where it listens.
+SERVERS = re.compile(r"(?:^|[\s/])(?:dask[ -]scheduler|dask[ -]worker|flask\s+run|http\.server|jupyter\s+\w+)\b")
+# Pages whose server examples still listen on every interface, to be fixed there (a ceiling:
+# remove a page once its examples bind an address).
+LISTEN_EVERYWHERE: set[str] = {"docs/scale.md"}
+
+
+def server_lines() -> list[tuple[str, str]]:
+    found = []
+    for page in PAGES:
+        for number, text in code_texts(page, inline=False):
+            if SERVERS.search(text) and not text.lstrip().startswith("#"):
+                found.append((f"{page.relative_to(ROOT)}:{number}", text))
+    return found
+
+
+def test_every_server_example_binds_an_address():
+    """A server started in an example names its address (``--host``/``--bind``/``--listen-address``);
+    our own apps (annotate-serve, experiment-serve) bind 127.0.0.1 by themselves. A page
+    that binds another address says why on the same line (a comment)."""
+    unbound = [(where, text.strip()) for where, text in server_lines()
+               if not re.search(r"--(?:host|bind|listen-address|ip)[ =]", text)
+               and where.split(":")[0] not in LISTEN_EVERYWHERE]
+    assert not unbound, unbound
+    for where, text in server_lines():
+        address = re.search(r"--(?:host|bind|listen-address|ip)[ =](\S+)", text)
+        if address and address.group(1) not in ("127.0.0.1", "localhost", "tcp://127.0.0.1"):
+            assert "#" in text, f"{where}: listens on {address.group(1)}: say why in a comment"

@@ -446,12 +446,18 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
         write_manifest(out, settings, Path(spec.path), fingerprint)
 
     keys = [u.key for u in plan.units]
+    from pipeline.formats.unit_input import check_inputs, record_input
+    inputs, changed = check_inputs(plan.units, lambda k: part_dir(out, k), lambda k: is_done(out, k))
+    if changed:            # edited in place since they were extracted: their partitions were removed
+        print(f"{len(changed)} book file(s) changed since extracted (size or sha256), extracted again: "
+              + ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else ""))
     todo = [(u, spec, model, s.strategy, 16, cast_file) for u in plan.units if not is_done(out, u.key)]
     done_before = len(keys) - len(todo)
     if s.workers > 1 or s.scheduler:
         todo.sort(key=lambda t: -t[0].size)   # biggest first: no long tail
 
     def write(task, results) -> int:
+        record_input(part_dir(out, task[0].key), inputs[task[0].key])      # before the done marker
         write_part(out, task[0].key, results)
         for r in results:
             if r.book["status"] == FAILED:

@@ -95,10 +95,33 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
         fsync_path(tmp_path)
         os.replace(tmp_path, target)
         fsync_path(target.parent)
+    except OSError as exc:
+        with contextlib.suppress(FileNotFoundError):
+            tmp_path.unlink()
+        if exc.filename is None:
+            raise named_os_error(exc, target) from None
+        raise
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
+
+
+def named_os_error(exc: OSError, path: str | os.PathLike) -> OSError:
+    """``exc`` with ``path`` as its file name when it has none (pyarrow's "Error writing bytes
+    to file ... [errno 28] No space left on device", a plain ``write`` on a full disk), so that
+    the one-line error names the file being written."""
+    import re
+
+    if exc.filename is not None:
+        return exc
+    code = exc.errno
+    if code is None:
+        m = re.search(r"\[errno (\d+)\]", str(exc), re.IGNORECASE)
+        code = int(m.group(1)) if m else None
+    reason = os.strerror(code) if code else (exc.strerror or " ".join(str(exc).split()))
+    named = OSError(code, reason, str(path)) if code else OSError(0, reason, str(path))
+    return named
 
 
 def write_text(target: str | os.PathLike, text: str) -> None:
@@ -369,7 +392,10 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
                 with contextlib.suppress(OSError):     # no flock here: the stage is kept for a day
                     fcntl.flock(owner, fcntl.LOCK_EX | fcntl.LOCK_NB)
             os.write(owner, f"pid {os.getpid()}\n".encode())
-            yield stage
+            try:
+                yield stage
+            except OSError as exc:          # a writer that named no file: the set being written
+                raise named_os_error(exc, out) from None
             files = sorted(p for p in stage.rglob("*") if p.is_file() and p != stage / OWNER)
             for p in files:
                 fsync_path(p)

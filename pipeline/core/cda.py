@@ -181,9 +181,12 @@ class NameSwap:
     that the swap is its own inverse; a surname outside the pool gets the pool's name at the
     CRC-32 of its case-folded form (deterministic, the same in every run and document);
     ``fallback``: target gender ("masculine", "feminine", or "" when the person's gender is
-    unknown) -> names, for first names the n-CDA map lacks ("Jo"), chosen the same way."""
+    unknown) -> names, for first names the n-CDA map lacks ("Jo"), chosen the same way;
+    ``first_names``: every first name of the name list, case-folded (n-CDA's index holds only
+    the map's names; a name "Jo" of the list says a run of words is a person's name)."""
     surnames: frozenset = frozenset()
     surname_pool: tuple = ()
+    first_names: frozenset = frozenset()
     fallback: Mapping[str, Sequence[str]] = field(default_factory=dict)
 
     def __post_init__(self):
@@ -284,52 +287,98 @@ def _titled_role(title: str, word: str, names: NameIndex, swap: NameSwap) -> str
 
 def name_roles(words: Sequence[str], tags: Sequence[str], persons: Collection[int], names: NameIndex,
                swap: NameSwap) -> dict[int, str]:
-    """token index -> GIVEN or SURNAME for the name parts inside person spans. In a name of
-    several parts ("Cuthbert Eager", "William Walter Elliot") the last is the surname and the
-    others are first names; a lone part after a title is decided by :func:`_titled_role`; a lone
-    untitled part is a surname when this document uses that form as a surname (and never as a
-    first name) or when only the surname list knows it, else a first name. A family name ("the
-    King children") is no person's name and gets no role."""
+    """token index -> GIVEN or SURNAME for the name parts inside person spans.
+
+    A *name* is a run of name parts (:func:`is_name_part`; "de", "van" may stand between; a
+    change between ALL CAPITALS and not ends it: "Helen HOWARDS END"). It is replaced only when
+    something says it is a person's name: a title before it ("Rev. Cuthbert Eager"), a part in
+    the first-name list, or a part this document already names a person with; a run of words
+    no list knows ("Selby and Nuttall", "Beggarlee") stays as the old rule left it. In a name
+    of several parts the last is the surname and the others are first names; a lone part after
+    a title is decided by :func:`_titled_role`; a lone untitled part is a surname when this
+    document uses that form as a surname (and never as a first name) or when only the surname
+    list knows it, else a first name. A family name ("the King children") or a place's name
+    ("the Admiral Benbow inn") gets no role."""
+    def first_name(w: str) -> bool:
+        return names.find(w) is not None or w.casefold() in swap.first_names
+
+    groups: list[list[int]] = []
+    run: list[int] = []
+    last = None
+    for i in sorted(persons):
+        if i >= len(words):
+            continue
+        w = words[i]
+        part = is_name_part(w, tags[i]) or (w.isalpha() and first_name(w) and tags[i] not in FUNCTION_TAGS
+                                            and flip(w) is None)         # "john", as the list finds it
+        if not (part and not family_name(words, i) and not place_name(words, i)):
+            if not (last is not None and words[i].lower() in NAME_PARTICLES):
+                last = None
+            continue
+        between = range(last + 1, i) if last is not None else range(0)
+        joined = (last is not None and all(j in persons and words[j].lower() in NAME_PARTICLES for j in between)
+                  and _caps(words[i]) == _caps(words[last]))
+        if not joined:
+            if run:
+                groups.append(run)
+            run = []
+        run.append(i)
+        last = i
+    if run:
+        groups.append(run)
+
     roles: dict[int, str] = {}
     seen = {GIVEN: set(), SURNAME: set()}
     pending: list[int] = []
-    run: list[int] = []
 
-    def close(group: list[int]) -> None:
+    def assign(group: list[int]) -> None:
         if len(group) >= 2:
             for k in group:
                 roles[k] = GIVEN if k != group[-1] else SURNAME
                 seen[roles[k]].add(words[k].casefold())
-        elif group:
-            k = group[0]
-            title = _title_before(words, k)
-            if title:
-                roles[k] = _titled_role(title, words[k], names, swap)
-                seen[roles[k]].add(words[k].casefold())
-            else:
-                pending.append(k)
-
-    prev = None
-    for i in sorted(persons):
-        if i >= len(words):
-            continue
-        part = is_name_part(words[i], tags[i]) and not family_name(words, i)
-        if part and prev is not None and (i == prev + 1 or (i == prev + 2 and words[i - 1].lower() in NAME_PARTICLES)):
-            run.append(i)
+            return
+        k = group[0]
+        title = _title_before(words, k)
+        if title:
+            roles[k] = _titled_role(title, words[k], names, swap)
+            seen[roles[k]].add(words[k].casefold())
         else:
-            close(run)
-            run = [i] if part else []
-        prev = i if part else None
-    close(run)
+            pending.append(k)
+
+    later = []
+    for group in groups:
+        if _title_before(words, group[0]) or any(first_name(words[k]) for k in group):
+            assign(group)
+        else:
+            later.append(group)
+    known = seen[GIVEN] | seen[SURNAME]
+    for group in later:                 # "Eager" alone after "Rev. Cuthbert Eager"
+        if any(words[k].casefold() in known for k in group):
+            assign(group)
     for k in pending:
         f = words[k].casefold()
         if f in seen[SURNAME] and f not in seen[GIVEN]:
             roles[k] = SURNAME
-        elif f not in seen[GIVEN] and names.find(words[k]) is None and f in swap.surnames:
+        elif f not in seen[GIVEN] and not first_name(words[k]) and f in swap.surnames:
             roles[k] = SURNAME
         else:
             roles[k] = GIVEN
     return roles
+
+
+def _caps(word: str) -> bool:
+    return len(word) > 1 and word.isupper()
+
+
+# Lower-case nouns after a name that make it a place's: "the Admiral Benbow inn", "Kellynch Hall"
+# is written with a capital and is not a person span anyway.
+PLACE_NOUNS = frozenset("""inn hotel tavern hall street road lane square park house church chapel college
+    station bridge court castle abbey manor farm mill arms""".split())
+
+
+def place_name(words: Sequence[str], i: int) -> bool:
+    """``words[i]`` names a place: a lower-case place noun follows ("the Admiral Benbow inn")."""
+    return i + 1 < len(words) and words[i + 1] in PLACE_NOUNS
 
 
 NAME_PARTICLES = frozenset({"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della", "le", "la"})

@@ -196,6 +196,7 @@ class PersonFinder:
         tokens: set[int] = set()
         genders: dict[int, str] = {}
         n_spans = 0
+        found: list = []                # (first, last, offsets, mentions or entity spans)
         for piece in pieces:
             text, offsets = detokenize(words, piece)
             first, last = piece[0][0], piece[-1][1]
@@ -203,19 +204,25 @@ class PersonFinder:
             if self.cast:
                 from pipeline.core.cast import doc_mentions
 
-                mentions = [m for m in doc_mentions(doc, evidence, self.rejected)
+                found.append((first, last, offsets, doc_mentions(doc, evidence, self.rejected)))
+            else:
+                found.append((first, last, offsets,
+                              [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "PERSON"]))
+        for first, last, offsets, mentions in found:
+            if self.cast:
+                mentions = [m for m in mentions
                             if not self._not_a_person(m, words, offsets, first, last, evidence)]
                 spans = [(m.start, m.end) for m in mentions]
                 for m in mentions:
                     for i in tokens_in_spans(offsets[first:last], [(m.start, m.end)]):
                         g = m.gender if m.gender in (MASCULINE, FEMININE) else None
                         if g is None and evidence is not None:
-                            found = evidence.gender(words[first + i])
-                            g = found[0] if found and found[0] in (MASCULINE, FEMININE) else None
+                            book = evidence.gender(words[first + i])
+                            g = book[0] if book and book[0] in (MASCULINE, FEMININE) else None
                         if g:
                             genders[first + i] = g
             else:
-                spans = [(ent.start_char, ent.end_char) for ent in doc.ents if ent.label_ == "PERSON"]
+                spans = mentions
             n_spans += len(spans)
             local = tokens_in_spans(offsets[first:last], spans)
             tokens.update(first + i for i in local)
@@ -223,10 +230,13 @@ class PersonFinder:
         return tokens, n_spans
 
     def _not_a_person(self, m, words, offsets, first, last, evidence) -> bool:
-        """A mention the cast kept that CDA does not replace: a lone untitled word that is a
-        well-known place the document never shows as a person ("whether she knew Florence
-        well"), or a name inside the italics of a longer title of a work ("_ Undine and Sintran
-        _"). Counted in ``not_persons``."""
+        """A mention the cast kept that CDA does not replace: a lone untitled word that the
+        evidence (of the document, or of the whole book with ``--books``) shows as a place and
+        never as a person -- a place of the book (:meth:`BookEvidence.is_place`), or a well-known
+        place (:func:`pipeline.lang.places.known_place`) used as a place at least once: "whether
+        she knew Florence well" in *A Room with a View*, whose book has "in Florence" 28 times --,
+        or a name inside the italics of a longer title of a work ("_ Undine and Sintran _").
+        Counted in ``not_persons``."""
         from pipeline.core.cda import tokens_in_spans, work_title
         from pipeline.lang.places import known_place
 
@@ -237,9 +247,11 @@ class PersonFinder:
         if work_title(words, s, e):
             self.not_persons["title of a work"] += 1
             return True
-        if (not m.title and e - s == 1 and known_place(words[s])
-                and not (evidence is not None and evidence.is_person(words[s]))):
-            self.not_persons["known place"] += 1
+        w = words[s]
+        fe = evidence.forms.get(w) if evidence is not None else None
+        if (not m.title and e - s == 1 and fe is not None and not evidence.is_person(w)
+                and (evidence.is_place(w) or (known_place(w) and (fe.place or fe.motion)))):
+            self.not_persons["a place of the book"] += 1
             return True
         return False
 
@@ -372,12 +384,13 @@ def name_swap():
     first = {n.casefold() for n in entries}
     surnames = surname_list()
     pool = tuple(n for n in surnames if n.casefold() not in first)[:SURNAME_POOL]
+    first = frozenset(first)
     fallback = {}
     for gender, cls in FALLBACK_CLASSES.items():
         ranked = sorted((e for e in entries.values() if e.cls == cls and is_name_part(e.name)),
                         key=lambda e: (-sum(e.vector[:3]), -sum(e.vector), e.name))
         fallback[gender] = tuple(e.name for e in ranked[:FALLBACK_SIZE])
-    return NameSwap(frozenset(n.casefold() for n in surnames), pool, fallback)
+    return NameSwap(frozenset(n.casefold() for n in surnames), pool, first, fallback)
 
 
 def load_or_build_map(path: Path | None, cache_dir: Path, alpha: float | None = None) -> tuple[dict[str, str], str]:

@@ -14,7 +14,7 @@ MAP = {"Walter": "Wilma", "Elliot": "Karlyn", "Cuthbert": "Clara", "Katharine": 
        "Russell": "Rosa", "Lucy": "Lucas", "George": "Georgia", "March": "Marcia"}
 MAP.update({b: a for a, b in list(MAP.items())})
 SWAP = NameSwap(surnames=frozenset({"elliot", "bartlett", "eager", "russell", "march", "king", "walter"}),
-                surname_pool=("Smith", "Jones", "Brown", "Taylor"),
+                surname_pool=("Smith", "Jones", "Brown", "Taylor"), first_names=frozenset({"jo"}),
                 fallback={"masculine": ("Tom", "Harry"), "feminine": ("Ann", "Mary"), "": ("Sam", "Kim")})
 
 
@@ -72,6 +72,19 @@ def test_a_multi_token_name_is_replaced_whole():
     assert out.split()[2] == "Clara" and out.split()[3] in SWAP.surname_pool
     assert out.split()[6] == out.split()[3]                   # the lone "Eager" is the same surname
     assert c.surnames == 2 and c.names == 3
+
+
+def test_a_run_of_words_no_list_knows_is_no_name():
+    """A person span the detection got wrong ("from Selby and Nuttall") is replaced only where a
+    title, the first-name list or the document's other names say it is a person's name."""
+    out, c = acda("from/IN Selby/NNP and/CC Nuttall/NNP ,/, new/JJ mines/NNS", {1, 3})
+    assert out == "from Selby and Nuttall , new mines" and c.names == 0
+    out, c = acda("kept/VBD the/DT Admiral/NNP Benbow/NNP inn/NN", {2, 3})
+    assert out == "kept the Admiral Benbow inn" and c.names == 0
+    out, c = acda("affectionate/JJ Lucy/NNP HOWARDS/NNP END/NNP", {1, 2, 3})
+    assert out == "affectionate E1 HOWARDS END"            # a heading in capitals is no surname
+    out, c = acda("Miss/NNP Bartlett/NNP came/VBD ./. Bartlett/NNP sat/VBD", {1, 4})
+    assert out == "Mr. E1 came . E1 sat"                    # titled once, a name everywhere
 
 
 def test_name_parts_outside_person_spans_stay():

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cli import main
-from pipeline.runs.cda import PersonFinder
+from pipeline.runs.cda import PersonFinder, name_swap
 
 MAP_TSV = ("name\tpartner\tclass\tweight\n"
            + "".join(f"{a}\t{b}\tmale\t0.5\n{b}\t{a}\tfemale\t0.5\n"
@@ -91,11 +91,13 @@ def test_ne_column_decides_in_ncda(onto, tmp_path, capsys):
     out = tmp_path / "o.ncda"
     assert main(["cda", "--conll", str(src), "--mode", "ncda", "--out", str(out), "--name-map", str(m),
                  "--no-progress"]) == 0
-    assert "names replaced     5" in capsys.readouterr().out
+    assert "names replaced     6 (surnames 2" in capsys.readouterr().out
     words = copy_words(out, text)
-    assert " ".join(words) == ("Wilma Elliot , born March 1 , 1760 , lived in Kent and London . "
+    # a surname becomes a surname (resources/surnames.tsv), not the map's first name
+    elliot, march = name_swap().surname_for("Elliot"), name_swap().surname_for("March")
+    assert " ".join(words) == (f"Wilma {elliot} , born March 1 , 1760 , lived in Kent and London . "
                                "Kendra said that Julian would come in August . "
-                               "March came in like a lamb ; Charlotte Marcia came in with her .")
+                               f"March came in like a lamb ; Charlotte {march} came in with her .")
 
 
 def test_persons_column_without_a_column_is_bad_input(tmp_path, capsys):

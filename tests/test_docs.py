@@ -380,3 +380,20 @@ def test_every_server_example_binds_an_address():
         address = re.search(r"--(?:host|bind|listen-address|ip)[ =](\S+)", text)
         if address and address.group(1) not in ("127.0.0.1", "localhost", "tcp://127.0.0.1"):
             assert "#" in text, f"{where}: listens on {address.group(1)}: say why in a comment"
+
+
+# ---------------------------------------------------------------- make targets --------------
+
+def test_every_make_target_quoted_exists():
+    """``make TARGET ...`` in docs/ and the README names targets of the Makefile."""
+    from tests.test_make_help import targets
+
+    known = set(targets())
+    missing = []
+    for page in PAGES:
+        for number, text in code_texts(page):
+            for m in re.finditer(r"(?<![\w-])make((?:\s+[a-z][\w-]*(?![\w=/.-]))+)", text):
+                for name in m.group(1).split():
+                    if name not in known:
+                        missing.append((f"{page.relative_to(ROOT)}:{number}", name))
+    assert not missing, missing

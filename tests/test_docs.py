@@ -397,3 +397,18 @@ def test_every_make_target_quoted_exists():
                     if name not in known:
                         missing.append((f"{page.relative_to(ROOT)}:{number}", name))
     assert not missing, missing
+
+
+# ---------------------------------------------------------------- links ---------------------
+
+def test_every_relative_link_points_at_a_file():
+    """Pages move (a log to docs/measurements/): every relative link of docs/ and the README
+    still reaches a file."""
+    broken = []
+    for page in PAGES:
+        prose = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
+        for m in re.finditer(r"\]\(([^)\s]+)\)", prose):
+            target = m.group(1).split("#")[0]
+            if target and not re.match(r"[a-z]+:", target) and not (page.parent / target).exists():
+                broken.append((str(page.relative_to(ROOT)), m.group(1)))
+    assert not broken, broken

@@ -224,7 +224,7 @@ def is_name_part(word: str, tag: str = "") -> bool:
     inside: "O'Brien", "Jean-Paul"); not a function word, not a gendered word or a title
     (those flip or stay), not an initial ("J.")."""
     return (bool(word) and word[0].isupper() and _NAME_PART.fullmatch(word) is not None
-            and tag not in FUNCTION_TAGS and flip(word) is None and not any_title(word))
+            and tag not in FUNCTION_TAGS and tag != "WRB" and flip(word) is None and not any_title(word))
 
 
 def family_name(words: Sequence[str], i: int) -> bool:
@@ -293,7 +293,9 @@ def name_roles(words: Sequence[str], tags: Sequence[str], persons: Collection[in
     change between ALL CAPITALS and not ends it: "Helen HOWARDS END"). It is replaced only when
     something says it is a person's name: a title before it ("Rev. Cuthbert Eager"), a part in
     the first-name list, or a part this document already names a person with; a run of words
-    no list knows ("Selby and Nuttall", "Beggarlee") stays as the old rule left it. In a name
+    no list knows ("Selby and Nuttall", "Beggarlee") stays as the old rule left it, and so does
+    one only the document's other names vouch for when a preposition or "the" stands before it
+    ("the Earl of Burlesdon", "the old Benbow"). In a name
     of several parts the last is the surname and the others are first names; a lone part after
     a title is decided by :func:`_titled_role`; a lone untitled part is a surname when this
     document uses that form as a surname (and never as a first name) or when only the surname
@@ -353,7 +355,7 @@ def name_roles(words: Sequence[str], tags: Sequence[str], persons: Collection[in
             later.append(group)
     known = seen[GIVEN] | seen[SURNAME]
     for group in later:                 # "Eager" alone after "Rev. Cuthbert Eager"
-        if any(words[k].casefold() in known for k in group):
+        if any(words[k].casefold() in known for k in group) and not _place_context(words, group[0]):
             assign(group)
     for k in pending:
         f = words[k].casefold()
@@ -364,6 +366,22 @@ def name_roles(words: Sequence[str], tags: Sequence[str], persons: Collection[in
         else:
             roles[k] = GIVEN
     return roles
+
+
+# Words before a name that make it a place or a thing: "the Earl of Burlesdon", "at Burlesdon",
+# "the old Benbow" (an inn). Only for a name the document's other names alone vouch for.
+PLACE_BEFORE = frozenset({"of", "at", "in", "from", "to", "into", "near", "the"})
+
+
+def _place_context(words: Sequence[str], i: int) -> bool:
+    j = i - 1
+    while j >= 0 and _is_markup(words[j]):
+        j -= 1
+    if j < 0:
+        return False
+    if words[j] in PLACE_BEFORE:
+        return True
+    return words[j].islower() and j > 0 and words[j - 1] == "the"      # "the old Benbow"
 
 
 def _caps(word: str) -> bool:

@@ -85,6 +85,11 @@ def test_a_run_of_words_no_list_knows_is_no_name():
     assert out == "affectionate E1 HOWARDS END"            # a heading in capitals is no surname
     out, c = acda("Miss/NNP Bartlett/NNP came/VBD ./. Bartlett/NNP sat/VBD", {1, 4})
     assert out == "Mr. E1 came . E1 sat"                    # titled once, a name everywhere
+    out, c = acda("Lady/NNP Burlesdon/NNP came/VBD ,/, the/DT Earl/NNP of/IN Burlesdon/NNP ,/, "
+                  "at/IN Burlesdon/NNP", {1, 7, 10})
+    assert out == "Lord E1 came , the Countess of Burlesdon , at Burlesdon"   # the place, not the person
+    out, c = acda("When/WRB men/NNS began/VBD", {0})
+    assert out == "When women began" and c.names == 0
 
 
 def test_name_parts_outside_person_spans_stay():

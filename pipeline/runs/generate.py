@@ -464,10 +464,16 @@ def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
     insts, bad = _read_instances(path, args.skip_bad_rows)
     stats["bad_rows"] = bad
     model = None if args.no_recheck else resolve_model_name(args.model)
-    if model is not None:
+    if model is not None:            # a missing model: one line now, not one lost book per worker
+        import importlib.util
+        import os
+
         from pipeline.nlp import load as nlp_mod
 
-        nlp_mod.load(model)          # a missing model: one line now, not one lost book per worker
+        if args.workers == 1 and not args.scheduler:
+            nlp_mod.load(model)     # loaded once for the books that follow in this process
+        elif importlib.util.find_spec(model) is None and not os.path.isdir(model):
+            nlp_mod.load(model)     # raises the one-line error (the workers load their own)
     _check_identity(out_dir, run_settings(args, model), run_fingerprint(model), args.overwrite)
     opts = BookOptions(instances=str(path.resolve()), gendered_words=tuple(args.gendered_words),
                        name_forms=args.name_forms, skip_bad_rows=args.skip_bad_rows, model=args.model,

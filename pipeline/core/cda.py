@@ -238,7 +238,9 @@ def family_name(words: Sequence[str], i: int) -> bool:
 def work_title(words: Sequence[str], start: int, end: int, reach: int = 8) -> bool:
     """The tokens ``start:end`` (a name) lie inside an italicised run of more words than the name,
     the way Gutenberg texts write the title of a book: "_ Undine and Sintran _" names two
-    books, not two persons. An emphasised name alone ("_ Jo _ did it") is still a name."""
+    books, not two persons. The other words of the run are capitalised or small words of a
+    title ("and", "of", "the"). An emphasised name alone ("_ Jo _ did it") or inside an
+    italicised phrase ("_ Good night , Sir John _") is still a name."""
     o = start - 1
     while o >= 0 and start - o <= reach and not _is_markup(words[o]):
         if words[o] in (".", "!", "?", "“", "”", '"'):
@@ -255,7 +257,13 @@ def work_title(words: Sequence[str], start: int, end: int, reach: int = 8) -> bo
     while k >= 0 and words[k] not in (".", "!", "?"):   # since the sentence began
         opened += _is_markup(words[k])
         k -= 1
-    return opened % 2 == 1 and c - o - 1 > end - start
+    others = [words[k] for k in range(o + 1, c) if not start <= k < end]
+    return (opened % 2 == 1 and bool(others)
+            and all(w[:1].isupper() or w in TITLE_SMALL_WORDS for w in others))  # not "_ Good night , Sir John _"
+
+
+# Lower-case words inside a title of a work ("The Mill on the Floss", "Undine and Sintran").
+TITLE_SMALL_WORDS = frozenset({"and", "of", "the", "a", "an", "in", "on", "to", "or", "with", "at", "for"})
 
 
 def _title_key(word: str) -> str:

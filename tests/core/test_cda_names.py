@@ -181,6 +181,8 @@ def test_titles_of_works_in_italics():
     assert not work_title("and _ Jo _ did it".split(), 2, 3)          # an emphasised name alone
     assert not work_title("said _ her _ friend Jo , and _ him _".split(), 5, 6)   # between two runs
     assert not work_title("Undine and Sintran".split(), 0, 1)
+    assert not work_title("' _ Good night , Sir John _ , ' as now".split(), 6, 7)   # a phrase, not a title
+    assert work_title("read _ The Mill on the Floss _ again".split(), 6, 7)
 
 
 def test_earlier_rule_is_unchanged_without_persons():

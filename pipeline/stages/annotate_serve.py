@@ -4,12 +4,15 @@ Thin command: parses the arguments, builds the Flask app
 (:func:`pipeline.web.annotate.app.create_app`), serves it on 127.0.0.1 until Ctrl-C or
 SIGTERM and prints what is stored. The SQLite file remembers the sha256 of the quadruples
 file it was started with; another quadruples file is refused (one-line error, exit 2), so
-answers are never stored against the offsets of a regenerated file. ``--quadruples`` may be a
+answers are never stored against the offsets of a regenerated file. One server per
+database: a second ``annotate-serve`` on the same ``--db`` (which would rewrite its stored
+settings under the first) is refused while the first holds the lock beside the file. ``--quadruples`` may be a
 GAP TSV file (Counter-GAP's releases): its persons are found with ``--model``
 (:mod:`pipeline.runs.annotation_rows`).
 
 May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`, :mod:`pipeline.web.serving` (port check,
-server, shutdown); also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`.
+server, shutdown); also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`,
+:mod:`pipeline.formats.files` (the database's lock: one server per ``--db``).
 """
 
 from __future__ import annotations
@@ -43,7 +46,13 @@ def run(args) -> int:
     from pipeline.web.serving import make_server
     from pipeline.runs.annotation_rows import conversion_report
     from pipeline.formats.annotation_store import answer_counts
+    from pipeline.formats.files import output_file_lock
 
+    with output_file_lock(args.db):         # one server per database: a second one is refused
+        return _serve(args, create_app, make_server, conversion_report, answer_counts, serve_until_stopped)
+
+
+def _serve(args, create_app, make_server, conversion_report, answer_counts, serve_until_stopped) -> int:
     app = create_app(args.quadruples, args.db, args.assignments, args.seed, args.model)
     info = app.config["COUNTER_GAP"]
     for line in conversion_report(info["conversion"]):

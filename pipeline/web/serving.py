@@ -13,8 +13,15 @@
   - a POST without the per-session CSRF token: 403. The page carries the token (a ``<meta
     name="csrf-token">`` filled in for ``{{CSRF_TOKEN}}``) and sets it as an HttpOnly,
     SameSite=Strict cookie; the page's script sends it back in the ``X-CSRF-Token`` header,
-    and the two must match. A GET that writes (the annotation app's ``/api/next`` leases a
-    question) is listed in ``app.config["CSRF_GET_PATHS"]`` and needs the token too.
+    and the two must match. The token is issued by the server: a random nonce and its
+    HMAC-SHA256 under a secret the server draws at start (:func:`issue_token`,
+    :func:`token_valid`), so a cookie/header pair the client chose itself (or one of a
+    previous server process) is refused, and the page issues a fresh one. A GET that writes
+    (the annotation app's ``/api/next`` leases a question) is listed in
+    ``app.config["CSRF_GET_PATHS"]`` and needs the token too;
+  - every response carries :data:`SECURITY_HEADERS` (a Content-Security-Policy without inline
+    script, ``nosniff``, no framing, no referrer), and the server announces no version
+    (``Server: counter-gap``).
 * :func:`serve_until_stopped`: serve until Ctrl-C or SIGTERM, then close the socket.
 
 May import: the standard library, werkzeug/Flask, :mod:`pipeline.errors`.
@@ -34,6 +41,33 @@ CSRF_COOKIE = "cg_csrf"
 CSRF_HEADER = "X-CSRF-Token"
 CSRF_MARK = "{{CSRF_TOKEN}}"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+                               "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+                               "form-action 'self'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",
+}
+SERVER_NAME = "counter-gap"
+
+
+def issue_token(secret: bytes) -> str:
+    """A CSRF token of this server: ``nonce.signature`` (HMAC-SHA256 of the nonce)."""
+    nonce = secrets.token_urlsafe(24)
+    return f"{nonce}.{_sign(secret, nonce)}"
+
+
+def _sign(secret: bytes, nonce: str) -> str:
+    import hashlib
+
+    return hmac.new(secret, nonce.encode(), hashlib.sha256).hexdigest()
+
+
+def token_valid(secret: bytes, token: str) -> bool:
+    """Whether ``token`` was issued by the server holding ``secret``."""
+    nonce, dot, sig = (token or "").rpartition(".")
+    return bool(dot and nonce) and hmac.compare_digest(sig.encode(), _sign(secret, nonce).encode())
 
 
 def check_port(port) -> int:
@@ -46,10 +80,15 @@ def check_port(port) -> int:
 
 
 def make_server(app, port: int = 0):
+    from werkzeug.serving import WSGIRequestHandler
     from werkzeug.serving import make_server as _make
 
+    class Handler(WSGIRequestHandler):
+        def version_string(self) -> str:          # no "Werkzeug/x Python/y" banner
+            return SERVER_NAME
+
     check_port(port)
-    server = _make(HOST, port, app, threaded=True)
+    server = _make(HOST, port, app, threaded=True, request_handler=Handler)
     app.config["SERVED_PORT"] = server.port
     return server
 
@@ -82,6 +121,7 @@ def protect(app, what: str) -> None:
     from werkzeug.exceptions import RequestEntityTooLarge
 
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    secret = app.config.setdefault("CSRF_SECRET", secrets.token_bytes(32))
 
     def refuse(message: str, status: int):
         return jsonify(error=f"refused: {message}"), status
@@ -108,16 +148,21 @@ def protect(app, what: str) -> None:
         if request.method not in SAFE_METHODS or request.path in app.config.get("CSRF_GET_PATHS", ()):
             cookie = request.cookies.get(CSRF_COOKIE) or ""
             header = request.headers.get(CSRF_HEADER) or ""
-            if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()):
+            if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()) \
+                    or not token_valid(secret, cookie):
                 return refuse("missing or wrong CSRF token: reload the page", 403)
         return None
 
     @app.after_request
     def _token(response):
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
         if request.method == "GET" and response.mimetype == "text/html" and not response.direct_passthrough:
             body = response.get_data(as_text=True)
             if CSRF_MARK in body:
-                token = request.cookies.get(CSRF_COOKIE) or secrets.token_urlsafe(32)
+                token = request.cookies.get(CSRF_COOKIE) or ""
+                if not token_valid(secret, token):
+                    token = issue_token(secret)
                 response.set_data(body.replace(CSRF_MARK, token))
                 response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="Strict")
         return response

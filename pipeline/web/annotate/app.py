@@ -27,7 +27,8 @@ TSV file (:mod:`pipeline.runs.annotation_rows`); the guard hashes the file as gi
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
 :mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`,
-:mod:`pipeline.web.serving` (the request guards both apps share); also :mod:`pipeline.runs.annotation_rows`.
+:mod:`pipeline.web.serving` (the request guards both apps share), :mod:`pipeline.web.validate` (the JSON
+fields' checks); also :mod:`pipeline.runs.annotation_rows`.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from pipeline.web.annotate import STATIC, TEMPLATES
 from pipeline.runs.annotation_rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
 from pipeline.formats import annotation_store as store
+from pipeline.web.validate import flag, spans as checked_spans, text as checked_text
 from pipeline.web.serving import protect
 
 MAX_NAME = 80
@@ -77,7 +79,9 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
     page = (TEMPLATES / "app.html").read_text(encoding="utf-8")
 
     def annotator_name(value) -> str:
-        name = " ".join(str(value or "").split())
+        if value is not None and not isinstance(value, str):
+            raise AnswerError("the annotator name must be a string", "no-name")
+        name = " ".join((value or "").split())
         if not name:
             raise AnswerError("type your name first", "no-name")
         if len(name) > MAX_NAME:
@@ -122,18 +126,21 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
             return jsonify(error="expected a JSON object"), 400
         try:
             name = annotator_name(data.get("annotator"))
-            qid = str(data.get("id") or "")
-            if qid not in questions:
-                return jsonify(error=f"unknown instance {qid!r}"), 400
+            qid = data.get("id")
+            if not isinstance(qid, str) or qid not in questions:
+                return jsonify(error=f"unknown instance {str(qid)[:80]!r}"), 400
             try:
-                spans = parse_spans(data.get("spans") or [])
+                spans = parse_spans(checked_spans(data.get("spans"), "spans", length=len(questions[qid].text)))
             except (ValueError, KeyError, TypeError) as exc:
                 return jsonify(error=f"bad spans: {exc}"), 400
-            none = bool(data.get("none"))
+            try:
+                none = flag(data.get("none"), "none")
+                contradiction = checked_text(data.get("contradiction"), "contradiction", max_len=2000).strip()
+            except ValueError as exc:
+                return jsonify(error=f"bad answer: {exc}"), 400
             check_answer(questions[qid], spans, none)
         except AnswerError as exc:
             return jsonify(error=str(exc)), 400
-        contradiction = str(data.get("contradiction") or "").strip()[:2000]
         text = questions[qid].text
         stored = [[s, e, text[s:e]] for s, e in spans]
         con = connect(db_path)

@@ -1,7 +1,8 @@
 """What the experiment app's routes share: the refusal error, the checks of request values,
 and the running experiment (plan, database, completion URL) attached to the Flask app.
 
-May import: Flask (inside functions), the standard library, :mod:`pipeline.formats`.
+May import: Flask (inside functions), the standard library, :mod:`pipeline.formats`,
+:mod:`pipeline.web.validate`.
 """
 
 from __future__ import annotations
@@ -65,22 +66,19 @@ def check_key(value) -> str:
 
 
 def milliseconds(value, name: str, optional: bool = False) -> float | None:
+    """A JSON number of milliseconds, finite, 0..MAX_MS."""
+    from pipeline.web.validate import number
+
     if value is None and optional:
         return None
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise Refused(f"{name} must be a number of milliseconds") from None
-    if not (0 <= x <= MAX_MS):
-        raise Refused(f"{name} must be between 0 and {MAX_MS:.0f} ms")
-    return x
+    return number(value, name, Refused, 0.0, MAX_MS)
 
 
-def whole_number(value, name: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        raise Refused(f"{name} must be a whole number") from None
+def whole_number(value, name: str, lo: int = 0, hi: int | None = None) -> int:
+    """A JSON integer (not 0.9, "3", true or 1e400) in ``lo..hi``."""
+    from pipeline.web.validate import MAX_INDEX, integer
+
+    return integer(value, name, Refused, lo, MAX_INDEX if hi is None else hi)
 
 
 def body_json() -> dict:

@@ -49,14 +49,14 @@ def api_maze():
     key = check_key(data.get("key"))
     if exp.kind != "maze":
         raise Refused("this is a QA experiment")
-    try:
-        position, word_index = int(data.get("position")), int(data.get("word_index"))
-        n_errors = int(data.get("n_errors"))
-    except (TypeError, ValueError):
-        raise Refused("position, word_index and n_errors must be whole numbers") from None
+    position = whole_number(data.get("position"), "position")
+    word_index = whole_number(data.get("word_index"), "word_index")
+    n_errors = whole_number(data.get("n_errors"), "n_errors")
     first_ms = milliseconds(data.get("first_ms"), "first_ms")
     correct_ms = milliseconds(data.get("correct_ms"), "correct_ms")
     side = data.get("side")
+    if not isinstance(side, str):
+        raise Refused("side must be 'left' or 'right'")
     if n_errors < 0 or correct_ms < first_ms:
         raise Refused("n_errors >= 0 and correct_ms >= first_ms, please")
 

@@ -4,7 +4,7 @@ reading pace stored when the last calibration sentence is answered).
 
 May import: Flask (imported only by :func:`pipeline.web.experiment.app.create_app`), the
 standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.formats`,
-:mod:`pipeline.web.experiment`.
+:mod:`pipeline.web.experiment`, :mod:`pipeline.web.validate`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from pipeline.formats.sqlite_store import immediate
 from pipeline.web.experiment.common import (ANSWERS, Refused, body_json, check_key, current,
                                             milliseconds, now, whole_number)
 from pipeline.web.experiment.state import current_qa, participant
+from pipeline.web.validate import text
 
 qa = Blueprint("qa", __name__)
 
@@ -82,7 +83,7 @@ def api_answer():
     data = body_json()
     key = check_key(data.get("key"))
     position = whole_number(data.get("position"), "position")
-    answer = str(data.get("answer") or "").strip().lower()
+    answer = text(data.get("answer"), "answer", Refused, 40).strip().lower()
     if answer not in ANSWERS:
         raise Refused(f"the answer must be one of {', '.join(ANSWERS)}")
     question_ms = milliseconds(data.get("question_ms"), "question_ms", optional=True)

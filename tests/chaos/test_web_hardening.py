@@ -1,0 +1,129 @@
+"""Issue 45, item 7: the web apps. CSRF tokens issued and verified by the server (a pair the
+client chose itself is refused); every JSON field validated by type and range (400, never a
+500 or a truncated value stored); security headers and no version banner; one
+annotate-serve per database."""
+
+from __future__ import annotations
+
+import sqlite3
+import types
+
+import pytest
+
+from pipeline.cli import main
+from tests.chaos.test_chaos import request, served, session  # noqa: F401 -- the fixture
+from tests.web.helpers import page_client
+
+pytestmark = pytest.mark.chaos
+
+
+@pytest.fixture
+def mz(tmp_path):
+    from pipeline.web.experiment.app import create_app
+    from tests.experiment_helpers import maze_plan_file
+
+    rows = maze_plan_file(tmp_path / "plan.parquet")
+    app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite")
+    return types.SimpleNamespace(app=app, client=page_client(app), rows=rows, db=tmp_path / "db.sqlite")
+
+
+def count(db, table):
+    con = sqlite3.connect(db)
+    try:
+        return con.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    finally:
+        con.close()
+
+
+# ------------------------------------------------------------------ CSRF ------------------
+
+def test_a_csrf_pair_the_client_chose_is_refused(served):  # noqa: F811
+    port, rows = served
+    answer = {"annotator": "ann", "id": next(iter(rows)), "spans": [], "none": True}
+    chosen = {"Cookie": "cg_csrf=mine", "X-CSRF-Token": "mine"}
+    assert request(port, "POST", "/api/answer", answer, chosen)[0] == 403
+    assert request(port, "GET", "/api/next?annotator=ann", headers=chosen)[0] == 403
+    # the page replaces a cookie it did not issue with one it did
+    status, page, headers = request(port, "GET", "/", headers={"Cookie": "cg_csrf=mine"})
+    assert status == 200 and b"mine" not in page and "cg_csrf=mine" not in headers.get("Set-Cookie", "")
+    assert request(port, "POST", "/api/answer", answer, session(port))[0] == 200
+
+
+def test_the_experiment_app_refuses_a_chosen_csrf_pair(mz):
+    client = mz.app.test_client()
+    client.set_cookie("cg_csrf", "abc.def")
+    res = client.post("/api/start", json={"key": "W1", "consent": True}, headers={"X-CSRF-Token": "abc.def"})
+    assert res.status_code == 403
+    assert mz.client.post("/api/start", json={"key": "W1", "consent": True}).status_code == 200
+
+
+# ------------------------------------------------------------------ JSON fields -----------
+
+@pytest.mark.parametrize("field,value", [
+    ("spans", [[1e400, 5]]), ("spans", [[0.5, 4]]), ("spans", [["0", "4"]]), ("spans", [[0, 10 ** 12]]),
+    ("annotator", ["list"]), ("annotator", 7), ("id", ["1"]), ("none", "yes"), ("contradiction", {"a": 1}),
+])
+def test_annotate_json_fields_are_checked_by_type_and_range(served, field, value):  # noqa: F811
+    port, rows = served
+    qid = next(iter(rows))
+    answer = {"annotator": "ann", "id": qid, "spans": [], "none": True, field: value}
+    status, body, _ = request(port, "POST", "/api/answer", answer, session(port))
+    assert status == 400, body
+
+
+@pytest.mark.parametrize("field,value", [
+    ("position", 1e400), ("position", 0.9), ("position", -1), ("position", True), ("position", "0"),
+    ("word_index", 1.9), ("n_errors", -0.5), ("n_errors", 1.9), ("first_ms", float("inf")),
+    ("first_ms", "300"), ("side", ["left"]),
+])
+def test_maze_json_fields_are_checked_and_nothing_is_stored(mz, field, value):
+    st = mz.client.post("/api/start", json={"key": "W1", "consent": True}).get_json()
+    assert st["trial"]["next_word"] == 1
+    row = next(r for r in mz.rows if r["participant"] == "P001")
+    body = {"key": "W1", "position": 0, "word_index": 1, "side": row["sides"][1], "n_errors": 0,
+            "first_ms": 300, "correct_ms": 400, field: value}
+    res = mz.client.post("/api/maze", json=body)
+    assert res.status_code == 400, res.get_json()
+    err = mz.client.post("/api/maze-error", json={"key": "W1", "position": body["position"] if field == "position" else 0,
+                                                  "word_index": body["word_index"] if field == "word_index" else 1,
+                                                  "ms": 280 if field != "first_ms" else value})
+    assert err.status_code in (200, 400)
+    if field in ("position", "word_index", "first_ms"):
+        assert err.status_code == 400
+    assert count(mz.db, "maze_words") == 0
+
+
+# ------------------------------------------------------------------ headers ---------------
+
+def test_security_headers_and_no_version_banner(served):  # noqa: F811
+    port, _ = served
+    for path in ("/", "/api/next?annotator=x", "/static/app.js"):
+        status, _, headers = request(port, "GET", path, headers=session(port) if "api" in path else None)
+        csp = headers.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in csp and "unsafe-inline" not in csp.split("script-src")[1].split(";")[0]
+        assert "frame-ancestors 'none'" in csp
+        assert headers.get("X-Content-Type-Options") == "nosniff"
+        assert headers.get("X-Frame-Options") == "DENY"
+        assert headers.get("Referrer-Policy") == "no-referrer"
+        assert headers.get("Server") == "counter-gap", headers.get("Server")
+
+
+# ------------------------------------------------------------------ one server per db -----
+
+def test_a_second_annotate_serve_on_one_database_is_refused(tmp_path, capsys):
+    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.chaos.test_chaos import helper, wait_line
+
+    write_quadruples(make_quadruple("1"), tmp_path / "q.parquet")
+    db = tmp_path / "a.sqlite"
+    proc = helper("lock-file-and-sleep", str(db), "30")             # a first server holding the database
+    try:
+        wait_line(proc, "locked")
+        code = main(["annotate-serve", "--quadruples", str(tmp_path / "q.parquet"), "--db", str(db),
+                     "--assignments", "1", "--port", "0"])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and f"pid {proc.pid}" in err and str(db) in err
+        assert not db.exists()                                          # its settings untouched
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)

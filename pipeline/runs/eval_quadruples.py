@@ -386,7 +386,9 @@ class QuadrupleEvaluation:
             if so.n_extra:
                 line += f"; {so.n_extra} row(s) for IDs not in the dataset ignored (--ignore-extra)"
             if so.n_failed:
-                line += f"; {so.n_failed} document(s) the system failed on, {fate}"
+                fid, why = next(iter(so.failed.items()))
+                line += (f"; {so.n_failed} document(s) the system failed on, {fate} (first: {fid}: {why}; "
+                         "all in answers.parquet, column error)")
             if so.n_unaligned:
                 first = ", ".join(so.unaligned_ids[:MAX_LISTED])
                 line += (f"; {so.n_unaligned} row(s) could not be aligned with the system's tokens "

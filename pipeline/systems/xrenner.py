@@ -11,8 +11,13 @@ heads renumbered within the sentence), analysed by ``Xrenner(model, rule_based=T
 no_seq=True).analyze(conllu, "conll")``, and the coreference column of its output (one line
 per token: index, word, brackets) is read back into character clusters
 (:func:`clusters_from_output`). Its ``force_single_type_chains`` filter is switched off (it
-crashes on 21 of the 300 development documents and changes entity types only). xrenner ends the process on input it rejects (``sys.exit``):
-that is caught and the document recorded as unanswered with the message.
+crashes on 21 of the 300 development documents and changes entity types only). xrenner ends
+the process on input it rejects (``sys.exit``): that is caught; the document is tried once more
+with hyphenated words joined into one token (:func:`join_hyphenated`: xrenner's parser
+post-processing turns spaCy's "cross - questioned Margaret" into a cycle in the tree, "Cycle
+detected in syntax tree"), and if xrenner refuses that too, the document is recorded as
+unanswered with one line naming the reason and the fix (:func:`rejection_message`; ``predict``
+and ``evaluate`` add the row's id).
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.nlp`,
 :mod:`pipeline.systems.base`; xrenner inside the class.
@@ -102,20 +107,96 @@ class XrennerAdapter:
             self.xr.lex.filters[ENTITY_TYPE_FILTER] = False
         self.batch_size = batch_size
 
+    def _analyze(self, doc, text: str):
+        """Clusters of one parsed text, or raise :class:`XrennerRejected` (xrenner's
+        ``sys.exit`` on input it refuses, with what it wrote to stderr)."""
+        conllu, spans = to_conllu(doc)
+        err = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                self.xr.set_doc_name("doc")
+                result = self.xr.analyze(conllu, "conll")
+        except SystemExit:
+            raise XrennerRejected(" ".join(err.getvalue().split()) or "xrenner exited") from None
+        return clusters_from_output(result, spans, text)
+
     def predict(self, texts):
         texts = list(texts)
         out = []
         for text, doc in zip(texts, self.nlp.pipe(texts, batch_size=self.batch_size)):
-            conllu, spans = to_conllu(doc)
-            err = io.StringIO()
             try:
-                with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-                    self.xr.set_doc_name("doc")
-                    result = self.xr.analyze(conllu, "conll")
-                out.append(clusters_from_output(result, spans, text))
-            except SystemExit:
-                msg = " ".join(err.getvalue().split()) or "xrenner exited"
-                out.append(RuntimeError(f"xrenner rejected the parse: {msg}"))
+                out.append(self._analyze(doc, text))
+            except XrennerRejected as first:
+                out.append(self._repair(doc, text, first))
             except Exception as exc:  # noqa: BLE001 -- one document's failure, recorded
                 out.append(exc)
         return out
+
+    def _repair(self, doc, text: str, first: "XrennerRejected"):
+        """xrenner refused the parse: once more with hyphenated words joined into one token
+        (:func:`join_hyphenated`; its parser post-processing turns spaCy's three tokens of
+        "cross-questioned Margaret" into a cycle), else the reason and the fix as the
+        document's error (recorded unanswered in ``answers.parquet``)."""
+        repaired = join_hyphenated(doc)
+        if repaired is not None:
+            try:
+                return self._analyze(repaired, text)
+            except XrennerRejected:
+                pass
+            except Exception as exc:  # noqa: BLE001
+                return exc
+        return RuntimeError(rejection_message(first.reason, tried_repair=repaired is not None))
+
+
+class XrennerRejected(Exception):
+    """xrenner ended the process (``sys.exit``) on a document; ``reason``: what it said."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+_CYCLE = re.compile(r"Cycle detected in syntax tree in \S+ in sentence (\d+) \(child of token: '([^']*)'\)")
+
+
+def rejection_message(reason: str, tried_repair: bool = True) -> str:
+    """One line for a document xrenner refused: what it said, why, what was tried, the fix."""
+    m = _CYCLE.search(reason)
+    if m:
+        what = (f"xrenner rejected the parse: a cycle in the syntax tree of sentence {m.group(1)} at the token "
+                f"{m.group(2)!r} (xrenner's own parser post-processing rewires spaCy's heads into a loop)")
+    else:
+        what = f"xrenner rejected the parse: {reason}"
+    tried = "; joining hyphenated words did not help" if tried_repair else ""
+    return (f"{what}{tried}; the row is recorded unanswered (answers.parquet, error). Fix: run with another "
+            "spaCy model (--model or $SPACY_MODEL) for a different parse, or keep the row unanswered "
+            "(evaluate counts it wrong, or leaves its quadruple out without gold labels)")
+
+
+def join_hyphenated(doc):
+    """A copy of ``doc`` with every word written with inner hyphens ("cross-questioned",
+    "sister-in-law": tokens joined by ``-`` with no space) merged into one token, its tag and
+    head those of the span's root; None when there is none."""
+    groups, i = [], 0
+    while i < len(doc) - 2:
+        if doc[i + 1].text == "-" and not doc[i].whitespace_ and not doc[i + 1].whitespace_ \
+                and not doc[i].is_space and not doc[i + 2].is_space:
+            j = i + 2
+            while j + 2 < len(doc) and doc[j + 1].text == "-" and not doc[j].whitespace_ \
+                    and not doc[j + 1].whitespace_ and not doc[j + 2].is_space:
+                j += 2
+            groups.append((i, j + 1))
+            i = j + 1
+        else:
+            i += 1
+    if not groups:
+        return None
+    from spacy.tokens import Doc
+
+    copy = Doc(doc.vocab).from_bytes(doc.to_bytes())
+    with copy.retokenize() as retok:
+        for a, b in groups:
+            span = copy[a:b]
+            if span.sent.start <= a and b <= span.sent.end:     # never across sentences
+                retok.merge(span)
+    return copy

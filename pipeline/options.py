@@ -37,6 +37,27 @@ def finite_float(text: str) -> float:
     return value
 
 
+MAX_RESAMPLES = 1_000_000        # 10^6 bootstrap resamples: a p-value to 10^-6, ~150 MB of sums
+MAX_PARTICIPANTS = 10_000        # participant slots of one human experiment
+
+
+def bounded_int(lo: int, hi: int, why: str = ""):
+    """An argparse ``type``: a whole number from ``lo`` to ``hi`` (the cap, so that an option
+    cannot make the program allocate or loop without bound); anything else is a usage error
+    naming the cap."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"{value} is outside {lo:,}..{hi:,}" + (f" ({why})" if why else ""))
+        return value
+
+    parse.__name__ = "whole number"
+    return parse
+
+
 def out_dir(p, help: str = "", *, required: bool = True, default: Path | None = None,
             metavar: str = "DIR") -> argparse.Action:
     """``--out DIR``: the output directory (``help``: what it holds)."""
@@ -76,8 +97,10 @@ def workers(p, what: str = "one unit of the corpus at a time each") -> argparse.
 
 def resamples(p, default: int = 10_000) -> argparse.Action:
     """``--resamples N``: bootstrap resamples (0: no significance test)."""
-    return p.add_argument("--resamples", type=int, default=default, metavar="N",
-                          help=f"bootstrap resamples (default {default}; 0: no significance test)")
+    return p.add_argument("--resamples", type=bounded_int(0, MAX_RESAMPLES, "the cap of --resamples"),
+                          default=default, metavar="N",
+                          help=f"bootstrap resamples (default {default}; 0: no significance test; at most "
+                               f"{MAX_RESAMPLES:,})")
 
 
 def batch_size(p, default: int, what: str = "texts per batch") -> argparse.Action:

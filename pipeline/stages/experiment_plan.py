@@ -20,14 +20,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     parser.add_argument("--benchmark", required=True, help="benchmark.parquet (command benchmark)")
     parser.add_argument("--experiment", required=True, choices=("qa", "maze"))
-    parser.add_argument("--participants", type=int, required=True, help="participant slots")
+    parser.add_argument("--participants", type=opt.bounded_int(1, opt.MAX_PARTICIPANTS, "the cap of --participants"),
+                        required=True, help=f"participant slots (1 to {opt.MAX_PARTICIPANTS:,})")
     opt.seed(parser)
     opt.out_dir(parser)
-    parser.add_argument("--targets", type=int, default=20,
+    parser.add_argument("--targets", type=opt.bounded_int(0, 1000, "the cap of --targets"), default=20,
                         help="QA: target questions per participant, as many fillers (default 20)")
-    parser.add_argument("--calibration", type=int, default=4,
+    parser.add_argument("--calibration", type=opt.bounded_int(0, 1000, "the cap of --calibration"), default=4,
                         help="QA: calibration sentences per participant (default 4)")
-    parser.add_argument("--items", type=int, default=10,
+    parser.add_argument("--items", type=opt.bounded_int(0, 1000, "the cap of --items"), default=10,
                         help="Maze: sentences per participant (default 10)")
     parser.add_argument("--lexicon-size", type=int, default=20000,
                         help="Maze: distractors come from this many most frequent English words")

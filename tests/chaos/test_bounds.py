@@ -43,3 +43,50 @@ def test_options_that_would_allocate_without_bound_are_capped(argv, cap, capsys)
         main(argv)
     assert exc.value.code == 2 and cap in capsys.readouterr().err
     assert time.monotonic() - t0 < 10
+
+
+# ------------------------------------------------------------------ oversized lines -------
+
+SENTENCES = "Mary smiled at John.\nHe waved back at her.\n"
+
+
+def test_a_huge_line_in_a_sentences_gz_is_skipped_without_being_held(tmp_path, monkeypatch):
+    import gzip
+    import tracemalloc
+
+    from pipeline.formats.corpus import sentences
+    from tests.formats.test_corpus_readers import read
+
+    monkeypatch.setattr(sentences, "MAX_LINE_BYTES", 1 << 20)
+    path = tmp_path / "dump.txt.gz"
+    with gzip.open(path, "wb") as f:
+        f.write(SENTENCES.encode() + b"\n")                    # book 1
+        f.write(b"x" * (40 << 20))                             # book 2: 40 MB without a newline
+    assert path.stat().st_size < 200_000
+    tracemalloc.start()
+    books, skips = read(path, layout="sentences")
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert [b.paragraphs for b in books.values()] == [["Mary smiled at John. He waved back at her."]]
+    [skip] = skips.values()
+    assert skip.reason.startswith("too large: a line of 41,943,040 bytes")
+    assert peak < 16 << 20, f"peak {peak:,} bytes"
+
+
+def test_jsonl_with_an_undecodable_line_and_an_oversized_one_keeps_the_good_rows(tmp_path, monkeypatch):
+    import json
+
+    from pipeline.formats.corpus import tables
+    from tests.formats.test_corpus_readers import BOOKS, read
+
+    monkeypatch.setattr(tables, "MAX_FIELD", 64 << 10)
+    path = tmp_path / "c.jsonl"
+    with open(path, "wb") as f:
+        f.write((json.dumps(BOOKS[0]) + "\n").encode())
+        f.write(b'{"id": "bad", "text": "caf\xe9 \xff"}\n')                 # not UTF-8
+        f.write((json.dumps({"id": "big", "text": "y" * (200 << 10)}) + "\n").encode())
+        f.write((json.dumps(BOOKS[1]) + "\n").encode())
+    books, skips = read(path)
+    assert list(books) == [BOOKS[0]["id"], BOOKS[1]["id"]]
+    reasons = sorted(s.reason for s in skips.values())
+    assert reasons[0] == "not UTF-8" and reasons[1].startswith("too large: a line of 204,")

@@ -30,10 +30,12 @@ from pathlib import Path
 from typing import Iterator
 
 from pipeline.formats.corpus import archives
-from pipeline.formats.corpus.base import SKIPPED, Book, BookSkipped, Skip, Unit, compressed_inner
+from pipeline.formats.corpus.base import SKIPPED, Book, BookSkipped, Skip, Unit, bounded_lines, compressed_inner
 from pipeline.formats.corpus.text import decode
 
 UNIT_LINES = 20_000
+MAX_LINE_BYTES = archives.MAX_BOOK_BYTES      # a longer line is never held whole: its book is skipped
+
 _WS = re.compile(r"\s+")
 _OPEN = ('"', "\u201c", "\u2018", "'", "``", "\u00ab")
 _CLOSE = ('"', "\u201d", "\u2019", "'", "''", "\u00bb")
@@ -63,8 +65,8 @@ def plan_text(src: Unit, base_id: str, book_lines: int) -> list[Unit]:
     offsets: dict[int, int] = {}
     start, line, pos, blank = None, 0, 0, False
     with archives.open_lines(src.path, src.member) as f:
-        for raw in f:
-            if raw.strip():
+        for raw, size in bounded_lines(f, MAX_LINE_BYTES):
+            if raw is None or raw.strip():       # an overlong line counts as a sentence (its book is skipped)
                 if start is None:
                     start = line
                     offsets[line] = pos
@@ -75,7 +77,7 @@ def plan_text(src: Unit, base_id: str, book_lines: int) -> list[Unit]:
                 if start is not None:
                     books.append((start, line))
                     start = None
-            pos += len(raw)
+            pos += size
             line += 1
     if start is not None:
         books.append((start, line))
@@ -109,17 +111,25 @@ def read_text_unit(unit: Unit) -> Iterator[Book | Skip]:
         if seekable:
             f.seek(unit.offset)
             line = unit.start
-        k, buf = 0, []
-        for raw in f:
+        k, buf, too_long = 0, [], 0
+        for raw, size in bounded_lines(f, MAX_LINE_BYTES):
             if k >= len(bounds):
                 break
             first, end, number = bounds[k]
             if first <= line < end:
-                buf.append(raw)
+                if raw is None:
+                    too_long, buf = max(too_long, size), []
+                elif not too_long:
+                    buf.append(raw)
             line += 1
             if line == end:
-                yield _decoded(unit, b"".join(buf), first, number)
-                buf, k = [], k + 1
+                if too_long:
+                    yield Skip(unit.rel, f"{unit.base_id}#{number}", SKIPPED,
+                               f"too large: a line of {too_long:,} bytes (more than {MAX_LINE_BYTES:,})",
+                               format="sentences", row=first + 1)
+                else:
+                    yield _decoded(unit, b"".join(buf), first, number)
+                buf, k, too_long = [], k + 1, 0
         if k < len(bounds):             # the file got shorter since it was planned
             first, end, number = bounds[k]
             yield Skip(unit.rel, f"{unit.base_id}#{number}", SKIPPED,

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Iterator
 
 from pipeline.errors import InputError
-from pipeline.formats.corpus.base import SKIPPED, Book, BookSkipped, CorpusSpec, Skip, Unit
+from pipeline.formats.corpus.base import SKIPPED, Book, BookSkipped, CorpusSpec, Skip, Unit, bounded_lines
 from pipeline.formats.corpus.text import parse_text
 
 UNIT_BYTES = 16 * 1024 * 1024
@@ -291,19 +291,23 @@ def _rows_jsonl(unit: Unit):
     cols = _wanted(unit)
     with open(unit.path, "rb") as f:
         f.seek(unit.offset)
+        lines = bounded_lines(f, MAX_FIELD)
         for i in range(unit.start, unit.stop):
-            line = f.readline()
-            if not line:
+            line, size = next(lines, (b"", 0))
+            if not size:
                 break
+            if line is None:
+                yield i + 1, None, f"too large: a line of {size:,} bytes (more than {MAX_FIELD:,})"
+                continue
             if not line.strip():
                 continue
             try:
                 obj = json.loads(line)
-            except ValueError as exc:
-                yield i + 1, None, f"not JSON ({exc.msg} at column {exc.colno})"
-                continue
-            except UnicodeDecodeError:
+            except UnicodeDecodeError:          # a ValueError too, without .msg: first
                 yield i + 1, None, "not UTF-8"
+                continue
+            except ValueError as exc:
+                yield i + 1, None, f"not JSON ({getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')})"
                 continue
             if not isinstance(obj, dict):
                 yield i + 1, None, f"not a JSON object ({type(obj).__name__})"

@@ -199,3 +199,19 @@ def test_a_nul_byte_in_a_csv_corpus_row_skips_that_row_with_the_reason(tmp_path)
     books, skips = read(path)
     assert list(books) == ["b0", "b2"]
     assert skips[("c.csv", 2)].reason.startswith("a NUL byte")
+
+
+# ------------------------------------------------------------------ declared encodings ----
+
+@pytest.mark.parametrize("declared", ["base64", "rot-13", "zlib", "hex"])
+def test_a_header_declaring_a_codec_that_is_no_text_encoding_skips_the_book(tmp_path, declared):
+    from tests.formats.test_corpus_readers import gutenberg, read
+
+    c = tmp_path / "c"
+    c.mkdir()
+    (c / "11.txt").write_text(gutenberg(number=11).replace("Language: English",
+                                                          f"Language: English\nCharacter set encoding: {declared}"),
+                              encoding="utf-8")
+    books, skips = read(c)
+    assert not books
+    assert skips["11.txt"].status == "skipped" and "unknown encoding declared" in skips["11.txt"].reason

@@ -15,8 +15,9 @@ Encoding (:func:`decode`), in this order; the result is reported per book (``enc
    ``CP-1252`` are understood) when the bytes decode with it (``declared``). One exception: an
    8-bit declaration (ISO-8859-x, windows-125x) on bytes that are valid UTF-8 *with* non-ASCII
    characters is a mislabelled UTF-8 file (Latin-1 text is practically never valid UTF-8), and
-   it is read as UTF-8 (``default; declared … does not fit``). A declaration naming no encoding
-   Python knows skips the book (``unknown encoding declared: …``): any reading would be a guess;
+   it is read as UTF-8 (``default; declared … does not fit``). A declaration naming no text
+   encoding Python knows (``base64`` and ``rot-13`` are codecs, not text encodings) skips the
+   book (``unknown encoding declared: …``): any reading would be a guess;
 4. UTF-8 (``default``);
 5. the encoding charset-normalizer detects (``detected``); none -> skipped (``undecodable``).
 
@@ -87,9 +88,12 @@ def encoding_name(declared: str) -> str:
     if not token:
         return ""
     try:
-        return codecs.lookup(token).name
+        info = codecs.lookup(token)
     except LookupError:
         return ""
+    # base64, rot-13, zlib...: codecs Python knows that are not text encodings (bytes.decode
+    # refuses them): as unknown as a name Python never heard of
+    return info.name if getattr(info, "_is_text_encoding", True) else ""
 
 
 def _known(name: str) -> bool:
@@ -129,6 +133,8 @@ def decode(data: bytes) -> tuple[str, str, str]:
             raise BookSkipped("unknown encoding declared", repr(written))
         try:
             text = data.decode(name)
+        except LookupError:                # not a text encoding after all
+            raise BookSkipped("unknown encoding declared", repr(written)) from None
         except UnicodeDecodeError:
             note = f"; declared {written} does not fit"
         else:

@@ -1,4 +1,6 @@
-"""The dataset card (README.md text) of the annotated dataset: provenance, funnel,
+"""The dataset card (README.md text) of the annotated dataset: who produced the labels
+(people, a simulator's scripted workers, a model: :func:`labels_by`, read from the raw
+annotator ids at import and carried as the provenance item ``labels by``), provenance, funnel,
 agreement, counts per label, pattern, gender and book, as Markdown tables.
 
 May import: the standard library, :mod:`pipeline.vocab`.
@@ -7,6 +9,7 @@ May import: the standard library, :mod:`pipeline.vocab`.
 from __future__ import annotations
 
 import collections
+import re
 
 from pipeline.vocab import pct
 
@@ -23,6 +26,45 @@ def _table(header: list[str], rows: list[list]) -> str:
 def _pct(x) -> str:
     """A percentage stored as 0-100 (agreement, funnel shares), shown with one decimal."""
     return "n/a" if x is None else pct(x / 100, digits=1) + "%"
+
+
+LABELS_BY = "labels by"       # the provenance item naming who produced the labels
+SIMULATED_WORKER = re.compile(r"SIMW\d{4}")      # tests/annotate_simulate.py's scripted workers
+MODEL_WORKER = "model:"                          # WorkerId / annotator "model:NAME": a model's answers
+
+
+def labels_by(kind: str, annotators) -> str:
+    """Who produced the answers, from the results' raw annotator ids (before they are
+    pseudonymised) and the results' kind: ``people``, ``simulator`` (every id is one of the
+    scripted workers of tests/annotate_simulate.py, a rehearsal: ``SIMW0001`` ...) or
+    ``model`` (every id ``model:NAME``); a mix is ``mixed``."""
+    ids = [str(a) for a in annotators]
+    if ids and all(SIMULATED_WORKER.fullmatch(a) for a in ids):
+        return "simulator"
+    if ids and all(a.startswith(MODEL_WORKER) for a in ids):
+        return "model:" + ",".join(sorted({a[len(MODEL_WORKER):] for a in ids}))
+    if any(SIMULATED_WORKER.fullmatch(a) or a.startswith(MODEL_WORKER) for a in ids):
+        return "mixed"
+    return "people"
+
+
+def labels_sentence(provenance: dict) -> str:
+    """The card's sentence on where the labels come from (``provenance[LABELS_BY]``)."""
+    who = str(provenance.get(LABELS_BY, ""))
+    if who == "people":
+        return "Labels (A-coref, B-coref) are the majority vote of human annotators."
+    if who == "simulator":
+        return ("Labels (A-coref, B-coref) are the majority vote of **simulated annotators** (the scripted "
+                "workers of `tests/annotate_simulate.py`): a rehearsal of the annotation round trip. The "
+                "labels are made up; do not use them as gold.")
+    if who.startswith("model:"):
+        return (f"Labels (A-coref, B-coref) are the majority vote of answers produced by a **model** "
+                f"({who[len('model:'):]}), not by people.")
+    if who == "mixed":
+        return ("Labels (A-coref, B-coref) are the majority vote of answers from a **mix** of human, "
+                "simulated and/or model annotators; check the provenance before using them as gold.")
+    return ("Labels (A-coref, B-coref) are the majority vote of annotators; who they were (people, a "
+            "simulator, a model) was not recorded.")
 
 
 def dataset_card(result, provenance: dict, license: str = "unknown") -> str:
@@ -55,8 +97,7 @@ def dataset_card(result, provenance: dict, license: str = "unknown") -> str:
         "Counterfactual gender-bias test set for coreference resolution: every *original* "
         "instance (a passage from a book, a gendered pronoun and two candidate names A and B of "
         "the pronoun's gender) comes with three counterfactual variants (`N-control`, "
-        "`N-swap-1`, `N-swap-2`), and the four form a *quadruple*. Labels (A-coref, B-coref) are "
-        "the majority vote of human annotators.",
+        "`N-swap-1`, `N-swap-2`), and the four form a *quadruple*. " + labels_sentence(provenance),
         "",
         "## Files",
         "",

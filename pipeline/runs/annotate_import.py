@@ -172,6 +172,9 @@ def annotate_import(args: ImportSettings) -> int:
                          + ": nothing to publish", args.results)
     if args.annotator_ids:
         write_annotator_ids(args.annotator_ids, {}, args.out)       # refused before any work
+    from pipeline.report.dataset_card import LABELS_BY, labels_by
+
+    who = labels_by(kind, [a.annotator for a in answers])     # from the raw ids, before pseudonyms
     answers, ids = pseudonymise(answers, results_salt(args.results, kind, args.salt_file))
     people_source = args.real_people or resource(REAL_PEOPLE_RESOURCE)
     people = real_people_set(read_commented(people_source)) if args.drop_real_people else None
@@ -198,6 +201,7 @@ def annotate_import(args: ImportSettings) -> int:
         provenance["persons found with"] = conversion["model"]
         provenance["GAP rows kept"] = f"{conversion['rows_kept']} of {conversion['rows']}"
     provenance["annotators"] = "pseudonymised (salted HMAC-SHA256); raw ids are not published"
+    provenance[LABELS_BY] = who
     from pipeline.formats.fingerprint import run_fingerprint
 
     publish(result, args.out, provenance, args.license, run_fingerprint(args.model))
@@ -221,6 +225,7 @@ def annotate_import(args: ImportSettings) -> int:
         ids = s["too_few_answers"]
         print(f"{len(ids)} instance(s) with fewer than {args.assignments} answers, left out: "
               + ", ".join(ids[:10]) + (" ..." if len(ids) > 10 else ""))
+    print(f"labels by {who} (from the annotator ids; the dataset card says so)")
     print(f"{len(answers)} answers from {len(s['annotators'])} annotators ({kind}); "
           f"mean agreement {agreement} over {s['voted_instances']} voted instances")
     print("funnel (quadruples): " + " -> ".join(

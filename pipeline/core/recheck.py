@@ -3,7 +3,7 @@ detection again and the quadruple is dropped when one of them fails (docs/genera
 "Re-check"); the Docs are made by the caller.
 
 May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.extract` (its
-person detection), :mod:`pipeline.core.quadruples`, :mod:`pipeline.core.book_cast` (passed in). Never loads a pipeline or touches a file.
+person detection), :mod:`pipeline.core.cast` (the evidence's key in a Doc), :mod:`pipeline.core.quadruples`, :mod:`pipeline.core.book_cast` (passed in). Never loads a pipeline or touches a file.
 """
 
 from __future__ import annotations
@@ -30,10 +30,24 @@ RECHECK_CAST_MEMBER = "another person of the book appears"
 RECHECK_REASONS = (RECHECK_NOT_PERSON, RECHECK_GENDER, RECHECK_NEW_PERSON, RECHECK_CAST_MEMBER, RECHECK_WORD_KEPT)
 
 
+_MEMO = "counter_gap_recheck_detected"
+
+
 def _detected(doc) -> list:
+    """The person mentions of ``doc`` as extract finds them, with the evidence its
+    ``user_data`` carries. Remembered in the Doc for that same evidence object (a text shared
+    by several quadruples of a book is parsed and read once; the memo holds the evidence, so
+    another evidence object is never mistaken for it)."""
+    from pipeline.core.cast import EVIDENCE_KEY
     from pipeline.core.extract import person_mentions
 
-    return person_mentions(doc)
+    ev = doc.user_data.get(EVIDENCE_KEY)
+    memo = doc.user_data.get(_MEMO)
+    if memo is not None and memo[0] is ev:
+        return memo[1]
+    found = person_mentions(doc)
+    doc.user_data[_MEMO] = (ev, found)
+    return found
 
 
 def _found(spans: list[tuple[int, int]], s: int, e: int) -> list[int]:

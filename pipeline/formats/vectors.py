@@ -9,7 +9,9 @@ releases is frequency order). The format of a file is decided from its content:
 
 ``spacy:NAME`` takes the vectors of an installed spaCy pipeline, loaded by the function the
 caller passes as ``load_pipeline`` (the commands pass :func:`pipeline.nlp.load.load`, so this
-layer never imports the spaCy layer); a pipeline without vectors is bad input. A file of any other form is an :class:`InputError` naming the file.
+layer never imports the spaCy layer); a pipeline without vectors is bad input. A file of any other form is an :class:`InputError` naming the file,
+and so are a ``COUNT DIM`` header claiming more words than the file can hold and vectors
+holding NaN or infinity.
 
 May import: gensim, numpy, :mod:`pipeline.errors`.
 """
@@ -70,12 +72,40 @@ def load_vectors(source: str | os.PathLike, load_pipeline=None):
 
     path = Path(source)
     fmt = detect_format(path)
+    if fmt != "glove-text":
+        check_header(path, fmt)
     try:
-        return KeyedVectors.load_word2vec_format(
+        kv = KeyedVectors.load_word2vec_format(
             str(path), binary=fmt == "word2vec-binary", no_header=fmt == "glove-text",
             unicode_errors="replace")
     except (ValueError, EOFError, UnicodeDecodeError) as exc:
         raise InputError(f"malformed {fmt} vectors ({exc})", path) from exc
+    check_finite(kv, path, first_line=1 if fmt == "glove-text" else 2, binary=fmt == "word2vec-binary")
+    return kv
+
+
+def check_header(path: Path, fmt: str) -> None:
+    """Refuse a ``COUNT DIM`` header claiming more than the file can hold (a header claiming
+    10^12 words would make the reader allocate for them before reading one)."""
+    with open(path, "rb") as fh:
+        count, dim = (int(x) for x in fh.readline(1 << 16).split())
+    size = path.stat().st_size
+    least = (4 * dim) if fmt == "word2vec-binary" else (2 * dim)      # bytes per vector at the least
+    if dim == 0 or count * least > size:
+        raise InputError(f"the header claims {count:,} words of {dim:,} dimensions, more than the file's "
+                         f"{size:,} bytes can hold", path, 1)
+
+
+def check_finite(kv, path: Path, first_line: int = 1, binary: bool = False) -> None:
+    """Refuse vectors holding NaN or infinity (naming the first such word and, in a text
+    file, its line): every later step (norms, SVD) would fail on them or give NaN."""
+    import numpy as np
+
+    bad = np.flatnonzero(~np.isfinite(np.asarray(kv.vectors)).all(axis=1))
+    if bad.size:
+        k = int(bad[0])
+        raise InputError(f"{bad.size:,} vector(s) hold NaN or infinity, the first of word {kv.index_to_key[k]!r}",
+                         path, None if binary else first_line + k)
 
 
 def vectors_of_pipeline(nlp, name: str):

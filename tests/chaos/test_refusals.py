@@ -215,3 +215,32 @@ def test_a_header_declaring_a_codec_that_is_no_text_encoding_skips_the_book(tmp_
     books, skips = read(c)
     assert not books
     assert skips["11.txt"].status == "skipped" and "unknown encoding declared" in skips["11.txt"].reason
+
+
+# ------------------------------------------------------------------ word vectors ----------
+
+def test_word_vectors_with_nan_are_refused_naming_the_word_and_line(tmp_path):
+    from pipeline.formats.vectors import load_vectors
+
+    path = tmp_path / "v.txt"
+    path.write_text("3 2\nhe 0.1 0.2\nshe nan 0.3\nit 0.5 0.5\n", encoding="utf-8")
+    with pytest.raises(InputError) as exc:
+        load_vectors(path)
+    assert str(exc.value).startswith(f"{path}, row 3: 1 vector(s) hold NaN or infinity, the first of word 'she'")
+    glove = tmp_path / "g.txt"
+    glove.write_text("he 0.1 0.2 0.3\nshe inf 0.3 0.1\n", encoding="utf-8")
+    with pytest.raises(InputError, match="row 2: 1 vector"):
+        load_vectors(glove)
+
+
+def test_a_vectors_header_claiming_10_to_the_12_words_is_refused_at_once(tmp_path):
+    import time
+
+    from pipeline.formats.vectors import load_vectors
+
+    path = tmp_path / "v.txt"
+    path.write_text("1000000000000 300\nhe " + " ".join(["0.1"] * 300) + "\n", encoding="utf-8")
+    t0 = time.monotonic()
+    with pytest.raises(InputError, match=r"row 1: the header claims 1,000,000,000,000 words of 300 dimensions"):
+        load_vectors(path)
+    assert time.monotonic() - t0 < 5

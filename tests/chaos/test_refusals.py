@@ -244,3 +244,23 @@ def test_a_vectors_header_claiming_10_to_the_12_words_is_refused_at_once(tmp_pat
     with pytest.raises(InputError, match=r"row 1: the header claims 1,000,000,000,000 words of 300 dimensions"):
         load_vectors(path)
     assert time.monotonic() - t0 < 5
+
+
+# ------------------------------------------------------------------ archives --------------
+
+def test_a_zip_with_two_members_of_one_name_reads_the_first_and_lists_the_second(tmp_path):
+    import warnings
+    import zipfile
+
+    from tests.formats.test_corpus_readers import read
+
+    path = tmp_path / "dump.zip"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                     # zipfile warns of the duplicate name
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("book.txt", "The first copy. Mary smiled at John.\n")
+            z.writestr("book.txt", "The SECOND copy. Anne waved.\n")
+    books, skips = read(path)
+    [book] = books.values()
+    assert "The first copy" in " ".join(book.paragraphs)
+    assert any("duplicate member name" in s.reason for s in skips.values())

@@ -86,10 +86,19 @@ def zip_text_members(path: str) -> tuple[list[str], list[tuple[str, str]]]:
     return texts, others
 
 
+def first_member(z: zipfile.ZipFile, member: str):
+    """The FIRST entry named ``member`` (``ZipFile.open(name)`` gives the last one): the one
+    the listing reads, a later entry of the same name being listed as a duplicate."""
+    for info in z.infolist():
+        if info.filename == member:
+            return info
+    raise KeyError(member)
+
+
 def read_member(path: str, member: str) -> bytes:
     """The bytes of one zip member (CRC checked), at most ``MAX_BOOK_BYTES``."""
     try:
-        with zipfile.ZipFile(path) as z, z.open(member) as f:
+        with zipfile.ZipFile(path) as z, z.open(first_member(z, member)) as f:
             return read_limited(f)
     except BookSkipped:
         raise
@@ -106,7 +115,7 @@ def open_lines(path: str, member: str = ""):
     """A binary stream (to iterate by lines) of a (compressed) file or of a zip member."""
     try:
         if member:
-            with zipfile.ZipFile(path) as z, z.open(member) as f:
+            with zipfile.ZipFile(path) as z, z.open(first_member(z, member)) as f:
                 yield f
         else:
             with open_compressed(path) as f:

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from pipeline.errors import InputError
 from pipeline.formats.tables import write_table
 
 
@@ -58,6 +59,11 @@ def card_data(configs: list[Config], *, license: str, pretty_name: str | None = 
     from datasets.utils.metadata import MetadataConfigs
     from huggingface_hub import DatasetCardData
 
+    for name, value in (("license", license), ("pretty_name", pretty_name)):
+        plain_scalar(value, name)
+    for name, values in (("language", language), ("task_categories", task_categories), ("tags", tags)):
+        for value in values or ():
+            plain_scalar(value, name)
     if not configs:
         raise ValueError("a dataset needs at least one config")
     names = [c.name for c in configs]
@@ -85,6 +91,22 @@ def card_data(configs: list[Config], *, license: str, pretty_name: str | None = 
                                              splits=splits, config_name=c.name)
     DatasetInfosDict(infos).to_dataset_card_data(data)
     return data
+
+
+MAX_SCALAR = 200
+
+
+def plain_scalar(value, field: str) -> None:
+    """Refuse a dataset-card metadata value that is not one line of plain text (a ``--license``
+    holding a line break, a control character, ``---`` or a YAML structure): the card's YAML
+    block must say what the maker meant and nothing more."""
+    if value is None:
+        return
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_SCALAR \
+            or any(ch < " " or ch == "\x7f" or ch in "\u2028\u2029\x85" for ch in value) \
+            or value.strip().startswith(("---", "...", "{", "[", "&", "*", "!", "|", ">", "%", "@", "`")):
+        raise InputError(f"dataset card field {field}: one line of plain text (at most {MAX_SCALAR} characters) "
+                         f"is needed, got {str(value)[:60]!r}")
 
 
 def readme_text(data, card: str) -> str:

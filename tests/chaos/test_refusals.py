@@ -264,3 +264,20 @@ def test_a_zip_with_two_members_of_one_name_reads_the_first_and_lists_the_second
     [book] = books.values()
     assert "The first copy" in " ".join(book.paragraphs)
     assert any("duplicate member name" in s.reason for s in skips.values())
+
+
+# ------------------------------------------------------------------ dataset card ----------
+
+@pytest.mark.parametrize("license", ["mit\n---\nfoo: bar", "cc-by-4.0\r", "{a: 1}", "x" * 500, "--- mit"])
+def test_a_dataset_card_field_that_is_not_one_line_of_plain_text_is_refused(tmp_path, license):
+    import pyarrow as pa
+
+    from pipeline.formats.hf_dataset import Config, Split, write_hf_dataset
+
+    configs = [Config("default", [Split("test", "data/test.parquet", pa.table({"ID": ["1"]}))])]
+    with pytest.raises(InputError, match="dataset card field license: one line of plain text"):
+        write_hf_dataset(tmp_path / "out", configs, "# card", license=license)
+    assert not (tmp_path / "out" / "README.md").exists()
+    write_hf_dataset(tmp_path / "ok", configs, "# card", license="cc-by-4.0")
+    text = (tmp_path / "ok" / "README.md").read_text(encoding="utf-8")
+    assert text.count("\n---\n") == 1 and "license: cc-by-4.0" in text

@@ -311,3 +311,40 @@ def test_no_test_can_reach_one_percent_below_seven_units():
     from pipeline.report.evaluation import _mark, untestable_note
 
     assert _mark(res, "acc_diff") == "" and "0.5^1" in untestable_note(res)
+
+
+# ------------------------------------------------------------------ without gold labels
+
+def test_unlabelled_inconsistency_equals_labelled_when_no_pair_is_wrong_two_ways():
+    """Gold A everywhere and answers A or B only: a pair differs in answer exactly when one is
+    right and one wrong, so the unlabelled figures equal the labelled ones; with a third answer
+    (neither) the unlabelled ones can only be larger."""
+    from pipeline.core.metrics import answer_codes, evaluate_quadruples, evaluate_unlabelled
+
+    rng = np.random.default_rng(5)
+    q = 50
+    gender = np.tile([1, 1, -1, -1], (q, 1)) * np.where(np.arange(q) % 3, 1, -1)[:, None]
+    says_a = rng.random((q, 4)) < 0.6
+    codes = answer_codes(says_a, ~says_a, np.ones((q, 4), bool))
+    lab = evaluate_quadruples({"s": says_a.astype(float)}, gender, 500, 0)["s"]
+    unl = evaluate_unlabelled({"s": codes}, gender, 500, 0)["s"]
+    for k in ("i_within", "i_within_m", "i_within_f", "i_across", "i_across_m2f", "i_across_f2m", "delta_i"):
+        assert unl[k] == pytest.approx(lab[k]), k
+    assert unl["p_delta_i"] == pytest.approx(lab["p_delta_i"])     # same resamples, same statistic
+    neither = np.where(~says_a & (rng.random((q, 4)) < 0.5), 3, codes)
+    more = evaluate_unlabelled({"s": neither}, gender, 0, 0)["s"]
+    assert more["i_within"] >= lab["i_within"] and more["i_across"] >= lab["i_across"]
+    assert more["resamples"] == 0 and "p_delta_i" not in more
+
+
+def test_unlabelled_leaves_out_quadruples_with_an_unanswered_variant():
+    from pipeline.core.metrics import UNANSWERED, evaluate_unlabelled
+
+    gender = np.array([[1, 1, -1, -1], [-1, -1, 1, 1]])
+    codes = np.array([[0, 0, 1, 1], [0, UNANSWERED, 0, 0]])
+    m = evaluate_unlabelled({"s": codes}, gender, 0, 0)["s"]
+    assert (m["n_quadruples_scored"], m["n_quadruples_unanswered"]) == (1, 1)
+    assert (m["i_within"], m["i_across"], m["delta_i"]) == (0.0, 1.0, 1.0)
+    assert m["answers_by_variant"]["control"]["n_unanswered"] == 1
+    none = evaluate_unlabelled({"s": np.full((2, 4), UNANSWERED)}, gender, 100, 0)["s"]
+    assert none["n_quadruples_scored"] == 0 and none["delta_i"] is None

@@ -14,6 +14,7 @@ May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Mapping
 
@@ -95,6 +96,9 @@ def read_dataset(path: str | Path, originals_only: bool = True) -> tuple[list[di
     return recs, kind
 
 
+_VARIANT = re.compile(r"-(?:control|swap-\d+)$")       # a quadruple's variants share the original's spans file
+
+
 def read_name_spans(path: str | Path, texts: Mapping[str, str]) -> dict[str, list[tuple[int, int, str]]]:
     """Read ``{"test-1": [[start, end, "Dehner"], ...]}`` for the examples ``texts`` (ID ->
     text) and check every span against its text."""
@@ -105,15 +109,22 @@ def read_name_spans(path: str | Path, texts: Mapping[str, str]) -> dict[str, lis
     missing = [i for i in texts if i not in data]
     if missing:
         raise InputError(f"no name spans for {len(missing)} example(s), first: {', '.join(missing[:5])}", path)
+    unknown = [i for i in data if i not in texts and _VARIANT.sub("", i) not in texts]
+    if unknown:
+        raise InputError(f"name spans for {len(unknown)} example(s) the dataset does not have, first: "
+                         f"{', '.join(map(repr, unknown[:5]))} (another dataset's spans?)", path)
     out = {}
     for ex_id, text in texts.items():
         spans = []
+        if not isinstance(data[ex_id], list):
+            raise InputError(f"expected a list of [start, end, text], got {str(data[ex_id])[:60]!r}", path, ex_id)
         for item in data[ex_id]:
-            try:
-                s, e, t = int(item[0]), int(item[1]), str(item[2])
-            except (TypeError, ValueError, IndexError, KeyError):
-                raise InputError(f"bad span {item!r}", path, ex_id) from None
-            if text[s:e] != t:
+            if not isinstance(item, list) or len(item) != 3 or not isinstance(item[2], str) \
+                    or any(isinstance(x, bool) or not isinstance(x, int) for x in item[:2]):
+                raise InputError(f"bad span {str(item)[:80]} (expected [start, end, text], integer offsets)",
+                                 path, ex_id)
+            s, e, t = item
+            if not 0 <= s < e <= len(text) or text[s:e] != t:
                 raise InputError(f"span [{s}, {e}] is {text[s:e]!r}, not {t!r}", path, ex_id)
             spans.append((s, e, t))
         out[ex_id] = spans

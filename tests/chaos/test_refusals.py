@@ -281,3 +281,26 @@ def test_a_dataset_card_field_that_is_not_one_line_of_plain_text_is_refused(tmp_
     write_hf_dataset(tmp_path / "ok", configs, "# card", license="cc-by-4.0")
     text = (tmp_path / "ok" / "README.md").read_text(encoding="utf-8")
     assert text.count("\n---\n") == 1 and "license: cc-by-4.0" in text
+
+
+# ------------------------------------------------------------------ --name-spans ----------
+
+def test_name_spans_for_ids_the_dataset_lacks_or_with_bad_offsets_are_refused(tmp_path):
+    import json
+
+    from pipeline.formats.datasets import read_name_spans
+
+    texts = {"t-1": "Ann met Cleo.", "t-2": "Bob left."}
+    good = {"t-1": [[0, 3, "Ann"], [8, 12, "Cleo"]], "t-2": [[0, 3, "Bob"]], "t-1-swap-1": [[0, 3, "Ann"]]}
+    path = tmp_path / "spans.json"
+    path.write_text(json.dumps(good), encoding="utf-8")
+    assert read_name_spans(path, texts)["t-1"] == [(0, 3, "Ann"), (8, 12, "Cleo")]
+    for data, message in (({**good, "other-9": []}, "the dataset does not have, first: 'other-9'"),
+                          ({**good, "t-2": [[1e400, 3, "Bob"]]}, "integer offsets"),
+                          ({**good, "t-2": [[0.0, 3, "Bob"]]}, "integer offsets"),
+                          ({**good, "t-2": [[-9, -6, "Bob"]]}, "span [-9, -6]"),
+                          ({**good, "t-2": "Bob"}, "expected a list")):
+        path.write_text(json.dumps(data), encoding="utf-8")
+        with pytest.raises(InputError) as exc:
+            read_name_spans(path, texts)
+        assert str(exc.value).startswith(str(path)) and message in str(exc.value), str(exc.value)

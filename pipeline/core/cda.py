@@ -417,6 +417,36 @@ def _next_word(words: Sequence[str], i: int) -> int:
     return j
 
 
+_PRONOUN_VOTES = {"he": "masculine", "him": "masculine", "his": "masculine", "himself": "masculine",
+                  "she": "feminine", "her": "feminine", "hers": "feminine", "herself": "feminine"}
+_SENTENCE_END = frozenset({".", "!", "?", ";"})
+
+
+def pronoun_gender(words: Sequence[str], roles: Mapping[int, str], form: str, reach: int = 8) -> str:
+    """The gender the document's pronouns give the person named ``form`` when nothing else
+    does ("cried Jo, pulling off her net"): after each occurrence of the form as a name, the
+    first personal pronoun within ``reach`` words, before the sentence ends or another name
+    comes; the gender of at least two thirds of these votes, else ""."""
+    votes = {"masculine": 0, "feminine": 0}
+    folded = form.casefold()
+    for i, role in roles.items():
+        if words[i].casefold() != folded:
+            continue
+        for j in range(i + 1, min(len(words), i + 1 + reach)):
+            w = words[j]
+            if w in _SENTENCE_END or (j in roles and words[j].casefold() != folded):
+                break
+            g = _PRONOUN_VOTES.get(w.lower())
+            if g:
+                votes[g] += 1
+                break
+    n = votes["masculine"] + votes["feminine"]
+    for g, k in votes.items():
+        if n and 3 * k >= 2 * n:
+            return g
+    return ""
+
+
 def augment_words(words: Sequence[str], tags: Sequence[str], mode: str, names: NameIndex,
                   name_map: Mapping[str, str] | None = None,
                   deps: Sequence[str] | None = None,
@@ -463,6 +493,7 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
     placeholders: dict[str, str] = {}
     replaced: list[int] = []
     roles = name_roles(words, tags, persons, names, swap) if persons is not None else {}
+    voted: dict[str, str] = {}          # form -> the gender its pronouns give (pronoun_gender)
     period = any(w in ("Mr.", "Mrs.", "MR.", "MRS.") for w in words) or not any(w in ("Mr", "Mrs") for w in words)
     for i, (word, tag) in enumerate(zip(words, tags)):
         if deps is not None:
@@ -514,7 +545,12 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
         elif key is not None and key in name_map:
             out[i] = with_case(word, name_map[key])
         else:
-            gender = _OPPOSITE_GENDER.get((genders or {}).get(i, ""), "")
+            own = (genders or {}).get(i)
+            if not own:
+                if word.casefold() not in voted:
+                    voted[word.casefold()] = pronoun_gender(words, roles, word)
+                own = voted[word.casefold()]
+            gender = _OPPOSITE_GENDER.get(own, "")
             new = swap.fallback_for(word, gender)
             if new is None:
                 continue

@@ -137,6 +137,9 @@ def test_a_name_missing_from_the_map_is_still_swapped_and_counted():
     assert again.split()[0] == out.split()[1]                  # deterministic
     unknown, c = ncda("Jo/NNP smiled/VBD", {0})
     assert unknown.split()[0] in ("Sam", "Kim") and c.fallback_names == 1   # gender unknown: a unisex name
+    # no gender from the detection: the document's pronouns after the name decide
+    voted, _ = ncda("cried/VBD Jo/NNP ,/, pulling/VBG off/RP her/PRP$ net/NN ./. Jo/NNP sat/VBD up/RP", {1, 8})
+    assert voted.split()[1] in ("Tom", "Harry") and voted.split()[8] == voted.split()[1]
 
 
 def test_a_name_missing_from_the_map_stays_without_a_fallback_list():

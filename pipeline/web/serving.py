@@ -19,6 +19,8 @@
     previous server process) is refused, and the page issues a fresh one. A GET that writes
     (the annotation app's ``/api/next`` leases a question) is listed in
     ``app.config["CSRF_GET_PATHS"]`` and needs the token too;
+  - a storage failure (a full disk, a read-only or busy database: ``sqlite3.OperationalError``,
+    ``OSError``) answers 503 with one log line instead of a 500 and a traceback;
   - every response carries :data:`SECURITY_HEADERS` (a Content-Security-Policy without inline
     script, ``nosniff``, no framing, no referrer), and the server announces no version
     (``Server: counter-gap``).
@@ -133,6 +135,18 @@ def protect(app, what: str) -> None:
     @app.errorhandler(RecursionError)
     def _too_deep(exc):
         return jsonify(error="refused: JSON nested too deeply"), 400
+
+    import sqlite3
+
+    @app.errorhandler(sqlite3.OperationalError)
+    @app.errorhandler(OSError)
+    def _storage(exc):
+        # a full disk, a read-only or busy database: 503 and one log line, never a traceback
+        # (nothing was stored; the page says so and the answer can be sent again)
+        reason = " ".join(str(exc).split()) or type(exc).__name__
+        app.logger.error("%s %s: 503, storage failed: %s", request.method, request.path, reason)
+        return jsonify(error=f"the server cannot store anything now ({reason}); nothing was stored, "
+                             "try again later"), 503
 
     @app.before_request
     def _guard():

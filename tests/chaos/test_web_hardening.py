@@ -127,3 +127,28 @@ def test_a_second_annotate_serve_on_one_database_is_refused(tmp_path, capsys):
     finally:
         proc.kill()
         proc.wait(timeout=30)
+
+
+# ------------------------------------------------------------------ full disk -------------
+
+def test_a_full_disk_answers_503_with_one_log_line(tmp_path, monkeypatch, caplog):
+    import logging
+
+    from pipeline.formats import annotation_store
+    from pipeline.web.annotate.app import create_app
+    from tests.annotate_helpers import make_quadruple, write_quadruples
+
+    rows = make_quadruple("1")
+    write_quadruples(rows, tmp_path / "q.parquet")
+    client = page_client(create_app(tmp_path / "q.parquet", tmp_path / "a.sqlite", assignments=2))
+
+    def full(*a, **k):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(annotation_store, "add_answer", full)
+    with caplog.at_level(logging.ERROR):
+        res = client.post("/api/answer", json={"annotator": "ann", "id": rows[0]["id"], "spans": [], "none": True})
+    assert res.status_code == 503 and "nothing was stored" in res.get_json()["error"]
+    logged = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(logged) == 1 and "disk is full" in logged[0].getMessage() and not logged[0].exc_info
+    assert count(tmp_path / "a.sqlite", "answers") == 0

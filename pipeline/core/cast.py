@@ -37,7 +37,7 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS,
+from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN,
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
@@ -350,6 +350,9 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     (:func:`_famous_unshown`: "or Don Juan be popular")."""
     if _famous_unshown(doc, m, m.name.split(), evidence):
         return "a well-known person the book never shows as one"
+    regnal = _regnal(doc, m)
+    if regnal and not _book_shows(doc, m, evidence):
+        return regnal
     if m.title:
         return None
     j, nouns = m.token_start - 1, False
@@ -363,6 +366,45 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
             and not any(_gendered_noun(doc[k].text) for k in range(j + 1, m.token_start)):
         return "a name after 'a sort of'"   # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
     return None
+
+
+# a regnal number (inside the entity or right after it): "Henry VIII", "Louis XIV"; not "I"
+_REGNAL = re.compile(r"^(?:II|III|IV|V|VI|VII|VIII|IX|X|XI|XII|XIII|XIV|XV|XVI|XVII|XVIII|XIX|XX)\.?$")
+_ORDINAL_EPITHETS = frozenset("""first second third fourth fifth sixth seventh eighth ninth tenth eleventh
+twelfth thirteenth fourteenth great""".split())
+
+
+def _regnal(doc, m: NameMention) -> str | None:
+    """A ruler's or a saint's style: a first name with a regnal number ("Henry VIII", "Louis
+    XIV"), with an ordinal or an epithet after "the" ("Charles the Second", "Ludwig the
+    Courageous of Hessen", "William the Conqueror"): history the story alludes to."""
+    toks = [doc[i] for i in range(m.token_start, m.token_end) if not doc[i].is_space]
+    after = [doc[i] for i in range(m.token_end, min(len(doc), m.token_end + 2))]
+    if len(toks) >= 2 and _REGNAL.match(toks[-1].text):
+        return "a ruler's name with a regnal number"
+    if after and after[0].text != "I" and _REGNAL.match(after[0].text) and len(toks) == 1:
+        return "a ruler's name with a regnal number"
+    if len(toks) >= 3 and toks[-2].lower_ == "the" and (toks[-1].lower_ in _ORDINAL_EPITHETS or toks[-1].is_title):
+        return "a name with an epithet (Charles the Second)"
+    if len(after) == 2 and after[0].text == "the" and after[1].is_title and after[1].tag_ in ("NNP", "JJ") \
+            and after[1].ent_type_ != "PERSON":
+        return "a name with an epithet (Ludwig the Courageous)"
+    return None
+
+
+def _book_shows(doc, m: NameMention, evidence: BookEvidence | None) -> bool:
+    """The book shows the mention's name as a person of the story: a speech verb after it, or
+    (with the book's evidence) a speech verb, apposition or possessive of a body part for one
+    of its words anywhere in the book."""
+    if _speech_next(doc, m):
+        return True
+    if evidence is None or not evidence.text_rules:
+        return False
+    for w in m.name.split():
+        ev = evidence.forms.get(w)
+        if ev is not None and (ev.person or sum(ev.appositions.values())):
+            return True
+    return False
 
 
 def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidence | None) -> bool:
@@ -526,6 +568,13 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
             if found:
                 m.gender, m.gender_source = found
                 return m
+        family = _family_surname(m, words, evidence)
+        if family is not None:
+            m.gender, m.gender_source = family
+        return m
+    family = _family_surname(m, words, evidence)
+    if family is not None:
+        m.gender, m.gender_source = family
         return m
     if len(words) == 1:
         found = evidence.gender(words[0])
@@ -537,6 +586,25 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
     if strong:
         m.gender, m.gender_source = strong
     return m
+
+
+def _family_surname(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:
+    """(gender, source) of an untitled one-word mention whose gender came from gender-guesser's
+    first names, when the book uses the form as a family's surname, titled both ways ("Mr
+    Mackenzie" 54 times, "Mrs Mackenzie" 6; "Mr. Cole" 23, "Mrs. Cole" 30) and its bare uses'
+    pronouns gave no gender, where gender-guesser reads the form as a woman's first name: the
+    man's. The novels of the period name a woman by her title and a man by his bare surname
+    too ("Mackenzie's rifle"), so gender-guesser's girl "Mackenzie" says nothing of the
+    family's bare surname. A surname gender-guesser does not know stays ungendered ("Musgrove",
+    as the folds chose), one it calls a man's keeps it. None when the rule does not apply."""
+    if m.title or len(words) != 1 or m.gender != FEMININE or not m.gender_source.startswith("gender-guesser"):
+        return None
+    ev = evidence.forms.get(words[0])
+    if ev is None or sum(ev.titled.values()) < TITLE_MIN:
+        return None
+    if not (ev.titled[MASCULINE] and ev.titled[FEMININE]):
+        return None
+    return MASCULINE, "book:family head"
 
 
 def _described_as(word: str, gender: str, evidence: BookEvidence) -> tuple[str, str] | None:

@@ -307,8 +307,12 @@ REJECT_RANK = "a rank or title used as a name (the little princess, the Colonel)
 REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
 REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
 REJECT_ALLUSION = "an allusion among the four persons (a sort of Guy Fawkes, or Don Juan be popular)"
+REJECT_BOOK_PERSON = "a name the book shows as a person inside another entity (to Good and Alphonse, an ORG)"
 # not a fifth person: a name of the window may be either of two persons of the book (two Mr. Osbornes)
 REJECT_AMBIGUOUS_ALIAS = "a name that may be either of two persons (two Mr. Osbornes)"
+# not a fifth person: a "her" whose case only the meaning decides, so no swap can be sure of
+# "him" or "his" ("afford her consoling satisfaction"; :func:`pipeline.lang.gendered_words.ambiguous_her`)
+REJECT_CASE = "a \"her\" the swap cannot read as him or his (afford her consoling satisfaction)"
 # before a mention, these words name another generation of the family: "the son of old
 # Wickham, the late Mr. Darcy's steward" beside George Wickham and Mr. Darcy
 GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
@@ -319,7 +323,7 @@ RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "bar
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
-                     REJECT_FAMILY, REJECT_PROPER)
+                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -458,7 +462,7 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             continue
         ent = tok.ent_type_
         if ent and ent != "PERSON":
-            why = _person_in_other_entity(tok, covered, words)
+            why = _person_in_other_entity(tok, covered, words) or _book_person(tok, words, evidence)
             if why:
                 found.setdefault(why, tok.text)
             continue
@@ -569,6 +573,18 @@ def _person_in_other_entity(tok, covered: set[int], words: set[str]) -> str | No
     return None
 
 
+def _book_person(tok, words: set[str], evidence) -> str | None:
+    """:data:`REJECT_BOOK_PERSON` when the NER put in another entity a proper noun (not the
+    first word of its sentence, none of the four persons' words) that the book shows to be a
+    person (:meth:`pipeline.lang.book_evidence.BookEvidence.is_person`: "whispered on to Good
+    and Alphonse", an ORG, where the book writes "Captain Good" and "Alphonse said")."""
+    if evidence is None or not (_word(tok.text) and tok.tag_ in PROPN_TAGS) or tok.text.lower() in words:
+        return None
+    if _sentence_initial(tok) or known_place(tok.text):
+        return None
+    return REJECT_BOOK_PERSON if evidence.is_person(tok.text) else None
+
+
 def _conjoined_with_mention(tok, covered: set[int]) -> bool:
     """Whether ``tok`` is coordinated with a token of a person mention ("Beaumont and
     Fletcher", where the NER made Beaumont a place): a place is not joined to a person so."""
@@ -656,6 +672,9 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))
         if k is not None:
             by_sent[k].append(m)
+    open_case = [next((f"{doc[t.i - 1].text} {t.text} {doc[t.i + 1].text}" for t in s
+                       if t.lower_ == "her" and 0 < t.i < len(doc) - 1 and gw.ambiguous_her(doc, t)), None)
+                 for s in sents]
     gendered_keys = [({m.key_tokens for m in ms if m.gender == MASCULINE},
                       {m.key_tokens for m in ms if m.gender == FEMININE}) for ms in by_sent]
     out = []
@@ -691,6 +710,11 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                      for role, p in roles[:2]}
             match = match_pattern(pron.idx, sp - lo, initial, spans)
             if match is None:
+                continue
+            case = next((w for w in open_case[lo:hi + 1] if w), None)
+            if case is not None:
+                if refused is None:
+                    refused, offending = REJECT_CASE, case
                 continue
             got = other_person_word(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons,
                                     dropped, evidence, gender)

@@ -142,6 +142,30 @@ class BookAliases:
         s, k = found.most_common(1)[0]
         return s if k >= SURNAME_SHARE * sum(found.values()) else None
 
+    def pet_surname(self, pet: str) -> tuple[str, str] | None:
+        """(formal given name, surname) of a pet form the book never writes with a surname of
+        its own, through the one formal name of the hand-written pet-form table the book does
+        write in full names ("Frank" -> "Francis Troy"; docs/persons.md, "Aliases"); None when
+        no formal name or several fit, when the pet form is itself a given name written in full
+        names, or when the book names the pet form and that surname, titled, together in
+        ``TOGETHER_MIN`` sentences (two people)."""
+        cache = self.__dict__.setdefault("_pet_cache", {})      # not a field: never stored
+        if pet not in cache:
+            cache[pet] = self._pet_surname(pet)
+        return cache[pet]
+
+    def _pet_surname(self, pet: str) -> tuple[str, str] | None:
+        if self.first[pet] or self.last[pet] or pet in self.by_given:
+            return None
+        found = {(g, s) for g in self.by_given if g != pet and one_given_name(pet, g)
+                 for s in [self.surname_of(g)] if s}
+        if len(found) != 1:
+            return None
+        g, s = found.pop()
+        if any(k >= TOGETHER_MIN for (t, sur, giv), k in self.together.items() if sur == s and giv == pet):
+            return None
+        return g, s
+
     def is_given(self, word: str) -> bool | None:
         """True when the book writes ``word`` first in full names more often than last, False
         when last more often (a surname: "Bell"), None when it never writes it in a full name."""

@@ -289,6 +289,55 @@ DO_IDIOM_NOUNS = frozenset({"justice", "injustice", "credit", "good", "harm", "w
 # after an independent "his" ("among his the handwriting" -> "among hers the", never "her the")
 _NOT_AFTER_DETERMINER = frozenset({"the", "a", "an", "this", "these", "those", "my", "your", "our", "their"})
 MARKUP = frozenset({"_", "*"})       # italics in plain text: "_her_ poor boy"
+# verbs of perception whose object may be followed by an -ing form: "heard her singing in the
+# garden" (-> "heard him singing"), "seen her flying over the hills"; not "saw her flying
+# machine" (a noun after the -ing form: a determiner)
+PERCEPTION_LEMMAS = frozenset({"see", "hear", "watch", "feel", "notice", "observe", "find", "catch", "behold",
+                               "perceive", "imagine", "picture", "fancy", "remember", "leave", "keep", "set"})
+# "to say one's say", "had her say": the noun "say" after a possessive
+SAY_IDIOM = ("say", frozenset({"say", "have"}))
+# past forms of the verbs above that no suffix rule gives (the pipeline runs no lemmatizer)
+_IRREGULAR = {"see": "saw seen", "hear": "heard", "feel": "felt", "find": "found", "catch": "caught",
+              "behold": "beheld", "leave": "left", "keep": "kept", "set": "set", "say": "said saith",
+              "have": "had has hath", "give": "gave given", "bring": "brought", "get": "got gotten",
+              "buy": "bought", "send": "sent", "show": "shown", "tell": "told", "lend": "lent", "pay": "paid",
+              "teach": "taught", "make": "made", "read": "read", "write": "wrote written", "sell": "sold",
+              "bid": "bade bidden", "forgive": "forgave forgiven", "spare": "spared", "cost": "cost"}
+
+
+def verb_forms(lemma: str) -> set[str]:
+    """The forms of an English verb (lower case): base, -s, -ed, -ing (regular spelling rules,
+    a doubled final consonant too) and the irregular forms of :data:`_IRREGULAR`."""
+    stem = lemma[:-1] if lemma.endswith("e") and not lemma.endswith("ee") else lemma
+    forms = {lemma, lemma + ("es" if lemma.endswith(("s", "sh", "ch", "x", "o")) else "s"),
+             stem + "ing", stem + "ed" if not lemma.endswith("e") else lemma + "d"}
+    if lemma.endswith("y") and lemma[-2:-1] not in "aeiou":
+        forms |= {lemma[:-1] + "ies", lemma[:-1] + "ied"}
+    if len(lemma) >= 3 and lemma[-1] not in "aeiouwxy" and lemma[-2] in "aeiou" and lemma[-3] not in "aeiou":
+        forms |= {lemma + lemma[-1] + "ing", lemma + lemma[-1] + "ed"}
+    forms.update(_IRREGULAR.get(lemma, "").split())
+    return forms
+
+
+def _forms_of(lemmas) -> frozenset[str]:
+    return frozenset(f for lemma in lemmas for f in verb_forms(lemma))
+# verbs that take an indirect object: after them "her" before a noun without a determiner may be
+# either case ("afford her consoling satisfaction", "had given her years and years ago",
+# "getting her new clothes"); the sentence alone does not decide (:func:`ambiguous_her`)
+DITRANSITIVE_LEMMAS = frozenset({"give", "afford", "bring", "get", "buy", "send", "offer", "lend", "owe", "hand",
+                                 "grant", "fetch", "spare", "sell"})
+# nouns that after "her" make a possessive idiom or belong to her, whatever the verb
+IDIOM_NOUNS = frozenset("""respects compliments regards thanks adieu adieus farewell attention love duty leave
+consent word permission blessing hand hands""".split())
+# after "her", an object: "cost her something", "tell her nothing"
+_INDEFINITE_PRONOUNS = frozenset({"nothing", "something", "anything", "everything", "much", "little", "more", "less"})
+# nouns that after "her" are hers, whatever the verb: kin, companions, the body, the mind
+OWNED_NOUNS = frozenset("""friend friends family parents relations children child cousin cousins companion
+companions servant servants maid guardian lover hand hands arm arms heart head face eyes hair lips cheek cheeks
+mind thoughts opinion word words consent leave permission name life love affection affections""".split())
+PERCEPTION_FORMS = _forms_of(PERCEPTION_LEMMAS)
+SAY_FORMS = _forms_of(SAY_IDIOM[1])
+DITRANSITIVE_FORMS = _forms_of(DITRANSITIVE_LEMMAS)
 
 
 def _real_neighbour(doc, i: int, step: int):
@@ -308,6 +357,29 @@ def _noun_follows(doc, i: int) -> bool:
         if not (t.tag_[:2] in ("JJ", "VB", "RB") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
             return False
     return False
+
+
+def ambiguous_her(doc, tok) -> bool:
+    """Whether the case of "her" (token ``tok``) is one the sentence leaves open: after a verb
+    that takes an indirect object, before a noun phrase without a determiner ("afford her
+    consoling satisfaction", "which Amelia had given her years and years ago", "getting her new
+    clothes"): "him" and "his" both read well, and only the meaning decides. Not after the
+    idioms :func:`pronoun_case` settles, nor before a determiner ("gave her a book": an object)
+    or after "do" ("to do her justice")."""
+    if tok.lower_ != "her":
+        return False
+    prev, nxt = _real_neighbour(doc, tok.i, -1), _real_neighbour(doc, tok.i, 1)
+    if prev is None or nxt is None or prev.lower_ in DO_FORMS:
+        return False
+    if prev.lower_ not in DITRANSITIVE_FORMS or not prev.tag_.startswith("VB"):
+        return False
+    if not nxt.text[:1].islower() or nxt.tag_ in ("DT", "PRP$", "PDT", "WDT", "CD", "IN", "TO", "RP", "CC"):
+        return False
+    if nxt.lower_ in OWNED_NOUNS or nxt.lower_ in IDIOM_NOUNS or gender_of(nxt.text) is not None:
+        return False                    # "gave her hand to him", "pay her respects": hers
+    if nxt.tag_ in ("NN", "NNS"):
+        return nxt.lower_ not in _INDEFINITE_PRONOUNS
+    return nxt.tag_ in ("JJ", "JJS", "VBG") and _noun_follows(doc, tok.i)    # "her new clothes"
 
 
 def pronoun_case(doc) -> int:
@@ -336,6 +408,13 @@ def pronoun_case(doc) -> int:
         if low == "her" and prev is not None and prev.lower_ in DO_FORMS and nxt is not None \
                 and nxt.lower_ in DO_IDIOM_NOUNS and not (after is not None and after.tag_.startswith("NN")):
             tag, dep = "PRP", "dative"      # not "did her good work"
+        elif low == "her" and prev is not None and prev.lower_ in PERCEPTION_FORMS and nxt is not None \
+                and nxt.lower_.endswith("ing") and nxt.tag_[:2] in ("VB", "NN") \
+                and not (after is not None and after.tag_[:2] == "NN" and after.text[:1].islower()):
+            tag, dep = "PRP", "dobj"        # "heard her singing in the garden"
+        elif nxt is not None and nxt.lower_ == SAY_IDIOM[0] and prev is not None \
+                and prev.lower_ in SAY_FORMS and low == "her":
+            tag, dep = "PRP$", "poss"       # "ere the bride had said her say"
         elif low == "his" and nxt is not None and nxt.lower_ in _NOT_AFTER_DETERMINER:
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
         elif low == "her" and tok.tag_ == "PRP$" and tok.dep_ != "poss" and _noun_follows(doc, tok.i):

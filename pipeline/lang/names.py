@@ -392,6 +392,25 @@ def _title_decision(title: str, surname: str, given: str, gender: str, aliases) 
     return JOIN
 
 
+def _book_surname(aliases, given: str) -> str | None:
+    """The surname the book ties to a given name: its own full names', else through the formal
+    name of a pet form (:meth:`pipeline.lang.aliases.BookAliases.pet_surname`: "Frank" ->
+    "Francis Troy")."""
+    s = aliases.surname_of(given)
+    if s:
+        return s
+    pet = aliases.pet_surname(given)
+    return pet[1] if pet else None
+
+
+def _formal_given(aliases, given: str) -> str:
+    """The given name whose full names tie it to its surname (the formal name of a pet form)."""
+    if aliases.surname_of(given):
+        return given
+    pet = aliases.pet_surname(given)
+    return pet[0] if pet else given
+
+
 def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms: list[NameMention],
          gender: str, p: Person, aliases, form_given: frozenset[str] = frozenset()) -> tuple[int, str] | None:
     """How a form (its name words ``toks``) fits person ``p``: (tier, decision) or None. Tier 0:
@@ -415,8 +434,8 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
     if tier == 1 and not is_titled and len(key_tokens) == 1:
         # a bare surname the book ties to the person's given name ("Osborne" beside "George")
         g = gender if gender != UNGENDERED else p.gender
-        decisions = {aliases.bare_surname(key_tokens[0], u, g) for u in p.given
-                     if aliases.surname_of(u) == key_tokens[0]}
+        decisions = {aliases.bare_surname(key_tokens[0], _formal_given(aliases, u), g) for u in p.given
+                     if _book_surname(aliases, u) == key_tokens[0]}
         return (tier, AMBIGUOUS if AMBIGUOUS in decisions else JOIN)
     if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given and key_tokens[0] not in form_given:
         others = sorted(p.given - {key_tokens[0]})
@@ -459,7 +478,7 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
     for m in mentions:
         forms.setdefault((m.key_tokens, m.gender, bool(m.title)), []).append(m)
     given = {k: frozenset(_given_forms(k[0], k[2], aliases)) for k in forms}
-    expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := aliases.surname_of(g))} if aliases is not None
+    expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := _book_surname(aliases, g))} if aliases is not None
                                       else frozenset()) for k in forms}
     order = sorted(forms, key=lambda k: (-len(k[0]), -len(expanded[k]), not k[2], k[1] == UNGENDERED,
                                          min(x.start for x in forms[k])))

@@ -89,6 +89,15 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("He did not know what sort of girl Stepan Arkadyevitch had in his mind.", "Stepan Arkadyevitch", None, False),
     ("She was a sort of girl Mary would like.", "Mary", None, False),
     ("She wrote a letter to John.", "John", None, False),
+    # a ruler's style: a regnal number or an epithet after "the" (read, seed 20261127)
+    ("She wanted to have three husbands, like Henry VIII.", "Henry VIII", None, True),
+    ("It was the time of Louis XIV.", "Louis XIV", None, True),
+    ("She said that Ludwig the Courageous of Hessen wanted three wives.", "Ludwig", None, True),
+    ("It was Charles the Second who came.", "Charles the Second", None, True),
+    # ... not a name before "the" and a lower-case word, nor a king who speaks
+    ("Henry the footman came in.", "Henry", None, False),
+    ("She saw Elizabeth the next day.", "Elizabeth", None, False),
+    ('"No," said Louis XIII.', "Louis XIII", None, False),
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):
     evidence = book_evidence(book, "b") if book else None
@@ -178,3 +187,51 @@ def test_a_name_the_book_shows_barking_is_an_animal(nlp, book, animal):
 ])
 def test_a_name_after_a_family_noun_and_of_is_a_family(nlp, text, word, person):
     assert (mention(person_doc(nlp, text, word)) is not None) is person
+
+
+BOOK_MACKENZIE = ("Mr Mackenzie smiled. Mr Mackenzie came in. Mrs Mackenzie laughed. "
+                  "Mrs Mackenzie was there. The house was quiet. ") * 2     # titled 4 and 4
+
+
+@pytest.mark.parametrize("book,gender", [
+    # a family's surname, titled both ways: the bare surname is the head's, whatever
+    # gender-guesser's girl "Mackenzie" (read, seed 20261127: "Mackenzie asked about Flossie"
+    # made a woman)
+    (BOOK_MACKENZIE, "masculine"),
+    (BOOK_MACKENZIE + "Mrs Mackenzie left. Mrs Mackenzie rode. Mrs Mackenzie came. " * 3, "masculine"),
+    # the bare uses' own pronouns decide
+    (BOOK_MACKENZIE + "Mackenzie came and he sat. Mackenzie left; he was tired. Mackenzie said he would. ",
+     "masculine"),
+    # one title only: the titles decide
+    ("Mr Mackenzie smiled. Mr Mackenzie came in. The house was quiet. " * 2, "masculine"),
+    # no title at all: gender-guesser's
+    ("Mackenzie came to the house. The house was quiet. " * 2, "feminine"),
+])
+def test_a_family_surname_titled_both_ways_is_the_heads(nlp, book, gender):
+    doc = person_doc(nlp, "Mackenzie asked about the garden.", "Mackenzie")
+    m = mention(doc, book_evidence(book, "b"))
+    assert m is not None and m.gender == gender, m
+
+
+BOOK_GOOD = ("Captain Good said yes. Captain Good smiled at Sir Henry. Alphonse said no. Alphonse cried. "
+             "The house was quiet and the garden was long. ") * 3
+
+
+def test_a_person_of_the_book_inside_another_entity_is_a_fifth_person(nlp):
+    # read, seed 20261127: "Sir Henry whispered on to Good and Alphonse" (an ORG to the NER)
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    text = ("Although she admired Clara, Eleanor would not say so to Thomas or to William, "
+            "who whispered on to Good and Alphonse.")
+    doc = nlp(text)
+    assert {t.ent_type_ for t in doc if t.text in ("Good", "Alphonse")} == {"ORG"}
+    meta = core.BookMeta("t", "T", "A")
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(doc, 0, meta, evidence=book_evidence(BOOK_GOOD, "b"), rejected=rejected)
+    assert insts == [] and rejected[core.REJECT_BOOK_PERSON] == 1
+    # a book that never shows them as persons: the window stands
+    quiet = "The house was quiet and the garden was long. " * 6
+    insts, _, _ = core.instances_from_doc(doc, 0, meta, evidence=book_evidence(quiet, "b"))
+    assert len(insts) == 1

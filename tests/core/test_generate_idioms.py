@@ -19,6 +19,50 @@ from tests.core.test_generate import swap_1_of_four
     # a possessive stays one
     ("Frank saw John with Emma and Anne, and took her hand.", "her",
      "Emma saw Anne with Frank and John, and took his hand."),
+    # the object of a verb of perception before an -ing form (read, seed 20261127)
+    ("Frank saw John with Emma and Anne, and heard her singing in the garden.", "her",
+     "Emma saw Anne with Frank and John, and heard him singing in the garden."),
+    # not before a noun: "her flying machine" is hers
+    ("Frank saw John with Emma and Anne, and saw her flying machine.", "her",
+     "Emma saw Anne with Frank and John, and saw his flying machine."),
+    # "to say one's say"
+    ("Frank saw John with Emma and Anne, before she had said her say.", "she",
+     "Emma saw Anne with Frank and John, before he had said his say."),
 ])
 def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     assert swap_1_of_four(nlp, text, pronoun) == swapped
+
+
+@pytest.mark.parametrize("text,open_", [
+    ("It was an old desk, which Amelia had given her years and years ago.", True),
+    ("This would hereafter afford her consoling satisfaction.", True),
+    ("She was busy in getting her new clothes.", True),
+    ("He gave her a book.", False),            # a determiner: "her" is the object
+    ("He told her father.", False),            # kin: hers
+    ("He gave her hand a squeeze.", False),    # the body: hers
+    ("They did her justice.", False),          # the idiom of "do"
+    ("He took her hand.", False),              # not a verb of giving
+    ("He gave her to understand it.", False),
+    ("She would pay her respects.", False),    # a possessive idiom
+    ("It cost her something.", False),         # an object before an indefinite pronoun
+    ("He found her better.", False),           # not a verb of giving
+])
+def test_a_her_whose_case_the_sentence_leaves_open(nlp, text, open_):
+    from pipeline.lang.gendered_words import ambiguous_her
+
+    doc = nlp(text)
+    assert any(ambiguous_her(doc, t) for t in doc) == open_
+
+
+def test_extract_refuses_a_window_with_a_her_of_open_case(nlp):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+    from tests.core.test_extract_windows import META
+
+    text = "Although she admired Clara, Eleanor would not say so to Thomas or to William, who gave her {}."
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text.format("new clothes")), 0, META, rejected=rejected)
+    assert insts == [] and rejected[core.REJECT_CASE] >= 1
+    insts, _, _ = core.instances_from_doc(nlp(text.format("a book")), 0, META)
+    assert insts

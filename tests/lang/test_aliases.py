@@ -317,3 +317,40 @@ def test_a_titled_surname_named_beside_the_given_name_is_another_person():
     assert table.titled_surname("Mr.", "laurence", "laurie", "masculine") == APART
     miss = book_aliases("Lucilla Marjoribanks came. Lucilla, Miss Marjoribanks said, was right. " * 4)
     assert miss.together[("miss", "marjoribanks", "lucilla")] == 0
+
+
+FRANCIS = "Francis Troy came in. Francis Troy sat down. Mr. Troy smiled. "
+
+
+def test_a_pet_form_reaches_the_surname_of_its_formal_name():
+    # "Frank" is never written with a surname; the book's "Francis Troy" ties it to "Troy"
+    # (read, seed 20261127: "kiss me too, Frank" and "Troy" were O1 and O2)
+    aliases = book_aliases(FRANCIS)
+    assert aliases.pet_surname("frank") == ("francis", "troy")
+    got, _, _ = grouped("Frank laughed while Troy waited.", ["Frank", "Troy"], FRANCIS,
+                        genders={"Troy": (M, "book:titles")})
+    assert got == [["Frank", "Troy"]]
+
+
+@pytest.mark.parametrize("book", [
+    # the pet form has a surname of its own
+    FRANCIS + "Frank Brown ran. Frank Brown fell. Mr. Brown came. ",
+    # the book names Frank and the titled Troy together, often: two people
+    FRANCIS + "Frank saw Mr. Troy. Mr. Troy saw Frank. Frank and Mr. Troy ran. ",
+    # no full name of a formal form
+    "Mr. Troy smiled. Mr. Troy came in. ",
+])
+def test_a_pet_form_reaches_no_surname_when_the_book_does_not_say_so(book):
+    aliases = book_aliases(book)
+    assert aliases.pet_surname("frank") is None
+    got, _, _ = grouped("Frank laughed while Troy waited.", ["Frank", "Troy"], book,
+                        genders={"Troy": (M, "book:titles")})
+    assert got == [["Frank"], ["Troy"]]
+
+
+def test_a_pet_form_of_two_formal_names_in_the_book_reaches_no_surname():
+    # "Teddy" may be Edward or Theodore, and the book writes both in full names
+    book = "Edward Hale ran. Edward Hale fell. Theodore Grey came. Theodore Grey left. Mr. Hale and Mr. Grey sat. "
+    aliases = book_aliases(book)
+    assert aliases.pet_surname("teddy") is None
+    assert book_aliases("Edward Hale ran. Edward Hale fell. Mr. Hale sat. ").pet_surname("teddy") == ("edward", "hale")

@@ -151,3 +151,16 @@ def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)
     tok = [t for t in doc if t.lower_ == word][nth]
     assert gw.flip(tok.text, gw.pronoun_tag(tok.text, tok.tag_, tok.dep_)) == flipped, (tok.tag_, tok.dep_)
+
+
+@pytest.mark.parametrize("word,opposite", [
+    # French and Italian forms of address to a young woman (read, seed 20261127: "'No,
+    # ma'amselle,' to Emily" kept when a man held her slot)
+    ("ma'amselle", "monsieur"), ("Mademoiselle", "Monsieur"), ("signorina", "signorino"),
+    # the first pair listed still decides the masculine word's opposite
+    ("monsieur", "madame"), ("Signor", "Signora"),
+])
+def test_forms_of_address_to_young_women_flip(word, opposite):
+    from pipeline.lang.gendered_words import flip
+
+    assert flip(word) == opposite

@@ -3,13 +3,17 @@
 * a-CDA (anonymization): every gendered word becomes its opposite
   (:func:`pipeline.lang.gendered_words.flip`, which resolves "her" -> "him" (PRP) / "his"
   (PRP$) by the POS tag, refined by a dependency label when one is known:
-  :func:`pipeline.lang.gendered_words.pronoun_tag`), and every personal name -- an NNP/NNPS
-  token found in gender-guesser's name list, any class including unisex -- becomes a
-  placeholder E1, E2, ... Numbering is per document, in order of first appearance; the same
-  name (compared case-insensitively) gets the same placeholder throughout the document.
-* n-CDA (names): gendered words as in a-CDA; names found in the n-CDA name map become their
-  partner, case kept (JOHN -> MARY, john -> mary). Names the map does not hold (unisex names,
-  the unmatched tail of the larger side) stay.
+  :func:`pipeline.lang.gendered_words.pronoun_tag`), and every word of a person's name
+  (:func:`name_roles`) becomes a placeholder E1, E2, ... Numbering is per document, in order of
+  first appearance; the same word (compared case-insensitively) gets the same placeholder
+  throughout the document ("Rev. Cuthbert Eager" -> "Rev. E1 E2", "Eager" -> "E2").
+* n-CDA (names): gendered words as in a-CDA; a first name found in the n-CDA name map becomes
+  its partner, case kept (JOHN -> MARY, john -> mary); one the map lacks ("Jo") a name of the
+  other gender from :class:`NameSwap`'s fallback; a surname ("Miss Bartlett", "Walter Elliot")
+  a surname of :class:`NameSwap`'s pool.
+* A gendered word right before a name is a title and takes generate's title counterpart
+  (:func:`pipeline.lang.gendered_words.flip_title`: "Miss Bartlett" -> "Mr. Bartlett", "Lady"
+  -> "Lord", "Sir" -> "Lady"); before a family noun ("the King children") it stays.
 
 A token that is a gendered word is flipped and never treated as a name (so the titles "King",
 "Queen", "Prince", which are also in the name list, flip to "Queen", "King", "Princess"). Name
@@ -18,12 +22,14 @@ lookup: the token as written, else in the list's capitalisation ("JOHN"/"john" -
 **Persons only.** When ``persons`` (the indices of the tokens inside PERSON spans) is given, a
 name is replaced only inside a person span: a month ("born March 1, 1760"), a feast
 ("Easter"), a place ("in Kent", "London") is in the name list but in no PERSON span, so it
-stays. Inside a span any token found in the list is replaced unless tagged as a function word
-(DT "The" is in the list): the span is the evidence, so the NNP tag is not required there. The spans come from the file's named-entity column
+stays. Inside a span the words of a name are replaced (:func:`name_roles`: capitalised words
+anchored by a title, the first-name list or the document's other names; not function words --
+DT "The" is in the list): the span is the evidence, so the NNP tag is not required there. The
+spans come from the file's named-entity column
 (OntoNotes) or the project's person detection (:func:`detokenize` rebuilds the text it reads,
 :func:`tokens_in_spans` maps its entities back to tokens); ``persons=None`` is the earlier
-rule (every NNP/NNPS token in the list, before only persons were replaced), kept for the
-benchmark's "before" figure.
+rule (every NNP/NNPS token in the list, one by one, before only persons were replaced), kept
+for the benchmark's "before" figure.
 
 May import: the standard library, :mod:`pipeline.lang`.
 """

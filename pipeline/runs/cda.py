@@ -26,6 +26,12 @@ mapped back to the tokens). So months, days, feasts and places that
 happen to be in the name list ("born March 1, 1760", "in Kent", "London") stay. Which source
 each document used is printed and written to ``OUT.persons.tsv``.
 
+Whole names (:func:`pipeline.core.cda.name_roles`): every word of a person's name is replaced;
+n-CDA puts a surname of ``resources/surnames.tsv`` where a surname stood and gives a first name
+the map lacks a name of the other gender (:func:`name_swap`; the person's gender from the
+detection's mention or the document's evidence). Mentions that are titles of works or places of
+the book are left out (:meth:`PersonFinder._not_a_person`). Docs: docs/cda.md.
+
 n-CDA's name map: ``--name-map`` (name_map.parquet or .tsv), else the cache in
 ``--name-map-cache`` when it was built from the installed nam_dict.txt with the default alpha,
 else built now (:mod:`pipeline.core.namemap`) and cached.

@@ -25,7 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conll", type=Path, required=True,
                         help="CoNLL-2012 file (OntoNotes *_gold_conll, WinoBias *.v4_auto_conll, LitBank *.conll)")
     parser.add_argument("--mode", choices=MODES, required=True,
-                        help="acda: gendered words + names -> E1, E2, ...; ncda: gendered words + name map")
+                        help="acda: gendered words + every word of a name -> E1, E2, ...; ncda: gendered words, "
+                             "first names by the name map (a fallback of the other gender for names it lacks), "
+                             "surnames by surnames (resources/surnames.tsv)")
     opt.out_path(parser, "output file: the originals followed by the augmented copies")
     parser.add_argument("--name-map", type=Path, default=None,
                         help="ncda: name_map.parquet or .tsv (default: built on first use and cached)")

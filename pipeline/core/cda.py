@@ -201,6 +201,7 @@ class NameSwap:
         for a, b in zip(pool[0::2], pool[1::2]):
             self._pairs[a.casefold()] = b
             self._pairs[b.casefold()] = a
+        self._paired = [n for n in pool if n.casefold() in self._pairs]
 
     def surname_for(self, name: str) -> str | None:
         """The surname that replaces ``name`` (title case), or None without a pool."""
@@ -209,13 +210,17 @@ class NameSwap:
         f = name.casefold()
         if f in self._pairs:
             return self._pairs[f]
-        pool = [n for n in self.surname_pool if n.casefold() in self._pairs]
-        return pick(pool, f)
+        return pick(self._paired, f)
 
     def fallback_for(self, name: str, gender: str) -> str | None:
-        """The name of ``gender`` that replaces ``name`` the map lacks, or None."""
+        """The name of ``gender`` that replaces ``name`` the map lacks, or None (never ``name``
+        itself: the pick moves to the next name of the pool)."""
         pool = self.fallback.get(gender) or ()
-        return pick([n for n in pool if n.casefold() != name.casefold()], name.casefold())
+        f = name.casefold()
+        if not pool or (len(pool) == 1 and pool[0].casefold() == f):
+            return None
+        k = zlib.crc32(f.encode("utf-8")) % len(pool)
+        return pool[k] if pool[k].casefold() != f else pool[(k + 1) % len(pool)]
 
 
 def pick(pool: Sequence[str], key: str) -> str | None:

@@ -19,6 +19,11 @@ all-or-nothing output sets, streamed sha256, strict JSON.
      written atomically;
   3. the files are renamed into place, the directory fsynced, the journal removed.
 
+  The run record ``OUT/run.json`` of the previous set is removed before step 2 (and a file's
+  ``FILE.run.json`` before :func:`atomic_path` replaces it): the CLI writes the new record
+  once the run has succeeded, so a kill between the renames never leaves a record that
+  describes the other generation of files.
+
   A failure before step 2 leaves the previous set untouched; a crash during step 3 leaves the
   journal, and the next writer into OUT rolls the publish forward (every staged file was
   complete and synced before the journal existed), so the directory holds the whole old set
@@ -93,6 +98,9 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     try:
         yield tmp_path
         fsync_path(tmp_path)
+        sidecar = target.parent / (target.name + RUN_SIDECAR)
+        if not target.name.endswith((RUN_SIDECAR, RUN_RECORD)) and sidecar.is_file():
+            sidecar.unlink()                 # it describes the file being replaced (see _drop_record)
         os.replace(tmp_path, target)
         fsync_path(target.parent)
     except OSError as exc:
@@ -400,6 +408,7 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
             for p in files:
                 fsync_path(p)
             rels = [p.relative_to(stage).as_posix() for p in files]
+            _drop_record(out)
             write_text(out / JOURNAL, json.dumps({"pid": os.getpid(), "stage": stage.name, "files": rels}))
             journaled = True
             for rel in rels:
@@ -414,6 +423,20 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
             os.close(owner)                  # the owner lock goes with it
             if not journaled:                # else left for the next writer to roll forward
                 shutil.rmtree(stage, ignore_errors=True)
+
+
+RUN_RECORD = "run.json"           # pipeline.formats.run_record's names (that module imports this one)
+RUN_SIDECAR = ".run.json"
+
+
+def _drop_record(out: Path) -> None:
+    """Before a new set of files starts replacing the old one in ``out``: remove the run
+    record describing the old set (the CLI writes the new one once the run has succeeded), so
+    that a kill between the renames never leaves ``run.json`` describing the other generation."""
+    record = out / RUN_RECORD
+    if record.is_file() and not record.is_symlink():
+        record.unlink()
+        fsync_path(out)
 
 
 def read_text_any(path: str | os.PathLike, what: str = "text") -> tuple[str, str]:

@@ -36,6 +36,7 @@ May import: the standard library, :mod:`pipeline.lang`.
 
 from __future__ import annotations
 
+import functools
 import re
 import zlib
 from dataclasses import dataclass, field
@@ -234,8 +235,18 @@ def is_name_part(word: str, tag: str = "") -> bool:
     """A word of a personal name as written: capitalised, letters first (apostrophes and hyphens
     inside: "O'Brien", "Jean-Paul"); not a function word, not a gendered word or a title
     (those flip or stay), not an initial ("J.")."""
-    return (bool(word) and word[0].isupper() and _NAME_PART.fullmatch(word) is not None
-            and tag not in FUNCTION_TAGS and tag != "WRB" and flip(word) is None and not any_title(word))
+    return bool(word) and tag not in FUNCTION_TAGS and tag != "WRB" and _name_word(word)
+
+
+@functools.lru_cache(maxsize=65536)
+def _name_word(word: str) -> bool:
+    return (word[0].isupper() and _NAME_PART.fullmatch(word) is not None and flip(word) is None
+            and not any_title(word))
+
+
+@functools.lru_cache(maxsize=65536)
+def _title_word(word: str) -> bool:
+    return any_title(word) or flip(word) is not None
 
 
 def family_name(words: Sequence[str], i: int) -> bool:
@@ -289,7 +300,7 @@ def _title_before(words: Sequence[str], i: int) -> str:
     if j < 0 or not words[j][:1].isupper():
         return ""
     w = words[j]
-    return _title_key(w) if any_title(w) or flip(w) is not None else ""
+    return _title_key(w) if _title_word(w) else ""
 
 
 def _titled_role(title: str, word: str, names: NameIndex, swap: NameSwap) -> str:

@@ -17,7 +17,9 @@ as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in 
   rules with the document's own evidence (:func:`pipeline.core.cast.doc_mentions`).
 
 A *capitalised replacement* is a token replaced by the name rule (not a gendered-word flip)
-whose original starts with a capital letter. Gold persons come from the ``.ann`` file: every
+whose original starts with a capital letter. With person spans, the name rule replaces every
+word of a name, surnames outside the name list included, with the lists of
+:func:`pipeline.runs.cda.name_swap` and the detection's genders, as ``cda`` does. Gold persons come from the ``.ann`` file: every
 mention is mapped to the CoNLL tokens by (sentence, token) -- the ``_brat.txt`` sentences and
 tokens of all 50 books are identical to the CoNLL file's (checked here, word by word; a book
 that differs is skipped and reported). A token's gold reading is its *innermost* mention (the

@@ -314,6 +314,31 @@ CASES: list[Case] = [
     Case("word list: unknown category", _wordlist("masculine\tfeminine\tcategory\nactor\tactress\tocupation\n")),
     Case("word list: a NUL byte", _wordlist("act\x00or\tactress\n")),
     Case("evaluate --weights all zero", _zero_weights),
+    # --- issue 45, item 5: the field's formats
+    Case("GAP TSV offset written 1_23", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + GAP_ROW.format(id="1").replace("\t31\t", "\t3_1\t"))),
+        "--out", str(d / "out")]),
+    Case("GAP TSV offset in Arabic-Indic digits", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + GAP_ROW.format(id="1").replace(
+            "\t31\t", "\t\u0663\u0661\t"))), "--out", str(d / "out")]),
+    Case("GAP TSV Pronoun-offset inside a word", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + "1\tCatherine met Ann, and her sister smiled.\ther\t"
+                                        "4\tCatherine\t0\tTRUE\tAnn\t14\tFALSE\t\n")), "--out", str(d / "out")]),
+    Case("GAP TSV gold with A and B both coreferent", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + GAP_ROW.format(id="1").replace(
+            "TRUE\tCleo\t8\tFALSE", "TRUE\tCleo\t8\tTRUE"))), "--out", str(d / "out")]),
+    Case("GAP TSV with a NUL byte in a field", lambda i, d: [
+        "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + GAP_ROW.format(id="1").replace("\t\n", "\tu\x00rl\n"))),
+        "--out", str(d / "out")]),
+    Case("cda: every CoNLL document given twice", lambda i, d: [
+        "cda", "--conll", str(_w(d / "dup.conll", CONLL + CONLL)), "--mode", "acda",
+        "--out", str(d / "out.conll"), "--no-progress"]),
+    Case("cda --cast: Thomas and thomas of opposite genders", lambda i, d: [
+        "cda", "--conll", str(i.conll), "--mode", "acda", "--out", str(d / "out.conll"), "--no-progress",
+        "--cast", str(_w(d / "cast.tsv", "tiny\tThomas\tmasculine\ntiny\tthomas\tfeminine\n"))]),
+    Case("cda --cast: a book entry against a '*' entry", lambda i, d: [
+        "cda", "--conll", str(i.conll), "--mode", "acda", "--out", str(d / "out.conll"), "--no-progress",
+        "--cast", str(_w(d / "cast.tsv", "*\tMary\tmasculine\ntiny\tMary\tfeminine\n"))]),
     Case("annotate-import with zero answers (CSV)", _import(
         "results.csv", "HITId,AssignmentId,WorkerId,Input.q1_id,Answer.q1_spans,Answer.q1_none,"
                        "Answer.q1_contradiction\n")),

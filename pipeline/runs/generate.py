@@ -486,8 +486,16 @@ def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
     if args.workers > 1 or args.scheduler:
         todo.sort(key=lambda t: -len(t[1]))     # biggest first: no long tail
 
+    lost_books: list[tuple[str, str]] = []
+
+    def lost(task, reason):             # book_fn raised, or its worker died twice
+        return {"lost": reason}
+
     def write(task, result) -> int:
         book_id = task[0]
+        if result.get("lost"):
+            lost_books.append((book_id, result["lost"]))
+            return 0
         if result.get("input_error"):
             raise InputError(result["input_error"][0])
         for qid, msg in result["errors"]:
@@ -501,9 +509,13 @@ def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
         return progress.bar(**{**kw, "desc": f"generate: {kw.get('desc', '')}"})
 
     t0 = time.perf_counter()
-    engines.run_books(todo, process_book, write, workers=args.workers, scheduler=args.scheduler,
+    engines.run_books(todo, process_book, write, lost=lost, workers=args.workers, scheduler=args.scheduler,
                       label=lambda t: f"book {t[0]}", bar=bar, counted="quadruple")
     elapsed = time.perf_counter() - t0
+    if lost_books:
+        book_id, reason = lost_books[0]
+        raise InputError(f"{len(lost_books)} book(s) not generated (book {book_id}: {reason}); nothing merged, "
+                         "the other books' parts are kept and a rerun retries these", path)
     stats["books"] = len(groups)
     stats["books_resumed"] = len(groups) - len(todo)
     stats["seconds"] = elapsed

@@ -107,3 +107,26 @@ def test_workers_apply_to_instances_only(tmp_path, capsys):
     gap.write_text("ID\tText\n", encoding="utf-8")
     assert main(["generate", "--gap-tsv", str(gap), "--out", str(tmp_path / "o"), "--workers", "2"]) == 2
     assert "--gap-tsv runs in this process" in capsys.readouterr().err
+
+
+def test_a_lost_book_is_one_line_and_the_others_are_kept(two_books, tmp_path, capsys, monkeypatch):
+    """A book whose task fails (here: its quadruples raise) stops the merge with one line;
+    the other book's part is kept and a rerun makes only the lost one."""
+    from pipeline.core import quadruples as core
+
+    real = core.quadruple
+
+    def broken(inst, *a, **k):
+        if inst["book_id"] == "orchard-b":
+            raise MemoryError("out of memory")
+        return real(inst, *a, **k)
+
+    monkeypatch.setattr(core, "quadruple", broken)
+    out = tmp_path / "g"
+    assert main(["generate", "--instances", str(two_books), "--out", str(out), "--no-recheck"]) == 2
+    err = capsys.readouterr().err
+    assert "error: " in err and "1 book(s) not generated (book orchard-b: MemoryError: out of memory)" in err
+    assert not (out / "quadruples.parquet").exists()
+    monkeypatch.setattr(core, "quadruple", real)
+    assert main(["generate", "--instances", str(two_books), "--out", str(out), "--no-recheck"]) == 0
+    assert "books             2 (1 done before: resumed)" in capsys.readouterr().out

@@ -116,8 +116,6 @@ def environment_hint(exc: ModuleNotFoundError) -> str | None:
     """The one line for a module missing because this interpreter is not the project's
     environment (a dependency of pyproject.toml, or ``pipeline.resources``, which only an
     installed package has); None for anything else (an optional adapter, a bug)."""
-    import importlib.util
-
     name = exc.name or ""
     top = name.split(".")[0]
     if top == "pipeline":
@@ -125,11 +123,13 @@ def environment_hint(exc: ModuleNotFoundError) -> str | None:
             return None
     elif top not in CORE_IMPORTS:
         return None
+    where = sys.executable or "this interpreter"
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    venv = os.path.join(root, ".venv")
-    if os.path.abspath(os.getcwd()) == root:
-        venv = ".venv"
-    where = "this interpreter" if sys.executable is None else sys.executable
+    if not os.path.exists(os.path.join(root, "Makefile")):      # installed, not a checkout
+        return (f"error: {where} lacks counter-gap's dependencies (no module named {name!r}): in a "
+                f"checkout run `make setup` and use its venv (`.venv/bin/counter-gap ...`), or "
+                f"`pip install` the package into this environment")
+    venv = ".venv" if os.path.abspath(os.getcwd()) == root else os.path.join(root, ".venv")
     return (f"error: {where} lacks counter-gap's dependencies (no module named {name!r}): run "
             f"`make setup`, then `{venv}/bin/counter-gap ...` or `{venv}/bin/python -m pipeline ...` "
             f"(or `source {venv}/bin/activate` first)")

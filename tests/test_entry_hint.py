@@ -94,3 +94,11 @@ def test_the_system_python_gets_the_hint_or_runs(tmp_path):
                            str(tmp_path / "none"), "--out", str(tmp_path / "out")], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_an_installed_package_is_told_to_install_not_a_venv_path(monkeypatch):
+    import pipeline.cli
+
+    monkeypatch.setattr(pipeline.cli.os.path, "exists", lambda path: False)
+    line = environment_hint(ModuleNotFoundError("x", name="tqdm"))
+    assert "make setup" in line and "pip install" in line and "\n" not in line

@@ -323,7 +323,7 @@ CASES: list[Case] = [
             "\t31\t", "\t\u0663\u0661\t"))), "--out", str(d / "out")]),
     Case("GAP TSV Pronoun-offset inside a word", lambda i, d: [
         "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + "1\tCatherine met Ann, and her sister smiled.\ther\t"
-                                        "4\tCatherine\t0\tTRUE\tAnn\t14\tFALSE\t\n")), "--out", str(d / "out")]),
+                                        "3\tCatherine\t0\tTRUE\tAnn\t14\tFALSE\t\n")), "--out", str(d / "out")]),
     Case("GAP TSV gold with A and B both coreferent", lambda i, d: [
         "generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + GAP_ROW.format(id="1").replace(
             "TRUE\tCleo\t8\tFALSE", "TRUE\tCleo\t8\tTRUE"))), "--out", str(d / "out")]),

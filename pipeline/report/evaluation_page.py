@@ -110,6 +110,14 @@ def write_report(out_dir: str | Path, metrics: dict, gold, systems: dict, table_
                  + (f"the first {MAX_ROWS} are listed. " if len(records) > MAX_ROWS else "")
                  + "each cell: the system's answers on the four variants (A, B, both, neither; - unanswered), "
                    "then right (✓) or wrong (✗) per variant; ≠ marks an inconsistent quadruple.")
+    from pipeline.core.answers import is_labelled
+
+    if gold.quadruples and not is_labelled(gold):
+        quad_note = (f"{len(records)} quadruple(s) answered differently across their variants by at least one "
+                     f"system ({counts}); "
+                     + (f"the first {MAX_ROWS} are listed. " if len(records) > MAX_ROWS else "")
+                     + "no gold labels (?): each cell is the system's answers on the four variants (A, B, "
+                       "both, neither; - unanswered); ≠ marks a quadruple whose answers differ.")
     if not gold.quadruples:
         quad_note = "No quadruples in this dataset (GAP-style view): no consistency to show."
     md = [f"# {title}", "", gold.describe() + ".", "", "## Metrics", "", table_md.rstrip(), "",

@@ -82,7 +82,9 @@ def test_evaluate_unlabelled_figures_counted_by_hand(tmp_path, capsys):
     ans = pd.read_parquet(out / "answers.parquet")
     assert len(ans) == 16 and ans["gold"].isna().all() and ans["correct"].isna().all()
     assert ans.loc[ans["id"] == "3-swap-2", "error"].item() == "missing from the system output"
-    assert (out / "report.html").exists() and "≠" in (out / "report.md").read_text()
+    page = (out / "report.md").read_text()
+    assert (out / "report.html").exists() and "| 0 | ? ? ? ? | A A B B ≠ |" in page
+    assert "3 quadruple(s) answered differently across their variants" in page and "✓" not in page
 
 
 def test_evaluate_unlabelled_delta_i_significant_with_its_bound(tmp_path):

@@ -359,7 +359,8 @@ def predict(args) -> int:
                 f"({s['n_cached']} from the cache), {s['seconds']:.1f} s")
         if s["n_failed"]:
             first = "; ".join(f"{f['id']}: {f['error']}" for f in s["failed_first"][:2])
-            line += f"; {s['n_failed']} failed, recorded as unanswered (first: {first})"
+            line += (f"; {s['n_failed']} failed, recorded as unanswered (first: {first}); every failed row and its "
+                     "error: answers.parquet (answered = false, column error); --retry-failed runs them again")
         print(line)
     if not summary["labelled"]:
         names = " ".join(f"--system {n}={Path(args.out) / n}.jsonl" for n in summary["systems"])

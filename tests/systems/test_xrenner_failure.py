@@ -88,6 +88,7 @@ def test_a_refused_row_is_named_with_reason_and_fix(tmp_path, capsys, adapter):
     assert "6/8 documents answered" in said, said
     assert ("2 failed, recorded as unanswered (first: 0-swap-2: RuntimeError: xrenner rejected the parse: "
             "a cycle in the syntax tree of sentence 1 at the token 'Harriet'") in said
+    assert "every failed row and its error: answers.parquet (answered = false, column error)" in said
     ans = pd.read_parquet(out / "answers.parquet").set_index("id")
     assert not ans.loc["0-swap-2", "answered"]
     assert "Fix: run with another spaCy model" in ans.loc["0-swap-2", "error"]

@@ -9,7 +9,8 @@ On the 18 Gutenberg novels of ``../shared/corpus/gutenberg`` (or ``--corpus``):
    ``--extract DIR`` names a finished extract run of that corpus: then its summary's time is
    not known and the share is computed from the extract time given with ``--extract-seconds``);
 2. ``generate --workers 1`` and ``generate --workers N`` on it, each a fresh process, timed
-   (wall clock); their ``quadruples.parquet``, ``quadruples.tsv`` and ``recheck.json`` compared
+   (wall clock, and the CPU seconds of the process and its workers: on a shared machine the
+   wall-clock speed-up says little, the CPU time says what the work costs); their ``quadruples.parquet``, ``quadruples.tsv`` and ``recheck.json`` compared
    byte for byte;
 3. the re-check's decisions with the components it runs (the attribute ruler left out,
    :func:`pipeline.runs.generate.recheck_disabled`) against the full pipeline's, book by book
@@ -38,13 +39,22 @@ CORPUS = SHARED / "corpus" / "gutenberg"
 COMPARED_FILES = ("quadruples.parquet", "quadruples.tsv", "recheck.json")
 
 
+CPU: dict[str, float] = {}     # the same runs' CPU seconds (user + system, the process and its workers)
+
+
 def _timed(args: list[str]) -> float:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pipeline", *args], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, text=True, env={**os.environ, "PIPELINE_PROGRESS": "lines"})
     if done.returncode not in (0, 1):
         sys.exit(f"error: {' '.join(args)} failed: {done.stderr.strip().splitlines()[-1:]}")
-    return time.perf_counter() - t0
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[" ".join(args)] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall
 
 
 def recheck_differences(extract_dir: Path, batch_size: int = 64) -> tuple[int, list[str]]:
@@ -89,12 +99,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.extract is None:
         ext = work / "extract"
         t_extract = _timed(["extract", "--corpus", str(a.corpus), "--out", str(ext), "--workers", str(n)])
+        print(f"extract: {t_extract:.1f} s wall, {list(CPU.values())[-1]:.1f} s CPU", flush=True)
     else:
         ext, t_extract = a.extract, a.extract_seconds
-    times = {}
+    times, cpu = {}, {}
     for w in (1, n):
         times[w] = _timed(["generate", "--instances", str(ext), "--out", str(work / f"generate-{w}"),
                            "--workers", str(w), "--overwrite"])
+        cpu[w] = list(CPU.values())[-1]
     same = all(filecmp.cmp(work / "generate-1" / f, work / f"generate-{n}" / f, shallow=False) for f in COMPARED_FILES)
     import pyarrow.parquet as pq
 
@@ -103,8 +115,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| measure | value |\n|---|---|")
     if t_extract is not None:
         print(f"| extract, {n} workers | {t_extract:.1f} s |")
-    print(f"| generate, 1 worker | {times[1]:.1f} s ({quads:,} quadruples) |")
-    print(f"| generate, {n} workers | {times[n]:.1f} s |")
+    print(f"| generate, 1 worker | {times[1]:.1f} s wall, {cpu[1]:.1f} s CPU ({quads:,} quadruples) |")
+    print(f"| generate, {n} workers | {times[n]:.1f} s wall, {cpu[n]:.1f} s CPU |")
     print(f"| speed-up, {n} workers over 1 | {times[1] / times[n]:.2f}x |")
     print(f"| outputs identical (quadruples.parquet, .tsv, recheck.json) | {'yes' if same else 'NO'} |")
     if t_extract is not None:

@@ -337,7 +337,7 @@ class QuadrupleEvaluation:
             raise InputError("--weights: weighted scores need gold labels, and the dataset has none "
                              "(label it first, docs/label.md); drop --weights for the figures without gold",
                              s.dataset)
-        weights = {name: read_weights(path) for name, path in s.weights}
+        weights = {name: read_weights(path, gold.frame["ID"]) for name, path in s.weights}   # IDs checked, file named
         metrics = compute(gold, systems, s.resamples, s.seed)
         if weights:
             add_weighted(metrics, gold, systems, weights)

@@ -11,7 +11,11 @@ its gender column and give it back with ``--cast``).
 Resume: each unit's rows are kept in its partition ``OUT/parts/<partition>/``
 (:mod:`pipeline.runs.partitions`, as extract lays them out; ``books.json`` marks it done);
 ``OUT/manifest.json`` holds the settings (model, pipeline components, cast file hash); a rerun
-with other settings is refused unless ``overwrite``.
+with other settings is refused unless ``overwrite``. The run holds OUT's lock; ``overwrite``
+removes only what persons writes (its manifest, partitions and merged files) and a folder
+holding another command's manifest or partitions (extract's) is refused with or without it;
+the partition markers and the manifest are written atomically, and a partition whose marker
+does not parse is done again. An ``--out`` inside the corpus folder is refused.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.lang`,
 :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`, :mod:`pipeline.runs.partitions`; also :mod:`pipeline.report.persons`.

@@ -592,12 +592,13 @@ def _family_surname(m: NameMention, words: list[str], evidence: BookEvidence) ->
     """(gender, source) of an untitled one-word mention whose gender came from gender-guesser's
     first names, when the book uses the form as a family's surname, titled both ways ("Mr
     Mackenzie" 54 times, "Mrs Mackenzie" 6; "Mr. Cole" 23, "Mrs. Cole" 30) and its bare uses'
-    pronouns gave no gender, where gender-guesser reads the form as a woman's first name: the
-    man's. The novels of the period name a woman by her title and a man by his bare surname
-    too ("Mackenzie's rifle"), so gender-guesser's girl "Mackenzie" says nothing of the
-    family's bare surname. A surname gender-guesser does not know stays ungendered ("Musgrove",
-    as the folds chose), one it calls a man's keeps it. None when the rule does not apply."""
-    if m.title or len(words) != 1 or m.gender != FEMININE or not m.gender_source.startswith("gender-guesser"):
+    pronouns gave no gender: the man's. The novels of the period name a woman by her title and a
+    man by his bare surname ("Mackenzie's rifle", "Durbeyfield rose"), so the bare surname of a
+    family is its head's, whether gender-guesser calls it a girl's first name ("Mackenzie") or
+    does not know it ("Durbeyfield", "Musgrove"); one it calls a man's keeps it. On the
+    leave-books-out folds this took the gender right from 95.2 % to 95.9 % with no more wrong
+    (docs/persons.md, "Gender"). None when the rule does not apply."""
+    if m.title or len(words) != 1 or m.gender == MASCULINE or not m.gender_source.startswith("gender-guesser"):
         return None
     ev = evidence.forms.get(words[0])
     if ev is None or sum(ev.titled.values()) < TITLE_MIN:

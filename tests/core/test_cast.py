@@ -162,10 +162,16 @@ def test_gender_from_the_book(nlp):
     assert doc_mentions(person_doc(nlp, "Demi looked at the fire.", "Demi"))[0].gender == "feminine"
 
 
-def test_a_surname_titled_both_ways_stays_ungendered(nlp):
+def test_a_surname_titled_both_ways_is_the_family_heads(nlp):
+    # a bare family surname is the man's (the folds chose it: gender right 95.2 % -> 95.9 %)
     ev = book_evidence("Mr. Musgrove came. Mrs. Musgrove sat. Mr. Musgrove left. Mrs. Musgrove cried. " * 3, "b")
     doc = person_doc(nlp, "Musgrove looked at the fire.", "Musgrove")
-    assert doc_mentions(doc, ev)[0].gender == "ungendered"
+    m = doc_mentions(doc, ev)[0]
+    assert (m.gender, m.gender_source) == ("masculine", "book:family head")
+    # ... unless its own pronouns say otherwise
+    ev = book_evidence("Mr. Musgrove came. Mrs. Musgrove sat. Mr. Musgrove left. Mrs. Musgrove cried. " * 3
+                       + "Musgrove came and she sat. Musgrove left; she was tired. Musgrove said she would. ", "b")
+    assert doc_mentions(person_doc(nlp, "Musgrove looked at the fire.", "Musgrove"), ev)[0].gender == "feminine"
 
 
 def test_a_person_the_ner_missed_is_added_from_the_book(nlp):
@@ -259,8 +265,10 @@ def test_the_bare_surname_of_a_family_takes_its_own_pronouns(nlp):
     # a mention with a title of its own is not the family's bare form
     doc = person_doc(nlp, "Dr. Durbeyfield looked at the fire.", "Dr. Durbeyfield")
     assert doc_mentions(doc, ev)[0].gender == "ungendered"
+    # no vote of its own: the family's head (a full name's "she" still casts none)
     ev = book_evidence(family + "Tess Durbeyfield sat, and she wept. " * 5, "b")
-    assert doc_mentions(person_doc(nlp, "Durbeyfield looked at the fire.", "Durbeyfield"), ev)[0].gender == "ungendered"
+    m = doc_mentions(person_doc(nlp, "Durbeyfield looked at the fire.", "Durbeyfield"), ev)[0]
+    assert (m.gender, m.gender_source) == ("masculine", "book:family head")
 
 
 def test_a_title_ending_a_sentence_is_no_title_of_the_next_word():

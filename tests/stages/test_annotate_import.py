@@ -347,7 +347,8 @@ def test_a_failed_import_leaves_the_previous_outputs(published, files, monkeypat
     capsys.readouterr()
     assert main(["annotate-import", "--results", str(tmp / "results.csv"), "--quadruples",
                  str(tmp / "q.parquet"), "--out", str(published), "--seed", "5"]) == 2
-    assert capsys.readouterr().err == "error: disk full\n"          # one line, no traceback
+    # one line, no traceback, naming what was being written (issue 45: every error names its file)
+    assert capsys.readouterr().err == f"error: {published}: disk full\n"
     assert {p.name: p.read_bytes() for p in published.iterdir()} == before
 
 

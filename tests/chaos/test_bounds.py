@@ -90,3 +90,19 @@ def test_jsonl_with_an_undecodable_line_and_an_oversized_one_keeps_the_good_rows
     assert list(books) == [BOOKS[0]["id"], BOOKS[1]["id"]]
     reasons = sorted(s.reason for s in skips.values())
     assert reasons[0] == "not UTF-8" and reasons[1].startswith("too large: a line of 204,")
+
+
+def test_a_parquet_cell_over_the_cap_is_skipped_without_being_converted(tmp_path, monkeypatch):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pipeline.formats.corpus import tables
+    from tests.formats.test_corpus_readers import BOOKS, read
+
+    monkeypatch.setattr(tables, "MAX_FIELD", 64 << 10)
+    rows = [dict(BOOKS[0]), {**BOOKS[1], "id": "big", "text": "z" * (200 << 10)}, dict(BOOKS[2])]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "c.parquet", row_group_size=2)
+    books, skips = read(tmp_path / "c.parquet")
+    assert list(books) == [BOOKS[0]["id"], BOOKS[2]["id"]]
+    [skip] = skips.values()
+    assert skip.reason == f"too large: a text cell of {200 << 10:,} bytes (more than {64 << 10:,})"

@@ -264,8 +264,7 @@ def _rows_parquet(unit: Unit):
         lo, hi = max(unit.start, first), min(unit.stop, first + n)
         if lo < hi:
             table = pf.read_row_group(k, columns=cols).slice(lo - first, hi - lo)
-            for i, rec in enumerate(table.to_pylist()):
-                yield lo + i + 1, rec, ""
+            yield from _bounded_rows(table, unit.columns[0], lo + 1)
         first += n
         if first >= unit.stop:
             break
@@ -279,12 +278,38 @@ def _rows_arrow(unit: Unit):
         lo, hi = max(unit.start, first), min(unit.stop, first + n)
         if lo < hi:
             part = batch.slice(lo - first, hi - lo).select(cols)
-            for i, rec in enumerate(part.to_pylist()):
-                # rows are numbered across the dataset's arrow files (group = rows before this file)
-                yield unit.group + lo + i + 1, rec, ""
+            # rows are numbered across the dataset's arrow files (group = rows before this file)
+            yield from _bounded_rows(part, unit.columns[0], unit.group + lo + 1)
         first += n
         if first >= unit.stop:
             break
+
+
+ROWS_AT_ONCE = 64        # rows turned into Python objects at a time (not a whole row group)
+
+
+def _bounded_rows(table, text_column: str, first_row: int):
+    """(row number, row, reason) of an Arrow table or batch, a few rows at a time; a row whose
+    text cell is over :data:`MAX_FIELD` bytes is skipped with the reason, never turned into a
+    Python string."""
+    import pyarrow.compute as pc
+
+    sizes = None
+    if text_column in table.column_names:
+        col = table.column(text_column)
+        if str(col.type) in ("string", "large_string", "binary", "large_binary"):
+            sizes = pc.fill_null(pc.binary_length(col), 0).to_pylist()
+    for lo in range(0, table.num_rows, ROWS_AT_ONCE):
+        chunk = table.slice(lo, ROWS_AT_ONCE)
+        big = [k for k in range(chunk.num_rows) if sizes is not None and sizes[lo + k] > MAX_FIELD]
+        recs = chunk.to_pylist() if not big else [
+            None if k in big else chunk.slice(k, 1).to_pylist()[0] for k in range(chunk.num_rows)]
+        for k, rec in enumerate(recs):
+            if rec is None:
+                yield first_row + lo + k, None, f"too large: a {text_column} cell of {sizes[lo + k]:,} bytes " \
+                                                  f"(more than {MAX_FIELD:,})"
+            else:
+                yield first_row + lo + k, rec, ""
 
 
 def _rows_jsonl(unit: Unit):

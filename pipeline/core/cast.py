@@ -82,6 +82,10 @@ ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Ma
                 "Cottage", "Grange", "Farm", "Priory", "Towers", "Mill", "Heights", "Rectory", "Parsonage",
                 "Lane", "Close", "Corner", "Street", "Road", "Square", "Row", "Terrace", "Gardens", "Inn",
                 "Arms", "Green", "Common", "Bridge", "Wharf", "Vale", "Valley", "Hill", "Wood"}
+# the lower-case head noun of a place named after a person, read after a place preposition:
+# "in Prince Edward island" (the NER took "Prince Edward" for a man)
+PLACE_HEADS = frozenset("""island isle street square road lane river lake county bay harbour harbor
+sound strait cape mountains hills valley canal parish township""".split())
 HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
 POSSESSIVE = {"'s", "’s"}
 # dialect spellings of function words and archaic oaths that gender-guesser lists as names
@@ -138,6 +142,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "a name used as a modifier (the old Irving place)"
     if all(len(w.rstrip(".")) <= 1 for w in words):
         return "initials"
+    after = doc[m.token_end] if m.token_end < len(doc) else None
+    if after is not None and after.text in PLACE_HEADS and _prev(doc, m.token_start) is not None \
+            and _prev(doc, m.token_start).lower_ in (*PLACE_PREPS, "the"):
+        return "place-name"             # "in Prince Edward island", "to Regent street"
     if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
         prev_t = _prev(doc, m.token_start)
         singular = words[0][:-2] if words[0].endswith("es") and evidence.capital[words[0][:-2]] else words[0][:-1]

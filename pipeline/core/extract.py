@@ -308,6 +308,7 @@ REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
 REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
 REJECT_ALLUSION = "an allusion among the four persons (a sort of Guy Fawkes, or Don Juan be popular)"
 REJECT_BOOK_PERSON = "a name the book shows as a person inside another entity (to Good and Alphonse, an ORG)"
+REJECT_KIN_NAME = "a kin word used as a name (Mother was sitting at the fire)"
 # not a fifth person: a name of the window may be either of two persons of the book (two Mr. Osbornes)
 REJECT_AMBIGUOUS_ALIAS = "a name that may be either of two persons (two Mr. Osbornes)"
 # not a fifth person: a "her" whose case only the meaning decides, so no swap can be sure of
@@ -323,7 +324,7 @@ RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "bar
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
-                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON)
+                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -457,6 +458,18 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 # should turn to him")
                 found.setdefault(REJECT_RANK, f"the {tok.text}")
                 break
+            elif _title_word(low) not in {_title_word(r) for r in ranks} and low not in RANK_WORDS \
+                    and low != "count" and tok.text[:1].isupper() and gw.flip(tok.text) is None \
+                    and pronoun_gender != FEMININE:
+                # "said the Doctor" when none of the four is a doctor: a fifth person, and the
+                # period's doctors and colonels are men, whom a "he" may mean (with "she" the
+                # unnamed colonel's own pronouns flip with the rest: consistent)
+                found.setdefault(REJECT_RANK, f"the {tok.text}")
+                break
+    for tok in tokens:
+        if tok.i not in covered and _kin_name(doc, tok):
+            found.setdefault(REJECT_KIN_NAME, tok.text)
+            break
     for tok in tokens:
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
@@ -506,6 +519,38 @@ def _nickname(doc, tok) -> bool:
     if not _word(prev.text) or any_title(prev.text):
         return False
     return not _sentence_initial(prev) or (prev.i > 0 and doc[prev.i - 1].lower_ == "the")
+
+
+# a title written short and in full: "Dr. Strong" is "the Doctor"
+_TITLE_WORDS = {"dr": "doctor", "capt": "captain", "col": "colonel", "gen": "general", "lieut": "lieutenant",
+                "lt": "lieutenant", "maj": "major", "rev": "reverend", "revd": "reverend", "sgt": "sergeant",
+                "prof": "professor", "gov": "governor", "hon": "honourable"}
+
+
+def _title_word(title: str) -> str:
+    return _TITLE_WORDS.get(title, title)
+
+
+# kin words a family uses as names, capitalised and without a determiner ("Mother was sitting
+# at the fire", "Yes, Papa"): the person is a character of the window, none of the four
+KIN_NAMES = frozenset("""mother father mamma mama papa pa ma mammy mummy daddy granny grandma grandpa
+grandmother grandfather auntie aunty uncle aunt nurse""".split())
+
+
+def _kin_name(doc, tok) -> bool:
+    """A capitalised kin word standing as a name: no determiner or possessive before it (any
+    "the", "my", "her" child), no capitalised word after it (then it is a title: "Aunt
+    March", "Mother Hubbard")."""
+    if tok.lower_ not in KIN_NAMES or not tok.text[:1].isupper() or tok.text.isupper() and len(tok.text) > 2:
+        return False
+    nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    if nxt is not None and nxt.text[:1].isupper() and nxt.is_alpha:
+        return False
+    prev = doc[tok.i - 1] if tok.i > 0 else None
+    if prev is not None and (prev.lower_ in ("the", "a", "an", "my", "your", "his", "her", "our", "their", "its")
+                             or prev.tag_ == "POS" or prev.text in ("'s", "’s")):
+        return False
+    return not any(c.dep_ in ("det", "poss") for c in tok.children)
 
 
 def _as_name(doc, tok) -> bool:

@@ -235,3 +235,56 @@ def test_a_person_of_the_book_inside_another_entity_is_a_fifth_person(nlp):
     quiet = "The house was quiet and the garden was long. " * 6
     insts, _, _ = core.instances_from_doc(doc, 0, meta, evidence=book_evidence(quiet, "b"))
     assert len(insts) == 1
+
+
+@pytest.mark.parametrize("tail,reason", [
+    # read, seed 20261128: "Mother was sitting at the fire with Dante", a fifth woman
+    ("and Mother smiled.", "REJECT_KIN_NAME"),
+    # not a name: a determiner or possessive before the kin word, a lower-case title, a title
+    # before a name (Aunt March is a titled fifth person, refused as such)
+    ("and her mother smiled.", None),
+    ("and the Mother of the house smiled.", None),
+    ("and the doctor smiled.", None),
+])
+def test_a_kin_word_or_a_title_used_as_a_name_is_a_fifth_person(nlp, tail, reason):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    text = "Although she admired Clara, Eleanor would not say so to Thomas or to William, " + tail
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    if reason is None:
+        assert insts, rejected
+    else:
+        assert insts == [] and rejected[getattr(core, reason)] == 1, rejected
+
+
+
+@pytest.mark.parametrize("text,refused", [
+    # read, seed 20261128: "said the Doctor" (Doctor Strong, none of the four) beside a "him":
+    # a fifth man the pronoun may mean
+    ("Although he admired Thomas, William would not say so to Clara or to Eleanor, and the Doctor smiled.", True),
+    # with "she" the unnamed doctor's own pronouns flip with the rest (test_extract_fifth_person)
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William, and the Doctor smiled.", False),
+])
+def test_an_unnamed_title_beside_a_he_is_a_fifth_person(nlp, text, refused):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    assert (insts == [] and rejected[core.REJECT_RANK] == 1) is refused, rejected
+
+
+@pytest.mark.parametrize("text,word,person", [
+    # read, seed 20261128: "for in Prince Edward island you are supposed to nod"
+    ("For in Prince Edward island you are supposed to nod.", "Prince Edward", False),
+    ("They walked to the Harley street door.", "Harley", False),
+    # a name before a lower-case noun that is no place, or not after a place preposition
+    ("She gave Edward street directions.", "Edward", True),
+    ("In Prince Edward she saw a friend.", "Prince Edward", True),
+])
+def test_a_name_before_a_lower_case_place_noun_is_a_place(nlp, text, word, person):
+    assert (mention(person_doc(nlp, text, word)) is not None) is person

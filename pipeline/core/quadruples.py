@@ -260,6 +260,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
         if _deity(tok, toks[i - 1] if i else "", nxt) or words.category_of(tok) == gw.ANIMAL:
             continue                    # the deity; animals ("three cheers and a tiger", "her cows")
+        if nxt.lower() in _FIXED_AFTER.get(tok.lower(), ()):
+            continue                    # no person: "mother earth", "Father Time", "maiden voyage"
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
         if new is None:
@@ -286,6 +288,12 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
     return sorted(edits.values(), key=lambda x: x.start)
 
 
+# a gendered word that names no person in these phrases, and stays (read, seed 20261128:
+# "renewed their contact with mother earth" -> "father earth")
+_FIXED_AFTER = {"mother": frozenset({"earth", "nature", "tongue", "country", "church", "wit", "land", "ship"}),
+                "father": frozenset({"time", "christmas", "thames"}),
+                "maiden": frozenset({"voyage", "speech", "over"}),
+                "lady": frozenset({"luck", "day", "chapel"})}
 _NOUN_NEXT = ("NN", "JJ", "CD")
 # adjectives that stand as nouns after a determiner: "has her equal", "did her utmost"
 _NOUN_ADJECTIVES = {"equal", "equals", "own", "utmost", "best", "worst", "like", "all", "last", "first"}

@@ -25,6 +25,9 @@ from tests.core.test_generate import swap_1_of_four
     # not before a noun: "her flying machine" is hers
     ("Frank saw John with Emma and Anne, and saw her flying machine.", "her",
      "Emma saw Anne with Frank and John, and saw his flying machine."),
+    # a gendered word in a phrase that names no person stays (read, seed 20261128)
+    ("Frank saw John with Emma and Anne, and her contact with mother earth.", "her",
+     "Emma saw Anne with Frank and John, and his contact with mother earth."),
     # "to say one's say"
     ("Frank saw John with Emma and Anne, before she had said her say.", "she",
      "Emma saw Anne with Frank and John, before he had said his say."),

@@ -460,10 +460,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 break
             elif _title_word(low) not in {_title_word(r) for r in ranks} and low not in RANK_WORDS \
                     and low != "count" and tok.text[:1].isupper() and gw.flip(tok.text) is None \
-                    and pronoun_gender != FEMININE:
-                # "said the Doctor" when none of the four is a doctor: a fifth person, and the
-                # period's doctors and colonels are men, whom a "he" may mean (with "she" the
-                # unnamed colonel's own pronouns flip with the rest: consistent)
+                    and pronoun_gender != FEMININE and tok.dep_ in ("nsubj", "nsubjpass"):
+                # "said the Doctor" when none of the four is a doctor: a fifth person who acts or
+                # speaks, and the period's doctors and colonels are men, whom a "he" may mean
+                # (with "she" the unnamed colonel's own pronouns flip with the rest: consistent;
+                # "a rebuke from the Archbishop" is no actor of the window)
                 found.setdefault(REJECT_RANK, f"the {tok.text}")
                 break
     for tok in tokens:

@@ -267,6 +267,10 @@ def test_a_kin_word_or_a_title_used_as_a_name_is_a_fifth_person(nlp, tail, reaso
     ("Although he admired Thomas, William would not say so to Clara or to Eleanor, and the Doctor smiled.", True),
     # with "she" the unnamed doctor's own pronouns flip with the rest (test_extract_fifth_person)
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William, and the Doctor smiled.", False),
+    # a title in no actor's role: "far from dreading a rebuke from the Archbishop" (Pride and
+    # Prejudice, a published original)
+    ("Although he admired Thomas, William would not say so to Clara or to Eleanor, fearing a rebuke from "
+     "the Archbishop.", False),
 ])
 def test_an_unnamed_title_beside_a_he_is_a_fifth_person(nlp, text, refused):
     from collections import Counter

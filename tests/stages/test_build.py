@@ -1,6 +1,6 @@
 """build: extract + generate in one run, each stage's outputs exactly as the separate
-commands write them, resumed after a kill (SIGKILL) between the stages and after a stop inside
-generate."""
+commands write them, resumed after a kill (SIGKILL) inside extract, between the stages and
+inside generate, and after a stop inside generate."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from pipeline.cli import main
 
@@ -56,25 +58,44 @@ def test_build_writes_what_the_two_commands_write_and_resumes(tmp_path, capsys):
     assert "settings differ" in capsys.readouterr().err
 
 
-def test_a_build_killed_between_the_stages_resumes_to_the_same_outputs(tmp_path):
-    whole_out = tmp_path / "whole"
-    env = {**os.environ, "PIPELINE_PROGRESS": "lines"}
-    cmd = [sys.executable, "-m", "pipeline", "build", "--corpus", str(SAMPLE)]
-    subprocess.run(cmd + ["--out", str(whole_out)], check=True, env=env, cwd=ROOT,
+@pytest.fixture(scope="module")
+def two_book_build(tmp_path_factory):
+    """A corpus of two books (the sample under two names) and its uninterrupted build."""
+    import shutil
+
+    root = tmp_path_factory.mktemp("two-book-build")
+    corpus = root / "corpus"
+    corpus.mkdir()
+    for name in ("orchard-a.txt", "orchard-b.txt"):
+        shutil.copy(SAMPLE / "the-orchard-at-hollins-end.txt", corpus / name)
+    subprocess.run([sys.executable, "-m", "pipeline", "build", "--corpus", str(corpus), "--out", str(root / "whole")],
+                   check=True, env={**os.environ, "PIPELINE_PROGRESS": "lines"}, cwd=ROOT,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    out = tmp_path / "killed"
-    proc = subprocess.Popen(cmd + ["--out", str(out)], env=env, cwd=ROOT, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    return corpus, root / "whole"
+
+
+# the progress line after which the build is killed (SIGKILL): one book of two extracted, extract
+# done and generate not begun, one book of two generated
+MOMENTS = {"inside extract": "extract: books: 1/2", "between the stages": "build: stage 2/2 generate",
+           "inside generate": "generate: books: 1/2"}
+
+
+@pytest.mark.parametrize("moment", sorted(MOMENTS))
+def test_a_killed_build_resumes_to_the_same_outputs(two_book_build, tmp_path, moment):
+    corpus, whole = two_book_build
+    env = {**os.environ, "PIPELINE_PROGRESS": "lines", "PIPELINE_PROGRESS_SECONDS": "0"}
+    cmd = [sys.executable, "-m", "pipeline", "build", "--corpus", str(corpus), "--out", str(tmp_path / "b")]
+    proc = subprocess.Popen(cmd, env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    seen = []
     for line in proc.stderr:
-        if line.startswith("build: stage 2/2 generate"):
-            proc.send_signal(signal.SIGKILL)            # extract done, generate not begun (or just begun)
+        seen.append(line)
+        if line.startswith(MOMENTS[moment]):
+            proc.send_signal(signal.SIGKILL)
             break
     proc.wait()
-    assert proc.returncode == -signal.SIGKILL
-    assert (out / "extract" / "instances.parquet").exists()
-    assert not (out / "generate" / "quadruples.parquet").exists()
-    done = subprocess.run(cmd + ["--out", str(out)], env=env, cwd=ROOT, stdout=subprocess.PIPE,
-                          stderr=subprocess.PIPE, text=True)
+    assert proc.returncode == -signal.SIGKILL, "".join(seen[-5:])
+    assert not (tmp_path / "b" / "generate" / "quadruples.parquet").exists()
+    done = subprocess.run(cmd, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     assert done.returncode == 0, done.stderr
     assert "build summary" in done.stdout
-    assert _outputs(out) == _outputs(whole_out)
+    assert _outputs(tmp_path / "b") == _outputs(whole)

@@ -121,6 +121,12 @@ def _extract(i, tmp):
     return ["extract", "--corpus", resource("sample"), "--out", tmp / "out"], [tmp / "out"], [resource("sample")]
 
 
+def _build(i, tmp):
+    from pipeline.formats.resources import resource
+
+    return ["build", "--corpus", resource("sample"), "--out", tmp / "out"], [tmp / "out"], [resource("sample")]
+
+
 def _generate(i, tmp):
     return ["generate", "--instances", i.instances, "--out", tmp / "out", "--no-recheck"], [tmp / "out"], \
         [i.instances]
@@ -176,7 +182,7 @@ def _weights(i, tmp):
 
 
 CASES = {"analyze": _analyze, "annotate-export": _annotate_export, "annotate-import": _annotate_import,
-         "baseline": _baseline, "benchmark": _benchmark, "cda": _cda, "embeddings": _embeddings,
+         "baseline": _baseline, "benchmark": _benchmark, "build": _build, "cda": _cda, "embeddings": _embeddings,
          "evaluate": _evaluate, "experiment-export": _experiment_export, "experiment-plan": _experiment_plan,
          "extract": _extract, "generate": _generate, "humans": _humans, "label": _label, "namemap": _namemap,
          "persons": _persons, "predict": _predict, "sowinobias": _sowinobias, "weights": _weights}

@@ -468,7 +468,8 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 found.setdefault(REJECT_RANK, f"the {tok.text}")
                 break
     for tok in tokens:
-        if tok.i not in covered and _kin_name(doc, tok):
+        if tok.i not in covered and tok.lower_ not in ranks and _kin_name(doc, tok):
+            # (not a title one of the four bears: "You have met him, Aunt?" beside Aunt Sophia)
             found.setdefault(REJECT_KIN_NAME, tok.text)
             break
     for tok in tokens:

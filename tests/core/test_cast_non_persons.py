@@ -292,3 +292,14 @@ def test_an_unnamed_title_beside_a_he_is_a_fifth_person(nlp, text, refused):
 ])
 def test_a_name_before_a_lower_case_place_noun_is_a_place(nlp, text, word, person):
     assert (mention(person_doc(nlp, text, word)) is not None) is person
+
+
+def test_a_kin_word_one_of_the_four_bears_as_a_title_is_that_person(nlp):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    text = 'Although she admired Aunt Clara, Eleanor would not say so to Thomas or to William: "Aunt?"'
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    assert insts and not rejected[core.REJECT_KIN_NAME], rejected

@@ -356,7 +356,7 @@ def test_the_parquet_table_names_real_columns():
 SERVERS = re.compile(r"(?:^|[\s/])(?:dask[ -]scheduler|dask[ -]worker|flask\s+run|http\.server|jupyter\s+\w+)\b")
 # Pages whose server examples still listen on every interface, to be fixed there (a ceiling:
 # remove a page once its examples bind an address).
-LISTEN_EVERYWHERE: set[str] = {"docs/scale.md"}
+LISTEN_EVERYWHERE: set[str] = set()
 
 
 def server_lines() -> list[tuple[str, str]]:

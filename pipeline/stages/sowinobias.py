@@ -20,7 +20,6 @@ from pathlib import Path
 
 from pipeline.core.sowinobias_scoring import DEFAULT_RESAMPLES
 from pipeline.core.sowinobias_templates import DEFAULT_SEED, PUBLISHED_SIZE
-from pipeline.runs.sowinobias import RESOURCES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,12 +31,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"set has {PUBLISHED_SIZE}); default: all combinations (8,192 per set)")
     opt.seed(parser, "the sample and of the bootstrap", DEFAULT_SEED)
     opt.resamples(parser, DEFAULT_RESAMPLES)
-    parser.add_argument("--vocab", type=Path, default=RESOURCES,
+    parser.add_argument("--vocab", type=Path, default=None,
                         help="directory with occupations.tsv and adjectives.tsv (default: resources/sowinobias)")
 
 
 def run(args) -> int:
-    from pipeline.runs.sowinobias import build_test_set
+    from pipeline.runs.sowinobias import RESOURCES, build_test_set
 
-    print(build_test_set(args.out, args.sample, args.seed, args.resamples, args.vocab), end="")
+    vocab = args.vocab if args.vocab is not None else RESOURCES
+    print(build_test_set(args.out, args.sample, args.seed, args.resamples, vocab), end="")
     return 0

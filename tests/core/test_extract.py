@@ -110,6 +110,11 @@ def test_name_variants_count_once(nlp):
     assert inst is not None
     # the smallest window (one sentence) is chosen
     assert len(inst["sentence_starts"]) == 1
+    # in one window, "Harriet" and "Harriet Smith" are one woman: two women, not three
+    inst = only(nlp, "Thomas told William that Harriet and Emma had seen him, and Harriet Smith laughed.", "him")
+    assert inst is not None
+    harriet = [n for n in inst["names"] if n["gender"] == "feminine" and "Harriet" in n["name"]]
+    assert len(harriet) == 1 and sorted(m["text"] for m in harriet[0]["mentions"]) == ["Harriet", "Harriet Smith"]
 
 
 def _persons_doc(nlp, names):

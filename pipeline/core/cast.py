@@ -792,6 +792,35 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         if m is None or not_a_person(doc, m, evidence):
             continue
         out.append(gender_from_book(m, evidence))
+    out.extend(_full_names_in_other_entities(doc, taken, evidence))
+    return out
+
+
+def _full_names_in_other_entities(doc, taken: set[int], evidence: BookEvidence) -> list[NameMention]:
+    """A multi-word entity of another kind (two or three capitalised words) that is a person of
+    the book: a full name of its alias table (a given name and a surname the book titles), or
+    words each of which the book shows to be a person and none a place ("Newland Archer's" a
+    GPE, where the book writes "Mr. Archer" and Newland's "he")."""
+    aliases = evidence.aliases
+    if aliases is None or not evidence.text_rules:
+        return []
+    out = []
+    for ent in doc.ents:
+        if ent.label_ == "PERSON" or ent.label_ not in _FREE_ENTS or any(i in taken for i in range(ent.start, ent.end)):
+            continue
+        end = ent.end
+        while end > ent.start and (doc[end - 1].text in POSSESSIVE or doc[end - 1].is_punct or doc[end - 1].is_space):
+            end -= 1
+        words = [t.text for t in doc[ent.start:end]]
+        if not 2 <= len(words) <= 3 or not all(w[:1].isupper() and w.isalpha() for w in words):
+            continue
+        if (words[0].lower(), words[-1].lower()) not in aliases.full \
+                and not all(evidence.is_person(w) and not evidence.is_place(w) for w in words):
+            continue
+        m = mention_from_span(doc[ent.start:end])
+        if m is None or not_a_person(doc, m, evidence):
+            continue
+        out.append(gender_from_book(m, evidence))
     return out
 
 

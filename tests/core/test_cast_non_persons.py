@@ -303,3 +303,22 @@ def test_a_kin_word_one_of_the_four_bears_as_a_title_is_that_person(nlp):
     rejected = Counter()
     insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
     assert insts and not rejected[core.REJECT_KIN_NAME], rejected
+
+
+BOOK_ARCHER = ("Mr. Archer smiled. Mr. Archer sat. Newland said he would go. Newland said he was tired. "
+               "Newland laughed and he went out. The house was quiet and the garden was long. ") * 3
+
+
+@pytest.mark.parametrize("book,person", [
+    # the NER makes "Newland Archer's" a GPE; the book shows both words to be a person
+    (BOOK_ARCHER, True),
+    # a book that shows neither: the entity stays a place
+    ("The house was quiet and the garden was long. " * 10, False),
+])
+def test_a_full_name_the_ner_put_in_another_entity_is_a_person(nlp, book, person):
+    from pipeline.core.extract import person_mentions
+
+    doc = nlp("It played a part as important in Newland Archer's New York as the totem terrors.")
+    assert any(e.text.startswith("Newland Archer") and e.label_ != "PERSON" for e in doc.ents)
+    got = [m.text for m in person_mentions(doc, book_evidence(book, "b"))]
+    assert ("Newland Archer" in got) is person, got

@@ -800,7 +800,8 @@ def _full_names_in_other_entities(doc, taken: set[int], evidence: BookEvidence) 
     """A multi-word entity of another kind (two or three capitalised words) that is a person of
     the book: a full name of its alias table (a given name and a surname the book titles), or
     words each of which the book shows to be a person and none a place ("Newland Archer's" a
-    GPE, where the book writes "Mr. Archer" and Newland's "he")."""
+    GPE, where the book writes "Mr. Archer" and Newland's "he"), or a title before such words
+    or before a surname the book titles elsewhere ("Dr Marjoribanks" an ORG)."""
     aliases = evidence.aliases
     if aliases is None or not evidence.text_rules:
         return []
@@ -814,8 +815,10 @@ def _full_names_in_other_entities(doc, taken: set[int], evidence: BookEvidence) 
         words = [t.text for t in doc[ent.start:end]]
         if not 2 <= len(words) <= 3 or not all(w[:1].isupper() and w.isalpha() for w in words):
             continue
-        if (words[0].lower(), words[-1].lower()) not in aliases.full \
-                and not all(evidence.is_person(w) and not evidence.is_place(w) for w in words):
+        name = words[1:] if any_title(words[0]) else words     # "Dr Marjoribanks" an ORG
+        if not name or ((words[0].lower(), words[-1].lower()) not in aliases.full
+                        and not all((evidence.is_person(w) or (len(name) < len(words) and _titled_in_book(evidence, w)))
+                                    and not evidence.is_place(w) for w in name)):
             continue
         m = mention_from_span(doc[ent.start:end])
         if m is None or not_a_person(doc, m, evidence):

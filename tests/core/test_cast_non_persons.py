@@ -322,3 +322,15 @@ def test_a_full_name_the_ner_put_in_another_entity_is_a_person(nlp, book, person
     assert any(e.text.startswith("Newland Archer") and e.label_ != "PERSON" for e in doc.ents)
     got = [m.text for m in person_mentions(doc, book_evidence(book, "b"))]
     assert ("Newland Archer" in got) is person, got
+
+
+def test_a_titled_surname_the_ner_put_in_an_org_is_a_person(nlp):
+    from pipeline.core.extract import person_mentions
+
+    book = ("Dr. Marjoribanks smiled. Dr. Marjoribanks sat. Lucilla Marjoribanks came home. "
+            "Miss Marjoribanks was nineteen. The house was quiet and the garden was long. ") * 3
+    doc = nlp("Lucilla had caused the fire to be lighted in the library where Dr Marjoribanks always sat in the "
+              "evenings; for Dr Marjoribanks was not a man who had any great confidence.")
+    assert any(e.label_ == "ORG" and "Marjoribanks" in e.text for e in doc.ents)    # the NER's mistake
+    got = [m.text for m in person_mentions(doc, book_evidence(book, "b"))]
+    assert got.count("Dr Marjoribanks") == 2, got

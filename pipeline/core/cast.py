@@ -41,7 +41,8 @@ from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_B
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import NameMention, any_title, glued_pieces, guess, mention_from_span, title_gender
+from pipeline.lang.names import (NameMention, any_title, glued_pieces, guess, mention_from_span, title_gender,
+                                 ungendered_titles)
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -557,6 +558,12 @@ def _titled_in_book(evidence: BookEvidence, word: str) -> bool:
     return bool(ev and sum(ev.titled.values()))
 
 
+# kinds of ungendered titles (resources/ungendered_titles.tsv) that the novels of the period give
+# to men only: a "Dr Marjoribanks" or "Judge Thatcher" the book says nothing more of is a man
+# (not "Nurse", "Cousin" or a saint)
+MAN_BY_CONVENTION = frozenset({"academic", "clerical", "office"})
+
+
 def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMention:
     """The mention with the book's gender where its own is missing or strongly contradicted."""
     if evidence is None:
@@ -579,6 +586,9 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         family = _family_surname(m, words, evidence)
         if family is not None:
             m.gender, m.gender_source = family
+        elif m.gender == UNGENDERED and m.title and evidence.text_rules \
+                and ungendered_titles().get(m.title.rstrip(".").lower()) in MAN_BY_CONVENTION:
+            m.gender, m.gender_source = MASCULINE, "title (the period's convention)"
         return m
     family = _family_surname(m, words, evidence)
     if family is not None:

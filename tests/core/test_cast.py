@@ -262,9 +262,11 @@ def test_the_bare_surname_of_a_family_takes_its_own_pronouns(nlp):
     doc = person_doc(nlp, "Durbeyfield looked at the fire.", "Durbeyfield")
     m = doc_mentions(doc, ev)[0]
     assert (m.gender, m.gender_source) == ("masculine", "book:pronouns")
-    # a mention with a title of its own is not the family's bare form
+    # a mention with a title of its own is not the family's bare form: no vote of the bare
+    # surname's reaches it (a doctor is a man by the period's convention, not by those votes)
     doc = person_doc(nlp, "Dr. Durbeyfield looked at the fire.", "Dr. Durbeyfield")
-    assert doc_mentions(doc, ev)[0].gender == "ungendered"
+    m = doc_mentions(doc, ev)[0]
+    assert (m.gender, m.gender_source) == ("masculine", "title (the period's convention)")
     # no vote of its own: the family's head (a full name's "she" still casts none)
     ev = book_evidence(family + "Tess Durbeyfield sat, and she wept. " * 5, "b")
     m = doc_mentions(person_doc(nlp, "Durbeyfield looked at the fire.", "Durbeyfield"), ev)[0]

@@ -334,3 +334,22 @@ def test_a_titled_surname_the_ner_put_in_an_org_is_a_person(nlp):
     assert any(e.label_ == "ORG" and "Marjoribanks" in e.text for e in doc.ents)    # the NER's mistake
     got = [m.text for m in person_mentions(doc, book_evidence(book, "b"))]
     assert got.count("Dr Marjoribanks") == 2, got
+
+
+@pytest.mark.parametrize("word,gender", [
+    # an ungendered title of the professions, the book silent on its gender: the period's man
+    ("Dr Merridew", "masculine"), ("Professor Merridew", "masculine"), ("Judge Merridew", "masculine"),
+    # not a nurse or a cousin
+    ("Nurse Merridew", "ungendered"), ("Cousin Merridew", "ungendered"),
+])
+def test_a_professions_title_the_book_says_nothing_of_is_a_mans(nlp, word, gender):
+    book = f"{word} came in. {word} sat down. The house was quiet. " * 4
+    m = mention(person_doc(nlp, f"Then {word} looked at the fire.", word), book_evidence(book, "b"))
+    assert m is not None and m.gender == gender, m
+
+
+def test_a_professions_title_yields_to_the_books_pronouns(nlp):
+    book = ("Dr Merridew came and she sat. Dr Merridew left; she was tired. Dr Merridew said she would. "
+            "The house was quiet. ") * 2
+    m = mention(person_doc(nlp, "Then Dr Merridew looked at the fire.", "Dr Merridew"), book_evidence(book, "b"))
+    assert m is not None and m.gender == "feminine", m

@@ -147,6 +147,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     if after is not None and after.text in PLACE_HEADS and _prev(doc, m.token_start) is not None \
             and _prev(doc, m.token_start).lower_ in (*PLACE_PREPS, "the"):
         return "place-name"             # "in Prince Edward island", "to Regent street"
+    if _second_word_of_a_place(doc, m, evidence):
+        return "place-name"             # "the house in Pall Mall": the NER took "Mall"
     if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
         prev_t = _prev(doc, m.token_start)
         singular = words[0][:-2] if words[0].endswith("es") and evidence.capital[words[0][:-2]] else words[0][:-1]
@@ -551,6 +553,22 @@ def _no_first_name(word: str, evidence: BookEvidence | None) -> bool:
     ev = evidence.forms.get(word)
     return not (ev and (ev.person or sum(ev.titled.values()) or sum(ev.pronouns.values())
                         or sum(ev.appositions.values())))
+
+
+def _second_word_of_a_place(doc, m: NameMention, evidence: BookEvidence | None) -> bool:
+    """An untitled one-word mention after a capitalised word that is no name, after a place
+    preposition ("in Pall Mall", where the NER made "Mall" a woman): the two words are a
+    place. The word before must be one the book writes capitalised far more often than in
+    lower case (not "in Old Jolyon's day"), that gender-guesser knows as no first name, that is
+    no title and that the book never shows as a person."""
+    if evidence is None or not evidence.text_rules or m.title or len(_words(m)) != 1 or m.token_start < 2:
+        return False
+    before, prep = doc[m.token_start - 1], doc[m.token_start - 2]
+    if not (before.text[:1].isupper() and before.is_alpha) or prep.lower_ not in PLACE_PREPS:
+        return False
+    if any_title(before.text) or guess(before.text)[0] != UNGENDERED:
+        return False
+    return evidence.proper(before.text) and not evidence.is_person(before.text) and not _titled_in_book(evidence, before.text)
 
 
 def _titled_in_book(evidence: BookEvidence, word: str) -> bool:

@@ -353,3 +353,20 @@ def test_a_professions_title_yields_to_the_books_pronouns(nlp):
             "The house was quiet. ") * 2
     m = mention(person_doc(nlp, "Then Dr Merridew looked at the fire.", "Dr Merridew"), book_evidence(book, "b"))
     assert m is not None and m.gender == "feminine", m
+
+
+BOOK_PALL = ("Sir Andrew lived in Pall Mall. The house in Pall Mall was large. Marguerite smiled. "
+             "Marguerite said she would come. The old man walked slowly. ") * 3
+
+
+@pytest.mark.parametrize("text,word,person", [
+    # read, seed 20261128: "the house in Pall Mall" made "Mall" a woman (swap-1: "in Pall Sir
+    # Andrew Ffoulkes")
+    ("He went to the house in Pall Mall that night.", "Mall", False),
+    # a first name, a title or a lower-case word before the name: a person
+    ("He went to the house with Marguerite Mall that night.", "Mall", True),
+    ("He sat in Old Mall's chair.", "Mall", True),
+])
+def test_the_second_word_of_a_place_is_no_person(nlp, text, word, person):
+    m = mention(person_doc(nlp, text, word), book_evidence(BOOK_PALL, "b"))
+    assert (m is not None) is person, m

@@ -285,22 +285,7 @@ def process_book(book_id: str, items: list[tuple[int, dict]], opts: BookOptions)
             return result
         recheck = _recheck(made, opts, words, casts)
         made = [m for m, ok in zip(made, recheck["ok"]) if ok]
-    rows: list[dict] = []
-    originals: Counter = Counter()
-    words_count: Counter = Counter()
-    name_swaps: Counter = Counter()
-    constructed = 0
-    for inst, recs, edits in made:
-        rows.extend(recs)
-        originals[(inst["pronoun_gender"], inst.get("pattern") or "")] += 1
-        for ed in edits["swap-1"]:
-            if ed.kind == "word":
-                words_count[f"{ed.old.lower()} -> {ed.new.lower()}"] += 1
-        for v in ("control", "swap-1", "swap-2"):
-            for ed in edits[v]:
-                if ed.kind == "name":
-                    name_swaps[v] += 1
-                    constructed += ed.constructed
+    rows, originals, words_count, name_swaps, constructed = _tally(made)
     result["rows"] = rows
     result["stats"] = {"originals": [[g, p, n] for (g, p), n in originals.items()],
                        "words": list(words_count.items()), "name_swaps": list(name_swaps.items()),
@@ -576,6 +561,29 @@ def _merge(args, out_dir: Path, path: Path, books: list[str], stats: dict, with_
     return 0
 
 
+def _tally(made: list[tuple]) -> tuple[list[dict], Counter, Counter, Counter, int]:
+    """The rows of the kept quadruples ``(instance, records, edits)`` and what the summary counts:
+    originals by (pronoun gender, pattern), swap-1's word substitutions, name swaps per variant,
+    and the names written in a constructed form."""
+    rows: list[dict] = []
+    originals: Counter = Counter()
+    words_count: Counter = Counter()
+    name_swaps: Counter = Counter()
+    constructed = 0
+    for inst, recs, edits in made:
+        rows.extend(recs)
+        originals[(inst["pronoun_gender"], inst.get("pattern") or "")] += 1
+        for ed in edits["swap-1"]:
+            if ed.kind == "word":
+                words_count[f"{ed.old.lower()} -> {ed.new.lower()}"] += 1
+        for v in ("control", "swap-1", "swap-2"):
+            for ed in edits[v]:
+                if ed.kind == "name":
+                    name_swaps[v] += 1
+                    constructed += ed.constructed
+    return rows, originals, words_count, name_swaps, constructed
+
+
 def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
     """--gap-tsv: the rows qualified with spaCy, made into quadruples and re-checked, in this
     process."""
@@ -589,11 +597,6 @@ def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
     path = Path(args.gap_tsv)
     items = [(inst, qid, ac, bc, url, f"gap-tsv:{path.name}")
              for inst, qid, ac, bc, url in _gap_instances(path, args, stats)]
-    rows: list[dict] = []
-    words_count: Counter = Counter()
-    name_swaps: Counter = Counter()
-    constructed = 0
-    originals: Counter = Counter()
     made = []
     for inst, qid, ac, bc, url, source in track(items, desc="generate: quadruples", unit="quadruple"):
         try:
@@ -609,17 +612,7 @@ def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
     if recheck is not None:
         recheck["with_book_cast"] = False
         made = [m for m, ok in zip(made, recheck["ok"]) if ok]
-    for inst, recs, edits in made:
-        rows.extend(recs)
-        originals[(inst["pronoun_gender"], inst.get("pattern") or "")] += 1
-        for ed in edits["swap-1"]:
-            if ed.kind == "word":
-                words_count[f"{ed.old.lower()} -> {ed.new.lower()}"] += 1
-        for v in ("control", "swap-1", "swap-2"):
-            for ed in edits[v]:
-                if ed.kind == "name":
-                    name_swaps[v] += 1
-                    constructed += ed.constructed
+    rows, originals, words_count, name_swaps, constructed = _tally(made)
     nodot = [strip_title_periods_row(r) for r in rows] if args.no_title_period else None
 
     # every file appears together with the others or not at all

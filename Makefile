@@ -42,6 +42,12 @@ build: $(STAMP) ## extract + generate in one resumable run: CORPUS=dir OUT=dir [
 perf-generate-scale: $(STAMP) ## generate on 2 workers vs 1 and its share of extract + generate, 18 Gutenberg novels (docs/scale.md)
 	$(PY) -m pipeline.perf.generate_scale
 
+# BUILD_SCALE_OPTS: e.g. "--books 3" (a quick subset), "--work DIR"; without --dask no cluster run
+BUILD_SCALE_OPTS ?= --dask
+.PHONY: perf-build-scale
+perf-build-scale: $(STAMP) ## build on the 18 Gutenberg + 100 LitBank novels, 2 workers and a 2-worker Dask cluster; projections (docs/scale.md)
+	$(PY) -m pipeline.perf.build_scale $(BUILD_SCALE_OPTS)
+
 # gold A/B labels from CoNLL-2012 coreference (e.g. LitBank): COREF=dir-or-file
 COREF ?= ../shared/reference/litbank-coref
 label: $(STAMP) ## gold A/B labels from CoNLL-2012 coreference: COREF=dir-or-file -> OUT/labelled (docs/label.md)

@@ -16,8 +16,8 @@ Bytes -> text -> paragraphs, the encoding rule and the book formats: :mod:`.corp
 Book identity: :mod:`.corpus.base`. Selection (``--language``, ``--metadata`` + ``--where``,
 ``--min-words``): :mod:`.corpus.selection`.
 
-Work is cut into :class:`Unit`\\ s (a file, a zip member, a group of Gutenberg copies, a range
-of table rows or sentence lines): small picklable records that a worker reads itself
+Work is cut into :class:`Unit`\\ s (a file, a zip member or a batch of small ones, a group of
+Gutenberg copies, a range of table rows or sentence lines): small picklable records that a worker reads itself
 (:func:`read_unit`), so a table is never sent whole to every worker. A command uses:
 
 * :func:`corpus_spec` (the parsed options of :func:`pipeline.options.add_corpus_arguments`,
@@ -89,12 +89,16 @@ def _stem(rel: str) -> str:
     return Path(compressed_inner(name) or name).stem
 
 
-def _read_one(unit: Unit) -> Book | Skip:
-    """A file or zip-member unit -> its book, or a Skip with the reason."""
+def _read_one(unit: Unit, data: bytes | BookSkipped | None = None) -> Book | Skip:
+    """A file or zip-member unit -> its book, or a Skip with the reason. ``data``: a member's
+    bytes (or why they could not be read) already taken from its open zip (a batch)."""
     book_id = walk.unit_book_id(unit)
     try:
+        if isinstance(data, BookSkipped):
+            raise data
         if unit.kind == "member":
-            book = book_from_bytes(archives.read_member(unit.path, unit.member), book_id, unit.rel, _stem(unit.member))
+            raw = data if data is not None else archives.read_member(unit.path, unit.member)
+            book = book_from_bytes(raw, book_id, unit.rel, _stem(unit.member))
         elif unit.rel.lower().endswith(".epub"):
             book = parse_epub(unit.path, book_id, unit.rel, _stem(unit.rel))
         else:
@@ -204,6 +208,7 @@ def plan_corpus(spec: CorpusSpec) -> Plan:
         plan.units = _sentence_units(plan.units, spec)
     if spec.limit_books is not None:
         plan.units = _limit(plan.units, spec.limit_books)
+    plan.units = walk.batch_members(plan.units)      # small zip members: one task and partition per batch
     if not plan.units and not plan.skips:
         raise InputError("no books found (.txt, .epub, .txt.gz/.bz2/.xz, .zip members; or a table)", path)
     if not plan.units and spec.limit_books != 0:
@@ -243,6 +248,9 @@ def _limit(units: list[Unit], n: int) -> list[Unit]:
 def _raw_items(unit: Unit, spec: CorpusSpec) -> Iterator[Book | Skip]:
     if unit.kind in ("file", "member"):
         yield _read_one(unit)
+    elif unit.kind == "members":
+        for member, (_, data) in zip(unit.batch, archives.read_members(unit.path, [u.member for u in unit.batch])):
+            yield _read_one(member, data)
     elif unit.kind == "variants":
         for i, alt in enumerate(unit.alternatives):
             item = _read_one(alt)

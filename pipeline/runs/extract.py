@@ -2,7 +2,8 @@
 
 The corpus (:mod:`pipeline.formats.books`: folders, zips, compressed files, tables, sentence
 files) is cut into units of work by :func:`pipeline.formats.books.plan_corpus`: a file, a zip
-member, the Gutenberg copies of one ebook, a range of table rows or sentence lines.
+member (small members in batches: one opening, one partition), the Gutenberg copies of one
+ebook, a range of table rows or sentence lines.
 :func:`process_unit` reads one unit (the worker reads the source itself) and runs
 :func:`process_book` on each of its books: cut into chunks, parsed, turned into records
 (:mod:`pipeline.core.extract`, with spaCy run by :mod:`pipeline.nlp.prune`). It never raises: a
@@ -39,7 +40,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.partitions import Partitions, partition_name, unit_label  # noqa: F401 (partition_name: re-exported)
+from pipeline.runs.partitions import Partitions, partition_name, unit_books, unit_label  # noqa: F401 (re-exported)
 
 COMMAND = "extract"       # the manifest's command field
 
@@ -197,7 +198,8 @@ def evidence_rows(results: list) -> list[dict]:
             for r in results if r.evidence]
 
 
-def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) -> dict:
+def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
+                batches: tuple = ()) -> dict:
     """Merge the partitions of the units ``keys`` (the current corpus, in this order) and the
     rows ``not_read`` (files not read, sorted by path; placed in path order among the books)
     into ``OUT/{books,mentions,instances,evidence,refused}.parquet``, streaming one partition at a time (memory
@@ -214,6 +216,7 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) 
     from pipeline.formats.files import staged_outputs
 
     parts = [part_dir(out, key) for key in keys if is_done(out, key)]
+    batched = {part_dir(out, key).name for key in batches}      # keys of batches of zip members
     failed = [part_dir(out, key) / FAILED_FILE for key in keys
               if not is_done(out, key) and (part_dir(out, key) / FAILED_FILE).exists()]
     pending = list(not_read or [])
@@ -237,6 +240,15 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None) 
 
         for p in parts:
             rows = pq.read_table(p / "book.parquet", schema=schemas.BOOKS).to_pylist()
+            if p.name in batched and pending:
+                # a batch of zip members: a member not read (x.zip/b.png) goes between the
+                # books (x.zip/a.txt, x.zip/c.txt) as it did when each member had its partition
+                merged = []
+                for row in rows:
+                    while pending and pending[-1]["path"] < row["path"]:
+                        merged.append(pending.pop())
+                    merged.append(row)
+                rows = merged
             first_path = rows[0]["path"] if rows else ""
             before = []
             while pending and pending[-1]["path"] < first_path:
@@ -468,10 +480,12 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
         return sum(r.book["n_words"] or 0 for r in results)
 
     def lost(task, reason):
-        path, book_id = unit_label(task[0])
-        result = skipped_book(path, book_id, reason, strategy=s.strategy)
-        result.book["status"] = FAILED
-        return [result]
+        results = []
+        for path, book_id in unit_books(task[0]):          # a batch of zip members: each member
+            result = skipped_book(path, book_id, reason, strategy=s.strategy)
+            result.book["status"] = FAILED
+            results.append(result)
+        return results
 
     t0 = time.perf_counter()
     from pipeline.runs import progress
@@ -486,6 +500,6 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     from pipeline.report.extract import summary
 
     not_read = [book_row(**k.row_values(), strategy=s.strategy) for k in plan.skips]
-    counts = consolidate(out, keys, not_read)
+    counts = consolidate(out, keys, not_read, batches=tuple(u.key for u in plan.units if u.kind == "members"))
     print(summary(counts, elapsed, words, done_before, len(todo), out, language=spec.language))
     return 1 if any(b["status"] == FAILED for b in counts["books"]) else 0

@@ -53,14 +53,17 @@ class Partitions:
 
 
 def unit_label(unit) -> tuple[str, str]:
-    """(path, book id) to report a unit whose result never came back."""
-    from pipeline.formats.corpus.walk import unit_book_id
+    """(path, book id) to report a unit whose result never came back (a batch of zip members:
+    its first; :func:`unit_books` lists each)."""
+    return unit_books(unit)[0]
 
-    if unit.kind in ("file", "member"):
-        return unit.rel, unit_book_id(unit)
-    if unit.kind == "variants":
-        return unit.rel, unit_book_id(unit.alternatives[0])
-    return unit.rel, unit.key
+
+def unit_books(unit) -> list[tuple[str, str]]:
+    """(path, book id) of each book of a unit whose result never came back (a batch of zip
+    members: every member, so each is listed as failed)."""
+    from pipeline.formats.corpus.walk import unit_books as books
+
+    return books(unit)
 
 
 def check_cast(cast: Path | None, plan) -> str | None:
@@ -79,8 +82,8 @@ def check_cast(cast: Path | None, plan) -> str | None:
     from pipeline.lang.names import title_gender
 
     overrides = read_cast_overrides(cast, title_gender)
-    if all(u.kind in ("file", "member", "variants") for u in plan.units):   # ids known before reading
-        check_books(overrides, {unit_label(u)[1] for u in plan.units}, cast)
+    if all(u.kind in ("file", "member", "members", "variants") for u in plan.units):   # ids known before reading
+        check_books(overrides, {book_id for u in plan.units for _, book_id in unit_books(u)}, cast)
     return str(cast)
 
 

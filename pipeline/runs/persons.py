@@ -30,7 +30,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.partitions import Partitions, cast_overrides, unit_label
+from pipeline.runs.partitions import Partitions, cast_overrides, unit_books
 
 MANIFEST = "manifest.json"
 KIND = "persons"
@@ -244,9 +244,8 @@ def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -
                 log.warning("%s: %s (%s)", row["path"], row["status"], row["skip_reason"])
         return sum(r["n_words"] for r, _, _ in results)
 
-    def lost(task, reason):
-        path, book_id = unit_label(task[0])
-        return [(_book_row(book_id, path, "skipped", reason), [], [])]
+    def lost(task, reason):          # a batch of zip members: a row for each member
+        return [(_book_row(book_id, path, "skipped", reason), [], []) for path, book_id in unit_books(task[0])]
 
     t0 = time.perf_counter()
     words = engines.run_books(todo, process_unit, write, lost=lost, workers=s.workers,

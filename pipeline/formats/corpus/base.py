@@ -113,7 +113,9 @@ class Unit:
     kind: ``file`` (a .txt/.epub/.gz/.bz2/.xz file), ``member`` (a zip member), ``variants``
     (Gutenberg copies of one ebook, ``alternatives`` in preference order), ``parquet`` /
     ``jsonl`` / ``csv`` / ``arrow`` (rows ``start``..``stop`` of a table), ``sentences`` (lines
-    ``start``..``stop`` of a one-sentence-per-line text, books given by ``bounds``)."""
+    ``start``..``stop`` of a one-sentence-per-line text, books given by ``bounds``), ``members``
+    (consecutive small members of one zip, the ``member`` Units in ``batch``, read with one
+    opening of the archive: :func:`pipeline.formats.corpus.walk.batch_members`)."""
     key: str                      # partition key, unique in the corpus
     kind: str
     path: str                     # absolute path of the file to open
@@ -130,6 +132,8 @@ class Unit:
     columns: tuple = ()           # tables: (text, id, title, author, language) column names ("" = none)
     inner: str = ""               # sentences: the kind of the source (file | member)
     base_id: str = ""             # sentences: the id of the file the books are cut from
+    claimed: int = 0              # member: the decompressed size its zip entry claims
+    batch: tuple = ()             # members: the member Units, in archive path order
 
     def limited(self, n: int) -> "Unit":
         """The same unit with only its first ``n`` books (``--limit-books``)."""
@@ -142,6 +146,10 @@ class Unit:
         if self.kind == "sentences":
             bounds = self.bounds[:n]
             return replace(self, bounds=bounds, stop=bounds[-1][1], books=n)
+        if self.kind == "members":        # another composition, another key (as walk.members_unit)
+            batch = self.batch[:n]
+            return batch[0] if n == 1 else replace(self, key=f"{self.rel} (+{n - 1} members)", books=n, batch=batch,
+                                                   size=sum(u.size for u in batch))
         return self
 
 

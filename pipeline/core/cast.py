@@ -358,7 +358,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     heroine of Don Juan): an untitled name used as a kind, after "a sort of" / "a kind of" or
     an indefinite article across adjectives ("a sort of infantine Guy Fawkes", "like a young
     Hercules"); a well-known real or legendary person the book never shows as one
-    (:func:`_famous_unshown`: "or Don Juan be popular")."""
+    (:func:`_famous_unshown`: "or Don Juan be popular"; a figure of the Bible or of myth
+    untitled: "the offending Adam", "Paul and Silas's prison")."""
     if _famous_unshown(doc, m, m.name.split(), evidence):
         return "a well-known person the book never shows as one"
     regnal = _regnal(doc, m)
@@ -423,10 +424,13 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
     with its title: "Don Juan", "Lord Byron", or without it) whom the book never shows as a
     person: no speech verb, apposition or possessive of a body part for any of its words, and,
     untitled, no title ("or Don Juan be popular"; not Napoleon in *War and Peace*, who speaks).
+    Untitled, a figure of the Bible or of myth (``resources/allusion_names.txt``: "the offending
+    Adam", "Paul and Silas's prison") the same way; those names name characters too, whom the
+    book shows.
     Only with a book's evidence: a short text's silence proves nothing."""
     if evidence is None or not evidence.text_rules or not evidence.n_words:
         return False
-    if not (_famous(m.text) or (not m.title and _famous(m.name))):
+    if not (_famous(m.text) or (not m.title and (_famous(m.name) or _alluded(m.name)))):
         return False
     for w in words:
         ev = evidence.forms.get(w)
@@ -462,6 +466,12 @@ def _famous(name: str) -> bool:
     from pipeline.lang.allusions import famous
 
     return famous(name)
+
+
+def _alluded(name: str) -> bool:
+    from pipeline.lang.allusions import alluded
+
+    return alluded(name)
 
 
 def _sentence_start(doc, i: int) -> bool:
@@ -811,10 +821,13 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         if i in taken or not a.upper[i] or len(text) < 2 or not evidence.is_person(text):
             continue
         tok = doc[i]
-        if tok.ent_type_ not in _FREE_ENTS or (tok.ent_type_ and tok.ent_iob_ == "I"):
+        if tok.ent_type_ not in _FREE_ENTS:
             continue
-        if tok.ent_type_ and any(t.ent_iob_ == "I" for t in doc[tok.i + 1:tok.i + 2]):
-            continue                    # part of a longer entity of another kind
+        if not _past_closing_quote(doc, tok):
+            if tok.ent_type_ and tok.ent_iob_ == "I":
+                continue
+            if tok.ent_type_ and any(t.ent_iob_ == "I" for t in doc[tok.i + 1:tok.i + 2]):
+                continue                # part of a longer entity of another kind
         span = doc[tok.i:tok.i + 1]
         m = mention_from_span(span)
         if m is None or not_a_person(doc, m, evidence):
@@ -822,6 +835,26 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         out.append(gender_from_book(m, evidence))
     out.extend(_full_names_in_other_entities(doc, taken, evidence))
     return out
+
+
+_CLOSING_QUOTES = {"”", "’", "\"", "'"}
+
+
+def _past_closing_quote(doc, tok) -> bool:
+    """Whether ``tok`` is inside an entity after a closing quotation mark of that entity: the
+    NER ran a quoted title on past its end ("when the choir sang “Far Above the Gentle
+    Daisies” Anne gazed", one WORK_OF_ART), so the words after the quote are the sentence's."""
+    if tok.ent_iob_ != "I":
+        return False
+    j = tok.i - 1
+    while j >= 0:
+        t = doc[j]
+        if t.text in _CLOSING_QUOTES and (t.text in "”’" or t.whitespace_):
+            return True
+        if t.ent_iob_ != "I":
+            return False
+        j -= 1
+    return False
 
 
 def _full_names_in_other_entities(doc, taken: set[int], evidence: BookEvidence) -> list[NameMention]:

@@ -309,6 +309,12 @@ REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
 REJECT_ALLUSION = "an allusion among the four persons (a sort of Guy Fawkes, or Don Juan be popular)"
 REJECT_BOOK_PERSON = "a name the book shows as a person inside another entity (to Good and Alphonse, an ORG)"
 REJECT_KIN_NAME = "a kin word used as a name (Mother was sitting at the fire)"
+# a word of one of the four persons' names outside their mentions, which no swap would reach
+# (the NER ran a song's title on into "”Anne gazed", a WORK_OF_ART)
+REJECT_UNMARKED = "a name of the four outside its mentions (“Gentle Daisies” Anne gazed, a WORK_OF_ART)"
+# a mention the NER ended before the rest of the name ("by Gaston Mears or Mack Dodge--", where
+# "Dodge--" is one token): a swap would write "Minnie McGlook Dodge"
+REJECT_CUT = "a name that runs on past its mention (Mack Dodge--, the NER took only Mack)"
 # not a fifth person: a name of the window may be either of two persons of the book (two Mr. Osbornes)
 REJECT_AMBIGUOUS_ALIAS = "a name that may be either of two persons (two Mr. Osbornes)"
 # not a fifth person: a "her" whose case only the meaning decides, so no swap can be sure of
@@ -324,7 +330,7 @@ RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "bar
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
-                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME)
+                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -433,6 +439,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     words = {w for p in persons for w in p.key_tokens}
     places = saint_places(doc, tokens)
     in_window = {t.i for t in tokens}
+    for m in mentions:
+        cut = _runs_on(doc, m, covered, in_window)
+        if cut:
+            found.setdefault(REJECT_CUT, f"{m.text} {cut}")
+            break
     glued = _glued_name(tokens, mentions, words, evidence)
     if glued:
         found.setdefault(REJECT_GLUED, glued)
@@ -476,6 +487,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
         ent = tok.ent_type_
+        if ent != "PERSON" and _unmarked_name(tok, words):
+            found.setdefault(REJECT_UNMARKED, tok.text)
+            continue
         if ent and ent != "PERSON":
             why = _person_in_other_entity(tok, covered, words) or _book_person(tok, words, evidence)
             if why:
@@ -618,6 +632,38 @@ def _person_in_other_entity(tok, covered: set[int], words: set[str]) -> str | No
     if tok.ent_type_ == "ORG" and tok.ent_iob_ == "B" and (tok.i + 1 >= len(tok.doc) or tok.doc[tok.i + 1].ent_iob_ != "I"):
         return REJECT_PROPER
     return None
+
+
+_LEADING_WORD = re.compile(r"[A-Z][a-z]+(?:['’-][A-Za-z]+)*")
+
+
+def _runs_on(doc, m: NameMention, covered: set[int], in_window: set[int]) -> str:
+    """The capitalised word right after the mention ``m`` (a space between, no punctuation)
+    that continues the name, or "": the NER stopped early ("Mack Dodge--", "Dodge--" one token
+    tagged a number). Not a title, "I", a word of another mention, a sentence start or a word
+    of another entity (the NER's own judgement that it is no part of the name)."""
+    j = m.token_end
+    if j >= len(doc) or j not in in_window or j in covered or not doc[j - 1].whitespace_:
+        return ""
+    tok = doc[j]
+    if tok.is_sent_start or (tok.ent_type_ and tok.ent_type_ != "PERSON"):
+        return ""
+    w = _LEADING_WORD.match(tok.text)
+    if not w or any_title(w.group(0)) or (w.end() < len(tok.text) and tok.text[w.end()] not in "-—–"):
+        return ""
+    return w.group(0)
+
+
+def _unmarked_name(tok, words: set[str]) -> bool:
+    """Whether ``tok`` (outside every mention) is a capitalised word of one of the four persons'
+    names that the NER put in an entity of another kind or tagged a proper noun outside any
+    entity: a swap replaces mentions only, so it would stay ("when the choir sang “Far Above
+    the Gentle Daisies” Anne gazed at the ceiling", the title's WORK_OF_ART run on into
+    "Anne gazed"; the swap writes "Anne gazed ... laughed until people near him laughed")."""
+    text = tok.text
+    if not (_word(text) and text[:1].isupper() and text.lower() in words) or any_title(text):
+        return False
+    return bool(tok.ent_type_) or tok.tag_ in PROPN_TAGS
 
 
 def _book_person(tok, words: set[str], evidence) -> str | None:

@@ -338,6 +338,9 @@ mind thoughts opinion word words consent leave permission name life love affecti
 PERCEPTION_FORMS = _forms_of(PERCEPTION_LEMMAS)
 SAY_FORMS = _forms_of(SAY_IDIOM[1])
 DITRANSITIVE_FORMS = _forms_of(DITRANSITIVE_LEMMAS)
+# verbs that name someone something: "called her maid" is her maid summoned, or the woman named a
+# maid ("called her darling"); the parser reads an object and a predicate either way
+NAMING_FORMS = _forms_of(frozenset({"call"}))
 
 
 def _real_neighbour(doc, i: int, step: int):
@@ -365,12 +368,16 @@ def ambiguous_her(doc, tok) -> bool:
     consoling satisfaction", "which Amelia had given her years and years ago", "getting her new
     clothes"): "him" and "his" both read well, and only the meaning decides. Not after the
     idioms :func:`pronoun_case` settles, nor before a determiner ("gave her a book": an object)
-    or after "do" ("to do her justice")."""
+    or after "do" ("to do her justice"). After a verb of naming, before a bare noun, always
+    ("called her maid": her maid summoned, or she named one; "called her darling")."""
     if tok.lower_ != "her":
         return False
     prev, nxt = _real_neighbour(doc, tok.i, -1), _real_neighbour(doc, tok.i, 1)
     if prev is None or nxt is None or prev.lower_ in DO_FORMS:
         return False
+    if prev.lower_ in NAMING_FORMS and prev.tag_.startswith("VB") and nxt.text[:1].islower() \
+            and nxt.tag_ in ("NN", "NNS", "JJ") and nxt.lower_ not in IDIOM_NOUNS:
+        return True                     # "called her maid": summoned her maid, or named her one
     if prev.lower_ not in DITRANSITIVE_FORMS or not prev.tag_.startswith("VB"):
         return False
     if not nxt.text[:1].islower() or nxt.tag_ in ("DT", "PRP$", "PDT", "WDT", "CD", "IN", "TO", "RP", "CC"):

@@ -98,6 +98,14 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("Henry the footman came in.", "Henry", None, False),
     ("She saw Elizabeth the next day.", "Elizabeth", None, False),
     ('"No," said Louis XIII.', "Louis XIII", None, False),
+    # a figure of the Bible or of myth the book never shows (read, seed 20261129)
+    ("She would scourge the offending Adam out of him.", "Adam", BOOK_ALLUSION, True),
+    ("It shook the foundations of Paul and Silas's prison.", "Paul", BOOK_ALLUSION, True),
+    # ... but a character of that name whom the book shows: a speaker, titled
+    ("She would scourge the offending Adam out of him.", "Adam",
+     BOOK_ALLUSION + '"Yes," said Adam. Adam said no. Adam took his hat. Adam said yes. ', False),
+    ("Then Paul came in.", "Paul", BOOK_ALLUSION + "Mr. Paul came. Mr. Paul left. ", False),
+    ("Then Paul came in.", "Paul", None, False),        # no book: a short text's silence proves nothing
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):
     evidence = book_evidence(book, "b") if book else None

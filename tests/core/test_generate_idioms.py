@@ -49,6 +49,13 @@ def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     ("She would pay her respects.", False),    # a possessive idiom
     ("It cost her something.", False),         # an object before an indefinite pronoun
     ("He found her better.", False),           # not a verb of giving
+    # a verb of naming before a bare noun (read, seed 20261129: "called her maid" -> "called him valet")
+    ("Mrs. Vanderpool smiled and called her maid as Mr. Easterly went.", True),
+    ("He called her darling.", True),
+    ("They called her Mary.", False),          # a name: the object
+    ("He called her attention to it.", False),  # a possessive idiom
+    ("He called her back.", False),
+    ("She called her a fool.", False),         # a determiner
 ])
 def test_a_her_whose_case_the_sentence_leaves_open(nlp, text, open_):
     from pipeline.lang.gendered_words import ambiguous_her

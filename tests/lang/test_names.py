@@ -19,6 +19,8 @@ def _doc(nlp, words, persons):
     # forms of address met in LitBank's openings ("Squire Cass", "Monsignor Darcy", "Citoyen Bibot")
     ("Squire", "masculine"), ("Monsignor", "masculine"), ("Cardinal", "masculine"), ("Citoyen", "masculine"),
     ("Citoyenne", "feminine"), ("Abbé", "masculine"),
+    # dialect forms of address (read, seed 20261129: "What Miz Pats want dinner?" read as a man)
+    ("Miz", "feminine"), ("Marse", "masculine"), ("Massa", "masculine"),
 ])
 def test_title_genders(title, gender):
     assert title_gender(title) == gender

@@ -89,6 +89,19 @@ def test_local_and_dask_builds_identical_and_measured(tmp_path, capsys):
     assert build_scale.compare_outputs(work / "local", work / "dask")["generate/quadruples.tsv"].startswith("DIFFERENT")
 
 
+def test_json_key_order_is_told_apart(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    for side, text in (("a", '{"x": 1, "y": [1, 2]}'), ("b", '{"y": [1, 2], "x": 1}'), ("c", '{"x": 2, "y": [1, 2]}')):
+        (tmp_path / side / "extract").mkdir(parents=True)
+        pq.write_table(pa.table({"book_id": ["b1"], "evidence": [text]}), tmp_path / side / "extract" / "evidence.parquet")
+    assert build_scale.compare_outputs(tmp_path / "a", tmp_path / "b")["extract/evidence.parquet"] \
+        == "DIFFERENT: JSON key order only"
+    assert build_scale.compare_outputs(tmp_path / "a", tmp_path / "c")["extract/evidence.parquet"] \
+        == "DIFFERENT: 1 / 1 rows"
+
+
 def test_skips_without_a_corpus(tmp_path, capsys):
     assert build_scale.main(["--corpus", str(tmp_path / "absent")]) == 0
     assert "skipped" in capsys.readouterr().out

@@ -57,9 +57,10 @@ def test_local_and_dask_builds_identical_and_measured(tmp_path, capsys):
     pytest.importorskip("psutil")
     corpus = tmp_path / "books"
     corpus.mkdir()
-    text = SAMPLE.read_text(encoding="utf-8")
-    (corpus / "orchard-a.txt").write_text(text, encoding="utf-8")
-    (corpus / "orchard-b.txt").write_text(text, encoding="utf-8")
+    paragraphs = SAMPLE.read_text(encoding="utf-8").split("\n\n")
+    half = len(paragraphs) // 2                      # two short books: the story's halves
+    (corpus / "orchard-a.txt").write_text("\n\n".join(paragraphs[:half]), encoding="utf-8")
+    (corpus / "orchard-b.txt").write_text("\n\n".join(paragraphs[half:]), encoding="utf-8")
     work = tmp_path / "work"
     status = build_scale.main(["--corpus", str(corpus), "--work", str(work), "--workers", "1", "--dask",
                                "--machines", "1", "16", "--json", str(tmp_path / "r.json")])
@@ -71,7 +72,7 @@ def test_local_and_dask_builds_identical_and_measured(tmp_path, capsys):
     assert r["comparison"]["generate/quadruples.tsv"] == "bytes"
     local, dask = r["runs"]
     assert (local["engine"], dask["engine"]) == ("local", "dask")
-    assert local["quadruples"] == dask["quadruples"] == 72 and local["words"] == dask["words"] > 3_000
+    assert local["quadruples"] == dask["quadruples"] > 10 and local["words"] == dask["words"] > 1_500
     assert abs(local["words_per_second"] - local["words"] / local["wall_seconds"]) < 2
     assert math.isclose(local["extract_seconds"] + local["generate_seconds"], local["stages_seconds"], abs_tol=0.2)
     assert local["peak_mb_main"] > 50 and local["cpu_seconds"] > 0

@@ -359,7 +359,10 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     an indefinite article across adjectives ("a sort of infantine Guy Fawkes", "like a young
     Hercules"); a well-known real or legendary person the book never shows as one
     (:func:`_famous_unshown`: "or Don Juan be popular"; a figure of the Bible or of myth
-    untitled: "the offending Adam", "Paul and Silas's prison")."""
+    untitled: "the offending Adam", "Paul and Silas's prison"); a name a verb of naming gives
+    (:func:`_named_as`: "called me Daisy", "called herself Mrs. Carey")."""
+    if _named_as(doc, m):
+        return "a name talked of as a name (called me Daisy)"
     if _famous_unshown(doc, m, m.name.split(), evidence):
         return "a well-known person the book never shows as one"
     regnal = _regnal(doc, m)
@@ -378,6 +381,28 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
             and not any(_gendered_noun(doc[k].text) for k in range(j + 1, m.token_start)):
         return "a name after 'a sort of'"   # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
     return None
+
+
+# verbs of naming in their forms (the pipeline runs no lemmatizer)
+NAMING_VERBS = frozenset("""call calls called calling name names named naming christen christens christened
+christening dub dubs dubbed dubbing nickname nicknames nicknamed style styles styled term terms termed
+entitle entitles entitled""".split())
+
+
+def _named_as(doc, m: NameMention) -> bool:
+    """The mention is the name a verb of naming gives (the parser's object predicate, ``oprd``,
+    or a name coordinated with one): "called me Daisy" (the narrator's nickname), "call
+    yourself John Jones, or George Potts" (made-up names), "called herself Mrs. Carey" (an
+    assumed name): a name talked of as a word, whose swap would rename the wrong person. Not
+    "called Mary at once" (an object) or "called on Mrs. Weston"."""
+    head = next((doc[i] for i in range(m.token_start, m.token_end)
+                 if not (m.token_start <= doc[i].head.i < m.token_end) or doc[i].head.i == i), None)
+    if head is None:
+        return False
+    tok = head
+    while tok.dep_ == "conj" and tok.head.i != tok.i:
+        tok = tok.head
+    return tok.dep_ == "oprd" and tok.head.lower_ in NAMING_VERBS
 
 
 # a regnal number (inside the entity or right after it): "Henry VIII", "Louis XIV"; not "I"

@@ -106,6 +106,15 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
      BOOK_ALLUSION + '"Yes," said Adam. Adam said no. Adam took his hat. Adam said yes. ', False),
     ("Then Paul came in.", "Paul", BOOK_ALLUSION + "Mr. Paul came. Mr. Paul left. ", False),
     ("Then Paul came in.", "Paul", None, False),        # no book: a short text's silence proves nothing
+    # a name talked of as a name (read, seed 20261128: the narrator's nickname, made-up and assumed names)
+    ("He more than once called me Daisy; which brought Miss Dartle out again.", "Daisy", None, True),
+    ("You will call yourself John Jones, or George Potts, or some such name.", "George Potts", None, True),
+    ("You will call yourself John Jones, or George Potts, or some such name.", "John Jones", None, True),
+    ("She wore a wedding-ring and called herself Mrs. Carey.", "Mrs. Carey", None, True),
+    ("They named him Oliver.", "Oliver", None, True),
+    ("He called Mary at once.", "Mary", None, False),
+    ("He called on Mrs. Weston yesterday.", "Mrs. Weston", None, False),
+    ("Emma called Harriet a fool.", "Harriet", None, False),
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):
     evidence = book_evidence(book, "b") if book else None

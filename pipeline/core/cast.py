@@ -402,7 +402,11 @@ def _named_as(doc, m: NameMention) -> bool:
     tok = head
     while tok.dep_ == "conj" and tok.head.i != tok.i:
         tok = tok.head
-    return tok.dep_ == "oprd" and tok.head.lower_ in NAMING_VERBS
+    if tok.dep_ != "oprd" or tok.head.lower_ not in NAMING_VERBS:
+        return False
+    # the one named stands between: "called me Daisy", "named him Oliver" (not the parser's
+    # "called Levin to her side", Levin an object it took for a predicate)
+    return any(c.dep_ == "dobj" and c.i < tok.i for c in tok.head.children)
 
 
 # a regnal number (inside the entity or right after it): "Henry VIII", "Louis XIV"; not "I"

@@ -482,7 +482,7 @@ def _after_title(text: str, at: int, run: str) -> bool:
 
 def _vote(forms: dict, words: tuple, pronoun: str) -> None:
     g = MASCULINE if pronoun.lower() == "he" else FEMININE
-    for w in set(words):
+    for w in dict.fromkeys(words):    # in order: the forms (and evidence.parquet) come out the same in every process
         _ev(forms, w).pronouns[g] += 1
     if len(words) == 1:
         _ev(forms, words[0]).alone[g] += 1

@@ -115,6 +115,7 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("He called Mary at once.", "Mary", None, False),
     ("He called on Mrs. Weston yesterday.", "Mrs. Weston", None, False),
     ("Emma called Harriet a fool.", "Harriet", None, False),
+    ("The princess called Levin to her side.", "Levin", None, False),
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):
     evidence = book_evidence(book, "b") if book else None

@@ -75,6 +75,9 @@ def _build_locked(s: BuildSettings, out: Path) -> int:
     from pipeline.runs.extract import ExtractSettings, extract
     from pipeline.runs.generate import GenerateSettings, generate
 
+    from pipeline.formats.out_guard import check_out
+
+    check_out(out, "build")         # another command's folder (an extract output...): refused, --overwrite or not
     ext, gen = out / EXTRACT_DIR, out / GENERATE_DIR
     t0 = time.perf_counter()
     _stage(1, "extract", ext)

@@ -367,22 +367,25 @@ def check_manifest(out: Path, old: dict | None, settings: dict, fingerprint: dic
         check_fingerprint(old.get("fingerprint"), fingerprint, out / MANIFEST)
 
 
+def check_out(out: Path) -> None:
+    """Refuse an ``out`` holding another command's run (:func:`pipeline.formats.out_guard.check_out`,
+    the guard every command with ``--overwrite`` shares): its manifest, or partitions with files
+    extract does not write."""
+    from pipeline.formats.out_guard import check_out as guard
+    from pipeline.formats.unit_input import INPUT_FILE
+
+    guard(out, COMMAND, "parts", PART_FILES + (FAILED_FILE, INPUT_FILE))
+
+
 def clear_output(out: Path) -> None:
     """Remove what extract wrote into ``out`` (partitions, merged files, manifest, staging and
     temporary files), nothing else. The partitions are first renamed away, so a crash half-way
     never leaves a mix of old and new partitions under ``parts/``."""
     import shutil
-    import tempfile
 
-    from pipeline.formats.files import fsync_path
+    from pipeline.formats.out_guard import remove_own
 
-    if (out / "parts").exists():
-        trash = Path(tempfile.mkdtemp(prefix=".trash-", dir=out))
-        (out / "parts").rename(trash / "parts")
-        fsync_path(out)
-        shutil.rmtree(trash)
-    for name in OUTPUTS + (MANIFEST,):
-        (out / name).unlink(missing_ok=True)
+    remove_own(out, OUTPUTS + (MANIFEST,), ("parts",))
     from pipeline.formats.files import JOURNAL, remove_stale_stages
 
     (out / JOURNAL).unlink(missing_ok=True)       # a half-published set of the old run: dropped
@@ -442,10 +445,9 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     from pipeline.formats import run_record
     run_record.note(model=model, strategy=s.strategy)
     old = None
+    check_out(out)            # another command's manifest or partitions stop the run, --overwrite or not
     if (out / MANIFEST).exists() or (out / "parts").exists() or any((out / f).exists() for f in OUTPUTS):
         if s.overwrite:
-            if (out / MANIFEST).exists():
-                read_manifest(out)          # a manifest of another kind stops --overwrite
             clear_output(out)
         else:
             old = read_manifest(out)

@@ -376,16 +376,16 @@ def run_settings(args, model: str | None) -> dict:
 def _check_identity(out: Path, settings: dict, fingerprint: dict, overwrite: bool) -> None:
     """Refuse to add parts to a generate run in ``out`` made with other settings or code
     (unless ``overwrite``: its parts are removed); write the manifest of a new run."""
-    import shutil
-
     from pipeline.errors import InputError
     from pipeline.formats.files import read_json, write_json
     from pipeline.formats.fingerprint import check_fingerprint
+    from pipeline.formats.out_guard import check_out, remove_own
 
     root = out / PARTS_DIR
     path = root / MANIFEST
+    check_out(out, COMMAND)         # another command's folder (extract's is shared), before anything is removed
     if root.exists() and overwrite:
-        shutil.rmtree(root)
+        remove_own(out, folders=(PARTS_DIR,))
     if path.exists():
         old = read_json(path)
         if not isinstance(old, dict) or old.get("command") != COMMAND:
@@ -398,7 +398,7 @@ def _check_identity(out: Path, settings: dict, fingerprint: dict, overwrite: boo
         check_fingerprint(old.get("fingerprint"), fingerprint, path, "the generate run already in this directory")
         return
     if root.exists():
-        shutil.rmtree(root)           # parts without a manifest: never trusted
+        remove_own(out, folders=(PARTS_DIR,))      # parts without a manifest: never trusted
     root.mkdir(parents=True)
     write_json(path, {"command": COMMAND, "settings": settings, "compared": list(COMPARED),
                       "fingerprint": fingerprint})
@@ -423,6 +423,9 @@ def generate(args: GenerateSettings) -> int:
     _cast(args)                     # a bad cast file stops the run before anything is read
     words = gw.load(args.gendered_words)
     out_dir = Path(args.out)
+    from pipeline.formats.out_guard import check_out
+
+    check_out(out_dir, COMMAND)     # another command's folder: refused before anything is read or written
     stats: dict = {"word_lists": words.sources}
     from pipeline.formats import run_record
     from pipeline.nlp.load import resolve_model_name

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import logging
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -142,16 +141,6 @@ def _read_manifest(manifest: Path) -> dict:
     return old
 
 
-def _foreign_parts(out: Path) -> list[Path]:
-    """Partitions under ``out/parts`` holding a file persons does not write (another command's)."""
-    root = out / "parts"
-    if not root.is_dir():
-        return []
-    own = set(PART_FILES)
-    return [d for d in sorted(root.iterdir())
-            if not d.is_dir() or any(f.name not in own and not f.name.startswith(".") for f in d.iterdir())]
-
-
 def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
     """Start afresh (``overwrite``) or check that the run already in ``out`` has these settings;
     then write the manifest. ``overwrite`` removes only what a persons run writes (its
@@ -161,20 +150,16 @@ def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
     from pipeline.formats.files import write_text
     from pipeline.formats.fingerprint import check_fingerprint
 
+    from pipeline.formats.out_guard import check_out, remove_own
+
     manifest = out / MANIFEST
+    check_out(out, KIND, "parts", PART_FILES)       # the guard every command with --overwrite shares
     old = _read_manifest(manifest) if manifest.exists() else None
-    foreign = _foreign_parts(out)
-    if foreign:
-        raise InputError(f"holds partitions of another command ({foreign[0].name}: not persons' files); "
-                         "--overwrite leaves them alone; choose another --out", out / "parts")
     if old is None and not overwrite and (out / "parts").is_dir() and any((out / "parts").iterdir()):
         raise InputError("holds persons partitions without a manifest (an interrupted start or an older "
                          "version): use --overwrite to start afresh, or another --out", out / "parts")
     if out.exists() and overwrite:
-        shutil.rmtree(out / "parts", ignore_errors=True)
-        for name in OUTPUTS:
-            (out / name).unlink(missing_ok=True)
-        manifest.unlink(missing_ok=True)
+        remove_own(out, OUTPUTS + (MANIFEST,), ("parts",))
         old = None
     if old is not None:
         changed = [k for k in settings if k != "fingerprint" and old.get(k) != settings[k]]

@@ -100,7 +100,8 @@ def test_persons_overwrite_refuses_an_extract_folder(tmp_path, capsys, extra):
     before = extract_like(out)
     assert main(["persons", "--corpus", str(corpus(tmp_path)), "--out", str(out), *extra]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "extract run, not of a persons run" in err and "manifest.json" in err
+    assert err.count("\n") == 1 and "not the manifest of a persons run but of an extract run" in err
+    assert "manifest.json" in err
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
 
 
@@ -175,3 +176,101 @@ def test_out_inside_the_corpus_is_refused(tmp_path, capsys, command):
     assert not out.exists()
     assert main([command, "--corpus", str(c), "--out", str(c)]) == 2      # the corpus folder itself
     assert "inside the corpus folder" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ one guard for every --overwrite
+
+def persons_like(out):
+    """A folder as persons leaves it: its manifest, a partition, the merged cast."""
+    (out / "parts" / "story-ab").mkdir(parents=True)
+    (out / "parts" / "story-ab" / "cast.parquet").write_bytes(b"persons'")
+    (out / "manifest.json").write_text('{"kind": "persons", "model": "m"}', encoding="utf-8")
+    (out / "cast.tsv").write_text("persons'\n", encoding="utf-8")
+    return {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def build_like(out):
+    """A folder as build leaves it: its stages' folders and summary."""
+    (out / "extract" / "parts" / "a-1").mkdir(parents=True)
+    (out / "extract" / "manifest.json").write_text('{"command": "extract", "settings": {}}', encoding="utf-8")
+    (out / "generate" / "generate-parts").mkdir(parents=True)
+    (out / "generate" / "generate-parts" / "manifest.json").write_text('{"command": "generate"}', encoding="utf-8")
+    (out / "build.json").write_text('{"books": 1}', encoding="utf-8")
+    return {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def generate_like(out):
+    """A folder generate wrote alone (--instances FILE --out OUT): its parts and manifest."""
+    (out / "generate-parts" / "b-1").mkdir(parents=True)
+    (out / "generate-parts" / "b-1" / "part.parquet").write_bytes(b"generate's")
+    (out / "generate-parts" / "manifest.json").write_text('{"command": "generate", "settings": {}}', encoding="utf-8")
+    (out / "quadruples.parquet").write_bytes(b"generate's")
+    return {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+
+def argv_of(command, tmp_path, out):
+    from tests.stages.test_persons import corpus
+
+    if command in ("extract", "persons", "build"):
+        c = tmp_path / "corpus"
+        return [command, "--corpus", str(c if c.exists() else corpus(tmp_path)), "--out", str(out)]
+    return ["generate", "--instances", str(tmp_path / "instances.parquet"), "--out", str(out), "--no-recheck"]
+
+
+@pytest.mark.parametrize("command,folder,whose", [
+    ("persons", extract_like, "an extract run"), ("persons", build_like, "a build run"),
+    ("persons", generate_like, "a generate run"),
+    ("extract", persons_like, "a persons run"), ("extract", build_like, "a build run"),
+    ("generate", persons_like, "a persons run"), ("generate", build_like, "a build run"),
+    ("build", extract_like, "an extract run"), ("build", persons_like, "a persons run"),
+    ("build", generate_like, "a generate run"),
+])
+@pytest.mark.parametrize("extra", [[], ["--overwrite"]])
+def test_every_overwrite_refuses_another_commands_folder(tmp_path, capsys, command, folder, whose, extra):
+    """Issue 45 item 2: the guard extract had, shared (pipeline.formats.out_guard.check_out) by
+    every command with --out and --overwrite: one line naming the other run's mark, exit 2,
+    not a file removed or added."""
+    out = tmp_path / "out"
+    before = folder(out)
+    assert main(argv_of(command, tmp_path, out) + extra) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {out}/"), err
+    assert f"not the manifest of {'an' if command == 'extract' else 'a'} {command} run but of {whose}" in err
+    assert "--overwrite leaves another command's folder alone" in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_generate_overwrite_leaves_parts_under_a_foreign_manifest(tmp_path, capsys):
+    """generate --overwrite removed OUT/generate-parts before reading the manifest there."""
+    out = tmp_path / "out"
+    (out / "generate-parts" / "x").mkdir(parents=True)
+    (out / "generate-parts" / "x" / "keep.parquet").write_bytes(b"keep")
+    (out / "generate-parts" / "manifest.json").write_text('{"command": "weights"}', encoding="utf-8")
+    assert main(argv_of("generate", tmp_path, out) + ["--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "of another command ('weights')" in err
+    assert (out / "generate-parts" / "x" / "keep.parquet").read_bytes() == b"keep"
+
+
+def test_extract_overwrite_refuses_persons_partitions_without_a_manifest(tmp_path, capsys):
+    out = tmp_path / "out"
+    before = persons_like(out)
+    (out / "manifest.json").unlink()
+    del before[out / "manifest.json"]
+    assert main(argv_of("extract", tmp_path, out) + ["--overwrite"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "partitions of another command (story-ab: cast.parquet is not extract's)" in err
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_generate_shares_extracts_folder_and_extract_generates(tmp_path):
+    """Extract and generate write one folder by design (generate --instances OUT --out OUT)."""
+    from pipeline.formats.out_guard import check_out
+
+    out = tmp_path / "out"
+    extract_like(out)
+    generate_like(out)
+    check_out(out, "generate")
+    check_out(out, "extract")
+    with pytest.raises(InputError, match="but of an extract run"):
+        check_out(out, "persons")

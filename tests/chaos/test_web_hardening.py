@@ -129,6 +129,33 @@ def test_a_second_annotate_serve_on_one_database_is_refused(tmp_path, capsys):
         proc.wait(timeout=30)
 
 
+def test_a_second_experiment_serve_on_one_database_is_refused(tmp_path, capsys, monkeypatch):
+    """Issue 45 item 7, as annotate-serve: one experiment-serve per --db (a lock beside it)."""
+    from pipeline.web import serving
+    from tests.chaos.test_chaos import helper, wait_line
+    from tests.experiment_helpers import qa_plan_file
+
+    qa_plan_file(tmp_path / "plan.parquet")
+    db = tmp_path / "e.sqlite"
+    served = []
+    monkeypatch.setattr(serving, "serve_until_stopped", lambda server: served.append(server))   # never block
+    proc = helper("lock-file-and-sleep", str(db), "30")             # a first server holding the database
+    try:
+        wait_line(proc, "locked")
+        code = main(["experiment-serve", "--plan", str(tmp_path / "plan.parquet"), "--db", str(db), "--port", "0"])
+        err = capsys.readouterr().err
+        assert code == 2 and err.count("\n") == 1 and f"pid {proc.pid}" in err and str(db) in err, err
+        assert not db.exists() and not served                           # nothing created, nothing served
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    assert main(["experiment-serve", "--plan", str(tmp_path / "plan.parquet"), "--db", str(db), "--port", "0"]) == 0
+    assert served and db.exists()                                        # the lock gone: served, then released
+    from pipeline.formats.files import file_lock_path
+
+    assert not file_lock_path(db).exists()
+
+
 # ------------------------------------------------------------------ full disk -------------
 
 def test_a_full_disk_answers_503_with_one_log_line(tmp_path, monkeypatch, caplog):

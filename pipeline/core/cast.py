@@ -465,6 +465,9 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
         ev = evidence.forms.get(w)
         if ev is not None and (ev.person or sum(ev.appositions.values()) or (not m.title and sum(ev.titled.values()))):
             return False
+    aliases = getattr(evidence, "aliases", None)
+    if len(words) == 1 and aliases is not None and (getattr(aliases, "by_given", {}) or {}).get(words[0].lower()):
+        return False                # the book writes a surname after it: a character ("old Adam" is Adam Patch)
     return not _speech_next(doc, m)
 
 

@@ -376,8 +376,10 @@ def ambiguous_her(doc, tok) -> bool:
     if prev is None or nxt is None or prev.lower_ in DO_FORMS:
         return False
     if prev.lower_ in NAMING_FORMS and prev.tag_.startswith("VB") and nxt.text[:1].islower() \
-            and nxt.tag_ in ("NN", "NNS", "JJ") and nxt.lower_ not in IDIOM_NOUNS:
+            and (nxt.tag_ in ("NN", "NNS") or (nxt.tag_ == "JJ" and gender_of(nxt.text) is not None)) \
+            and nxt.lower_ not in IDIOM_NOUNS:
         return True                     # "called her maid": summoned her maid, or named her one
+        #                                 (not "called her prudish": an adjective, her the object)
     if prev.lower_ not in DITRANSITIVE_FORMS or not prev.tag_.startswith("VB"):
         return False
     if not nxt.text[:1].islower() or nxt.tag_ in ("DT", "PRP$", "PDT", "WDT", "CD", "IN", "TO", "RP", "CC"):

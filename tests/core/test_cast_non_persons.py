@@ -106,6 +106,8 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
      BOOK_ALLUSION + '"Yes," said Adam. Adam said no. Adam took his hat. Adam said yes. ', False),
     ("Then Paul came in.", "Paul", BOOK_ALLUSION + "Mr. Paul came. Mr. Paul left. ", False),
     ("Then Paul came in.", "Paul", None, False),        # no book: a short text's silence proves nothing
+    # ... nor one the book writes with a surname ("old Adam's gift" in a book of Adam Patch)
+    ("She was pleased by old Adam's gift.", "Adam", BOOK_ALLUSION + "The house of Adam Patch was large. Mr. Patch was old. " * 3, False),
     # a name talked of as a name (read, seed 20261128: the narrator's nickname, made-up and assumed names)
     ("He more than once called me Daisy; which brought Miss Dartle out again.", "Daisy", None, True),
     ("You will call yourself John Jones, or George Potts, or some such name.", "George Potts", None, True),

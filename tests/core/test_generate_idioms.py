@@ -55,6 +55,7 @@ def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     ("They called her Mary.", False),          # a name: the object
     ("He called her attention to it.", False),  # a possessive idiom
     ("He called her back.", False),
+    ("He called her foolish.", False),         # an adjective: her the object
     ("She called her a fool.", False),         # a determiner
 ])
 def test_a_her_whose_case_the_sentence_leaves_open(nlp, text, open_):

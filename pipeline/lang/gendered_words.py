@@ -158,6 +158,8 @@ class WordList:
         base, _ = self._split_affix(_normalise(word))
         if base in AMBIGUOUS_PRONOUNS or self.category.get(base) == PRONOUN:
             return True
+        if tag.startswith("RB") and base.endswith("ly") and self.category.get(base) == "adjective":
+            return True     # "her sisterly regard": the tagger reads an -ly adjective as an adverb
         return not tag.startswith(_NON_NOMINAL_PREFIXES)
 
     def flip_lower(self, word: str, tag: str | None = None) -> str | None:

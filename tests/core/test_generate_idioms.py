@@ -25,6 +25,10 @@ from tests.core.test_generate import swap_1_of_four
     # not before a noun: "her flying machine" is hers
     ("Frank saw John with Emma and Anne, and saw her flying machine.", "her",
      "Emma saw Anne with Frank and John, and saw his flying machine."),
+    # an -ly adjective the tagger reads as an adverb flips (Sense and Sensibility: the re-check
+    # dropped "her sisterly regard" -> "his sisterly regard")
+    ("Frank saw John with Emma and Anne, and even her sisterly regard.", "her",
+     "Emma saw Anne with Frank and John, and even his brotherly regard."),
     # a gendered word in a phrase that names no person stays (read, seed 20261128)
     ("Frank saw John with Emma and Anne, and her contact with mother earth.", "her",
      "Emma saw Anne with Frank and John, and his contact with mother earth."),

@@ -27,8 +27,8 @@ from tests.core.test_generate import swap_1_of_four
      "Emma saw Anne with Frank and John, and saw his flying machine."),
     # an -ly adjective the tagger reads as an adverb flips (Sense and Sensibility: the re-check
     # dropped "her sisterly regard" -> "his sisterly regard")
-    ("Frank saw John with Emma and Anne, and even her sisterly regard.", "her",
-     "Emma saw Anne with Frank and John, and even his brotherly regard."),
+    ("Emma saw Anne with Frank and John. Her admiration and regard, even her sisterly regard, was all his own.",
+     "Her", "Frank saw John with Emma and Anne. His admiration and regard, even his brotherly regard, was all her own."),
     # a gendered word in a phrase that names no person stays (read, seed 20261128)
     ("Frank saw John with Emma and Anne, and her contact with mother earth.", "her",
      "Emma saw Anne with Frank and John, and his contact with mother earth."),

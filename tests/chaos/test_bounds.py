@@ -106,3 +106,62 @@ def test_a_parquet_cell_over_the_cap_is_skipped_without_being_converted(tmp_path
     assert list(books) == [BOOKS[0]["id"], BOOKS[2]["id"]]
     [skip] = skips.values()
     assert skip.reason == f"too large: a text cell of {200 << 10:,} bytes (more than {64 << 10:,})"
+
+
+# ------------------------------------------------------------------ cells over the cap, streamed
+
+CAP = 1 << 20                    # the book size cap for these tests (tables.MAX_FIELD)
+BIG = 24 << 20                   # a cell or line 24 times the cap
+
+
+def _traced(fn):
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        result = fn()
+        return result, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_csv_cell_over_the_cap_is_skipped_streamed_and_the_next_rows_kept(tmp_path, monkeypatch):
+    """A quoted CSV cell of 24 MB (with line breaks) under a 1 MB cap: the row is skipped with the
+    reason, the rows after it are read (a csv.Error lost the rest of the unit), and the plan and
+    the read never hold the record (the unit was read whole, decoded and copied)."""
+    from pipeline.formats.corpus import tables
+    from tests.formats.test_corpus_readers import read
+
+    monkeypatch.setattr(tables, "MAX_FIELD", CAP)
+    path = tmp_path / "c.csv"
+    line = b"He said that she was there, and " * 32 + b"\n"
+    with open(path, "wb") as f:
+        f.write(b"id,text\nfirst,Mary smiled at John. He waved back at her.\nbig,\"")
+        for _ in range(BIG // len(line)):
+            f.write(line)
+        f.write(b"\"\nlast,Anne met Thomas. She said that he was late.\n")
+    (books, skips), peak = _traced(lambda: read(path))
+    assert list(books) == ["first", "last"]
+    [skip] = skips.values()
+    assert skip.row == 2 and skip.reason.startswith("too large: a record of 2") and f"more than {CAP:,}" in skip.reason
+    assert peak < 4 * CAP, f"peak {peak:,} bytes"
+
+
+def test_a_jsonl_line_over_the_cap_is_never_held_by_the_plan_nor_the_read(tmp_path, monkeypatch):
+    import json
+
+    from pipeline.formats.corpus import tables
+    from tests.formats.test_corpus_readers import read
+
+    monkeypatch.setattr(tables, "MAX_FIELD", CAP)
+    path = tmp_path / "c.jsonl"
+    with open(path, "wb") as f:
+        f.write((json.dumps({"id": "first", "text": "Mary smiled at John."}) + "\n").encode())
+        f.write(b'{"id": "big", "text": "' + b"y" * BIG + b'"}\n')
+        f.write((json.dumps({"id": "last", "text": "Anne met Thomas."}) + "\n").encode())
+    (books, skips), peak = _traced(lambda: read(path))
+    assert list(books) == ["first", "last"]
+    [skip] = skips.values()
+    assert skip.reason == f"too large: a line of {BIG + 26:,} bytes (more than {CAP:,})"
+    assert peak < 4 * CAP, f"peak {peak:,} bytes"           # the planner's scan held the whole line
+

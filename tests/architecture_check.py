@@ -50,6 +50,7 @@ IO_QUALIFIED = {
     "pickle.dump", "pickle.load", "json.dump", "json.load", "sqlite3.connect",
     "pandas.read_csv", "pandas.read_parquet", "pandas.read_json", "pandas.read_table",
     "pandas.read_feather", "pandas.read_pickle", "pandas.read_excel",
+    "logging.FileHandler", "logging.handlers.RotatingFileHandler", "logging.handlers.TimedRotatingFileHandler",
 }
 IO_PREFIXES = ("shutil.", "tempfile.", "pyarrow.parquet.", "pyarrow.csv.", "pyarrow.feather.",
                "pyarrow.dataset.write", "gzip.", "bz2.", "lzma.", "zipfile.", "tarfile.")
@@ -419,6 +420,12 @@ class Package:
                 computed(node.lineno, f"{q}(<computed name>)")
         elif q in CODE_RUNNERS:
             computed(node.lineno, f"{q}(...)")
+        elif q in ("sys.modules.get", "sys.modules.__getitem__", "sys.modules.setdefault") and node.args:
+            key = literal_prefix(node.args[0])
+            if key and key[1]:
+                add(key[0])
+            else:
+                computed(node.lineno, f"{q}(<computed>)")
         elif q == "getattr" and len(node.args) >= 2:
             obj = self._qualified(node.args[0], bound)
             if obj and (obj == self.name or obj.startswith(self.name + ".")):

@@ -200,10 +200,9 @@ perf-cda: $(STAMP) ## CDA's replacements against LitBank's gold persons (docs/cd
 test: $(STAMP) browser ## run the test suite
 	$(PY) -m pytest -q tests
 
-# the robustness probes (also part of make test): the malformed-input figures, then the tests
-chaos: $(STAMP) ## the probes alone: kill -9, concurrent runs, dead workers, web, bad input
-	$(PY) -m tests.chaos.malformed
-	$(PY) -m pytest -q -m chaos tests
+# the robustness probes (also part of make test): tests/chaos in one pytest run, its figures at the end
+chaos: $(STAMP) ## the probes alone (tests/chaos, one run, figures at the end): kill -9, concurrent runs, web, bad input
+	PYTHONHASHSEED=0 TQDM_DISABLE=1 $(PY) -m pytest -q -p no:cacheprovider tests/chaos
 
 clean: ## remove .venv and the test caches
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -207,7 +207,8 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
               write: Callable[[Task, Any], int | None], *,
               lost: Callable[[Task, str], Any] | None = None, workers: int = 1,
               scheduler: Any = None, label: Callable[[Task], str] = str,
-              bar: Callable[..., Any] | None = None, counted: str = "word") -> int:
+              bar: Callable[..., Any] | None = None, counted: str = "word",
+              books: Callable[[Task], int] | None = None) -> int:
     """Run ``book_fn(*task)`` for every task and hand each result to ``write(task, result)``
     (which may return a word count for the progress bar). Returns the sum of those counts.
 
@@ -215,12 +216,15 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
     ``scheduler`` (an address or a ``distributed.Client``) on a Dask cluster. ``label(task)``
     names a task in messages; ``bar(total=, desc=, unit=, unit_scale=, position=)`` makes a
     progress display (default: tqdm); ``counted`` is the unit of what ``write`` returns (the
-    second display's name: ``words``, ``quadruples``)."""
+    second display's name: ``words``, ``quadruples``); ``books(task)`` is how many books a task
+    holds for the first display (default 1: a batch of zip members or a range of table rows
+    counts its books)."""
     if not tasks:
         return 0
     total = 0
     make = bar or tqdm
-    books_bar = make(total=len(tasks), desc="books", unit="book", position=0)
+    weight = books or (lambda task: 1)
+    books_bar = make(total=sum(weight(t) for t in tasks), desc="books", unit="book", position=0)
     words_bar = make(desc=f"{counted}s", unit=counted, unit_scale=True, position=1)
     reported: dict = {}              # task key -> words reported while it ran
 
@@ -233,7 +237,7 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
         words = write(task, result) or 0
         total += words
         words_bar.update(words - reported.pop(_key(task), 0))
-        books_bar.update(1)
+        books_bar.update(weight(task))
 
     def fail(task: Task, reason: str) -> None:
         log.warning("%s: lost: %s", label(task), reason)

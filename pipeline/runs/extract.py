@@ -496,7 +496,7 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
         return progress.bar(**{**kw, "desc": f"extract: {kw.get('desc', '')}"})
 
     words = engines.run_books(todo, process_unit, write, lost=lost, workers=s.workers,
-                              scheduler=s.scheduler, label=lambda t: t[0].key, bar=bar)
+                              scheduler=s.scheduler, label=lambda t: t[0].key, bar=bar, books=lambda t: t[0].books)
     elapsed = time.perf_counter() - t0
     from pipeline.core.extract import book_row
     from pipeline.report.extract import summary

@@ -92,3 +92,25 @@ def test_extract_rows_are_those_of_one_unit_per_member(tmp_path, monkeypatch):
         pd.testing.assert_frame_equal(a, b)
     paths = pd.read_parquet(tmp_path / "batched" / "books.parquet")["path"].tolist()
     assert paths[3:6] == ["many.zip/notes/0003.png", "many.zip/notes/0003.txt", "many.zip/notes/0004.txt"]
+
+
+def test_the_books_display_counts_the_members_of_a_batch():
+    """A batch is one task but its members are books: the display counts books, not tasks."""
+    from pipeline import engines
+
+    seen = {}
+
+    class Bar:
+        def __init__(self, total=None, desc="", **kw):
+            self.desc, self.n = desc, 0
+            seen[desc] = self
+            self.total = total
+
+        def update(self, n):
+            self.n += n
+
+        def close(self):
+            pass
+
+    engines.run_books([(3,), (200,), (1,)], lambda n: n, lambda task, result: 0, bar=Bar, books=lambda t: t[0])
+    assert (seen["books"].total, seen["books"].n) == (204, 204)

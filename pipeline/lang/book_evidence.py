@@ -54,7 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.lang.aliases import book_aliases
-from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, title_gender
+from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, title_gender, ungendered_titles
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -340,11 +340,29 @@ class BookEvidence:
         ev = self.forms.get(form)
         if title_gender(form) or len(form) < 2 or not self.proper(form):
             return False
+        if ev is None and self._professional_titles(form):
+            ev = FormEvidence()             # "Dr. Watson": no other evidence of the word
         if ev is not None:
-            strong = ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
+            strong = self._person_uses(form, ev)
             if strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place:
                 return True
         return self.model_person(form)
+
+    def _person_uses(self, form: str, ev: FormEvidence) -> int:
+        """The uses that show ``form`` a person: speech verbs and possessives of the body, titled
+        uses (gendered or of the professions), appositions (twice)."""
+        return ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values()) + self._professional_titles(form)
+
+    def _professional_titles(self, form: str) -> int:
+        """How often the book writes ``form`` alone after a title of the professions (academic,
+        clerical, office: "Dr. Watson", "Judge Thatcher"), which says a person as a gendered
+        title does but no gender; not a saint's ("St. Aubert" names places too)."""
+        aliases = self.aliases
+        got = (getattr(aliases, "titled", None) or {}).get(form.lower()) if aliases is not None else None
+        if not got:
+            return 0
+        kinds = ungendered_titles()
+        return sum(k for t, k in got.items() if kinds.get(t.rstrip(".").lower()) in ("academic", "clerical", "office"))
 
     def model_person(self, form: str) -> bool:
         """The learned decision holds ``form``, a first name gender-guesser knows, a person with
@@ -374,8 +392,7 @@ class BookEvidence:
         t = self.model.model.thresholds.get("veto", 0)
         if not t or guess(form)[0] != UNGENDERED:
             return False
-        ev = self.forms.get(form)
-        if ev is not None and ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values()) >= PERSON_MIN:
+        if self._person_uses(form, self.forms.get(form) or FormEvidence()) >= PERSON_MIN:
             return False
         return self.model.person(form) < t
 

@@ -67,3 +67,20 @@ def test_the_forms_come_out_in_one_order_under_any_hash_seed():
         outs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                                 check=True).stdout)
     assert len(outs) == 1
+
+
+def test_a_title_of_the_professions_shows_a_person():
+    # The Adventures of Sherlock Holmes: "Dr. Watson" 6 times, "Watson" 73 times in vocatives
+    # ("I think, Watson, that ..."), never a speech verb after it; wordfreq calls "watson" common
+    from pipeline.lang.book_evidence import book_evidence
+
+    book = ("I met Dr. Watson at the door. Dr. Watson had come back. \"I think, Watson, that you are right.\" "
+            "The room was warm and the fire was low. ") * 2
+    assert book_evidence(book, "b").is_person("Watson")
+    # a saint's title says no person (St. Aubert is a house as often), nor does one use
+    saint = ("We rode to St. Aubert in the rain. St. Aubert was far. I think, Aubert, that it is late. "
+             "The room was warm and the fire was low. ") * 2
+    assert not book_evidence(saint, "b").is_person("Aubert")
+    once = ("I met Dr. Watson at the door. \"I think, Watson, that you are right.\" "
+            "The room was warm and the fire was low. ")
+    assert not book_evidence(once, "b").is_person("Watson")

@@ -360,7 +360,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     Hercules"); a well-known real or legendary person the book never shows as one
     (:func:`_famous_unshown`: "or Don Juan be popular"; a figure of the Bible or of myth
     untitled: "the offending Adam", "Paul and Silas's prison"); a name a verb of naming gives
-    (:func:`_named_as`: "called me Daisy", "called herself Mrs. Carey")."""
+    (:func:`_named_as`: "called me Daisy", "called herself Mrs. Carey", "a corruption of
+    David"); an untitled name after "no" ("herself no Lillian Russell": a kind)."""
     if _named_as(doc, m):
         return "a name talked of as a name (called me Daisy)"
     if _famous_unshown(doc, m, m.name.split(), evidence):
@@ -377,6 +378,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
         j -= 1
     if j >= 0 and doc[j].lower_ in ("a", "an") and j < m.token_start - 1 and not nouns:
         return "a name after an article and adjectives"     # "a mere Hercules"
+    if j >= 0 and doc[j].lower_ == "no" and doc[j].text == "no" and not nouns:
+        return "a name used as a kind (no Lillian Russell)"   # "herself no Lillian Russell"
     if j >= 2 and doc[j].lower_ == "of" and doc[j - 1].lower_ in KIND_WORDS and doc[j - 2].lower_ in ("a", "an") \
             and not any(_gendered_noun(doc[k].text) for k in range(j + 1, m.token_start)):
         return "a name after 'a sort of'"   # "a sort of infantine Guy Fawkes" (the tagger: "infantine" NN)
@@ -387,6 +390,11 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
 NAMING_VERBS = frozenset("""call calls called calling name names named naming christen christens christened
 christening dub dubs dubbed dubbing nickname nicknames nicknamed style styles styled term terms termed
 entitle entitles entitled""".split())
+
+
+# words that talk of a name as a word: "a corruption of David", "short for Elizabeth"
+NAME_NOUNS = frozenset("""corruption corruptions abbreviation diminutive diminutives nickname nicknames contraction
+short""".split())
 
 
 def _named_as(doc, m: NameMention) -> bool:
@@ -402,6 +410,9 @@ def _named_as(doc, m: NameMention) -> bool:
     tok = head
     while tok.dep_ == "conj" and tok.head.i != tok.i:
         tok = tok.head
+    prep = tok.head
+    if tok.dep_ == "pobj" and prep.lower_ in ("of", "for") and prep.head.lower_ in NAME_NOUNS:
+        return True                     # "which was a corruption of David", "short for Elizabeth"
     if tok.dep_ != "oprd" or tok.head.lower_ not in NAMING_VERBS:
         return False
     # the one named stands between: "called me Daisy", "named him Oliver" (not the parser's

@@ -143,17 +143,19 @@ _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 
 # animals a book names; words said as often of people ("goose", "pig", "dog" in "the old
-# dog", "lamb", "monkey", "fox", "bear") are left out, as are the words of a list ("Reuben,
+# dog", "lamb", "monkey", "fox", "bear"; "lion", "tiger", "wolf", "cub": "the lion of the season")
+# are left out, as are the words of a list ("Reuben,
 # his nag, his cart"), which are kept apart by requiring the animal word to end a phrase
 ANIMAL_NOUNS = tuple("""cat kitten dog puppy pup hound spaniel terrier poodle collie borzoi greyhound
 mastiff bulldog setter retriever wolfhound horse mare stallion colt filly pony steed cow calf bull hen
-parrot canary rabbit squirrel mouse tortoise turtle elephant camel bitch""".split())
+parrot canary rabbit squirrel mouse tortoise turtle elephant camel bitch cougar panther puma jaguar
+leopard""".split())
 _ANIMAL = "|".join(ANIMAL_NOUNS)
 _OWNER = r"(?:the|a|an|my|our|his|her|their|your)"
 _ANIMAL_END = r"(?=[,.;:!?)]|\s+(?:who|which|that|of)\b)"
 _ANIMAL_USES = (
     re.compile(rf"\b({_WORD})\s+(?:was|is)\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
-    re.compile(rf"\b({_WORD}),\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
+    re.compile(rf"\b({_WORD})(?:,|--)\s*{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
     re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:(?:who|which|that)\s+(?:was|is)\s+)?(?:called|named)\s+({_WORD})\b"),
     # what only an animal does: "Jip barked madly" (Dora's dog in David Copperfield)
     re.compile(rf"\b({_WORD})\s+(?:barked|barks|mewed|mews|purred|purrs|neighed|neighs|whinnied|whinnies)\b"),

@@ -118,6 +118,13 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("He called on Mrs. Weston yesterday.", "Mrs. Weston", None, False),
     ("Emma called Harriet a fool.", "Harriet", None, False),
     ("The princess called Levin to her side.", "Levin", None, False),
+    # a name talked of as a word, a name used as a kind (read, seed 20261130)
+    ("Don’t let her come here, Doady!’ which was a corruption of David.", "David", None, True),
+    ("Bess is short for Elizabeth.", "Elizabeth", None, True),
+    ("It was not that he looked on Lizzie Murphy, herself no Lillian Russell, as an authority.",
+     "Lillian Russell", None, True),
+    ("He spoke of David.", "David", None, False),
+    ("No Emma came.", "Emma", None, False),
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):
     evidence = book_evidence(book, "b") if book else None
@@ -390,3 +397,14 @@ BOOK_PALL = ("Sir Andrew lived in Pall Mall. The house in Pall Mall was large. M
 def test_the_second_word_of_a_place_is_no_person(nlp, text, word, person):
     m = mention(person_doc(nlp, text, word), book_evidence(BOOK_PALL, "b"))
     assert (m is not None) is person, m
+
+
+@pytest.mark.parametrize("book,animal", [
+    # The Man of the Forest (read, seed 20261130): Tom is Dale's cougar
+    ("“Oh! So that's Tom--the pet lion!” exclaimed Bo. Tom, the cougar, put in an appearance then. ", True),
+    ("Tom, the tame cougar, trotted along in the rear. ", True),
+    # a metaphor of a person's standing is no animal: lions are not listed
+    ("Tom, the literary lion, came to dinner. Tom, the lion of the season, smiled. ", False),
+])
+def test_a_name_the_book_calls_a_wild_animal_is_an_animal(nlp, book, animal):
+    assert book_evidence(book, "b").is_animal("Tom") is animal

@@ -89,8 +89,6 @@ COMMAND_IMPORTERS = ("pipeline.cli",)
 # (its item 3, "I/O in formats only"); the modules are being moved by other work, so they are
 # listed here rather than edited with the test. The list only gets shorter.
 KNOWN = {
-    # core/analysis.compute_features draws a tqdm bar: the progress belongs to the run (issue 47)
-    ("core-progress", "pipeline.core.analysis"),
     # the reports save their own figures (savefig) instead of one writer in formats (issue 47)
     ("report-web-writes", "pipeline.report.analysis"),
     ("report-web-writes", "pipeline.report.benchmark"),

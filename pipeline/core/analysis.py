@@ -30,7 +30,7 @@ from __future__ import annotations
 import bisect
 import math
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from pipeline.errors import InputError
 from pipeline.lang.pronouns import target_pronoun_gender
@@ -277,18 +277,17 @@ def detect_names(doc) -> list[NameSpan]:
 
 
 def compute_features(examples: Sequence[Example], nlp, source: str,
-                     name_spans: dict[str, list] | None = None, progress: bool = True) -> list[Features]:
+                     name_spans: dict[str, list] | None = None,
+                     progress: Callable[[int], object] | None = None) -> list[Features]:
     """Tokenise every text with the spaCy pipeline ``nlp`` (a full parse only for ``source``
     "ner") and compute :class:`Features`. ``name_spans``: ID -> [(start, end, text), ...] for
-    ``source`` "spans"."""
-    from tqdm import tqdm
-
+    ``source`` "spans". ``progress``: called with 1 after each example (a progress bar's
+    ``update``, drawn by the caller: a core draws none); None or False for none."""
     ner = source == "ner"
     texts = (e.text for e in examples)
     docs = nlp.pipe(texts, batch_size=64) if ner else (nlp.make_doc(t) for t in texts)
     feats = []
-    for ex, doc in tqdm(zip(examples, docs), total=len(examples), desc="analyse", unit="ex",
-                        disable=not progress):
+    for ex, doc in zip(examples, docs):
         starts = [t.idx for t in doc]
         if ner:
             names = detect_names(doc)
@@ -297,15 +296,18 @@ def compute_features(examples: Sequence[Example], nlp, source: str,
         else:
             names = ex.names or []
         feats.append(features(ex, starts, names))
+        if progress:
+            progress(1)
     return feats
 
 
 def analyse_records(records: Sequence[dict], nlp, name_spans: dict[str, list] | None = None,
-                    names_from: str = "auto", progress: bool = True,
+                    names_from: str = "auto", progress: Callable[[int], object] | None = None,
                     path=None) -> tuple[list[Example], list[Features], str]:
     """Records (:func:`pipeline.formats.datasets.read_dataset`) and optional name spans
     (:func:`pipeline.formats.datasets.read_name_spans`) -> (examples, features, a description
-    of the name source). The one glue of the ``analyze``, ``weights`` and ``baseline`` commands."""
+    of the name source). The one glue of the ``analyze``, ``weights`` and ``baseline`` commands.
+    ``progress``: as in :func:`compute_features` (one call per record)."""
     examples = examples_from_records(records, path)
     if not examples:
         raise InputError("the dataset has no examples", path)

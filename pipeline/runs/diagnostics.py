@@ -6,8 +6,9 @@ parse their options (:func:`pipeline.options.add_dataset_arguments` and their ow
 
 All three start from the same features (:func:`features`): the dataset and its name spans
 (:mod:`pipeline.formats.datasets`), spaCy's tokeniser or NER (:mod:`pipeline.nlp.load`), then
-:func:`pipeline.core.analysis.analyse_records`. Then: the summary, Markdown and histograms
-(:mod:`pipeline.report.analysis`) written together (staged); the LP
+:func:`pipeline.core.analysis.analyse_records`, whose progress this run draws
+(:func:`pipeline.runs.progress.bar`: the core only reports each example). Then: the summary,
+Markdown and histograms (:mod:`pipeline.report.analysis`) written together (staged); the LP
 (:mod:`pipeline.core.weights`) and its weights JSON; the baselines' GAP system TSV
 (:mod:`pipeline.core.baselines`). Manual pages: docs/analyze.md, docs/weights.md,
 docs/baselines.md.
@@ -34,10 +35,16 @@ def features(args, originals_only: bool):
     from pipeline.core.analysis import analyse_records
     from pipeline.formats.datasets import read_dataset_args
     from pipeline.nlp import load as nlp_load
+    from pipeline.runs.progress import bar
 
     records, kind, spans = read_dataset_args(args, originals_only=originals_only)
-    examples, feats, source = analyse_records(records, nlp_load.load(args.model), spans, args.names_from,
-                                              not args.no_progress, args.dataset)
+    nlp = nlp_load.load(args.model)
+    if args.no_progress:
+        examples, feats, source = analyse_records(records, nlp, spans, args.names_from, None, args.dataset)
+    else:
+        with bar(len(records), "analyse", "ex") as shown:     # the core reports, the run draws
+            examples, feats, source = analyse_records(records, nlp, spans, args.names_from, shown.update,
+                                                      args.dataset)
     return kind, examples, feats, source
 
 

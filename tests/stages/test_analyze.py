@@ -237,6 +237,28 @@ def test_analyze_command_with_given_spans(tmp_path, nlp):
     assert (out / "names.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_the_core_reports_progress_and_the_run_draws_it(tmp_path, nlp, capsys, monkeypatch):
+    """compute_features calls its ``progress`` once per example and draws nothing itself (issue
+    47: a core draws no bar); the analyze run draws the bar (plain lines off a terminal)."""
+    from pipeline.cli import main
+
+    data = write_toy_gap(tmp_path / "toy.tsv")
+    (tmp_path / "spans.json").write_text(json.dumps(toy_spans()))
+    exs, _ = load_dataset(data)
+    calls = []
+    feats = A.compute_features(exs, nlp, "spans", load_name_spans(tmp_path / "spans.json", exs),
+                               progress=calls.append)
+    assert calls == [1] * len(exs) == [1] * len(feats)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setenv("PIPELINE_PROGRESS", "lines")
+    assert main(["analyze", "--dataset", str(data), "--name-spans", str(tmp_path / "spans.json"),
+                 "--out", str(tmp_path / "out")]) == 0
+    assert f"analyse: {len(exs)}/{len(exs)} exs (100 %)" in capsys.readouterr().err
+    assert main(["analyze", "--dataset", str(data), "--name-spans", str(tmp_path / "spans.json"),
+                 "--out", str(tmp_path / "quiet"), "--no-progress"]) == 0
+    assert "analyse:" not in capsys.readouterr().err
+
+
 def test_analyze_command_with_ner_on_unlabelled_quadruples(tmp_path, nlp, capsys):
     from pipeline.cli import main
     from pipeline.formats.tables import write_records

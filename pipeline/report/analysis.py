@@ -1,6 +1,7 @@
 """Markdown table and histograms of the dataset diagnostics (:mod:`pipeline.core.analysis`).
 
-May import: the standard library, matplotlib, :mod:`pipeline.vocab`, :mod:`pipeline.formats.files`.
+May import: the standard library, matplotlib, :mod:`pipeline.vocab`, :mod:`pipeline.formats.figures`
+(which writes the figures).
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def plot_histograms(summary: dict, key: str, title: str, target: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pipeline.formats.files import atomic_path
+    from pipeline.formats.figures import save_figure
 
     values = sorted(set(summary[MASCULINE][key]["histogram"]) | set(summary[FEMININE][key]["histogram"]))
     fig, ax = plt.subplots(figsize=(8, 4.5), dpi=110)
@@ -70,6 +71,4 @@ def plot_histograms(summary: dict, key: str, title: str, target: Path) -> None:
     ax.legend()
     ax.set_title(title + " by pronoun gender")
     fig.tight_layout()
-    with atomic_path(target) as tmp:
-        fig.savefig(tmp, format="png")
-    plt.close(fig)
+    save_figure(fig, target, fmt="png")

@@ -1,7 +1,8 @@
 """Pro/anti-stereotype benchmark results rendered: the Markdown table and the plot (the run that
 reads and scores them is :mod:`pipeline.runs.eval_benchmark`).
 
-May import: numpy, matplotlib, :mod:`pipeline.vocab`, :mod:`pipeline.formats.files`.
+May import: numpy, matplotlib, :mod:`pipeline.vocab`, :mod:`pipeline.formats.figures` (which writes the
+figure).
 """
 
 from __future__ import annotations
@@ -66,6 +67,8 @@ def plot(metrics: dict, target: str | os.PathLike) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from pipeline.formats.figures import save_figure
+
     fig, ax = plt.subplots(figsize=(5, 5))
     ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
     for i, (name, m) in enumerate(metrics.items()):
@@ -83,5 +86,4 @@ def plot(metrics: dict, target: str | os.PathLike) -> None:
     if metrics:
         ax.legend(loc="lower right", fontsize=8)
     fig.tight_layout()
-    fig.savefig(target, dpi=120)
-    plt.close(fig)
+    save_figure(fig, target, dpi=120)

@@ -9,7 +9,8 @@ figures that need none (:func:`render_unlabelled`) and the names of those that n
 notes (``n_missing``, ``n_unaligned``, ``format``, ``matched_by``, ``expected_scores``,
 ``weighted``).
 
-May import: the standard library, numpy, matplotlib, :mod:`pipeline.vocab`.
+May import: the standard library, numpy, matplotlib, :mod:`pipeline.vocab`,
+:mod:`pipeline.formats.figures` (the figure's PNG bytes).
 """
 
 from __future__ import annotations
@@ -234,12 +235,12 @@ def render_markdown(metrics: dict, gold) -> str:
 
 def render_plot(metrics: dict, gold) -> bytes:
     """PNG: Acc_Diff (and Delta-I for quadruples) per system with bootstrap 99 % intervals."""
-    import io
-
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from pipeline.formats.figures import figure_png
 
     unlabelled = next(iter(metrics.values())).get("labelled") is False
     panels = [] if unlabelled else [("acc_diff", "Acc_Diff = Acc_M − Acc_F (%)")]
@@ -277,7 +278,4 @@ def render_plot(metrics: dict, gold) -> bytes:
             if some.get("resamples") else "no bootstrap (--resamples 0)")
     fig.text(0.01, 0.01, note, ha="left", va="bottom", fontsize=7, color="dimgray")
     fig.tight_layout(rect=(0, 0.04 if not some.get("resamples") else 0.09, 1, 1))
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=120)
-    plt.close(fig)
-    return buf.getvalue()
+    return figure_png(fig, dpi=120)

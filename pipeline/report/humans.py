@@ -5,7 +5,8 @@
 * :func:`maze_markdown`, :func:`plot_maze`: the Maze response-time quantile curves of pro and
   anti trials and Delta_MAZE per quantile (its Figure 5).
 
-May import: matplotlib, :mod:`pipeline.vocab`.
+May import: matplotlib, :mod:`pipeline.vocab`, :mod:`pipeline.formats.figures` (which writes the
+figures).
 """
 
 from __future__ import annotations
@@ -142,6 +143,8 @@ def plot_qa(result: dict, target: str | os.PathLike) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from pipeline.formats.figures import save_figure
+
     fig, ax = plt.subplots(figsize=(5.5, 5))
     ax.plot([0, 100], [0, 100], color="grey", lw=0.8, ls="--")
     xs, ys = [], []
@@ -163,8 +166,7 @@ def plot_qa(result: dict, target: str | os.PathLike) -> None:
     ax.set_title("QA: pro vs anti accuracy")
     ax.legend(loc="lower right", fontsize=7)
     fig.tight_layout()
-    fig.savefig(target, dpi=120)
-    plt.close(fig)
+    save_figure(fig, target, dpi=120)
 
 
 def maze_markdown(result: dict) -> str:
@@ -217,6 +219,8 @@ def plot_maze(result: dict, target: str | os.PathLike) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from pipeline.formats.figures import save_figure
+
     q = result["quantiles"]
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
     for key, color in (("pro", "C0"), ("anti", "C3")):
@@ -241,5 +245,4 @@ def plot_maze(result: dict, target: str | os.PathLike) -> None:
     right.set_ylabel("Delta_MAZE = anti - pro (ms)")
     right.set_title("Delta_MAZE")
     fig.tight_layout()
-    fig.savefig(target, dpi=120)
-    plt.close(fig)
+    save_figure(fig, target, dpi=120)

@@ -4,7 +4,7 @@
 
 May import: the standard library, numpy, matplotlib, :mod:`pipeline.vocab`,
 :mod:`pipeline.core.sowinobias_templates`, :mod:`pipeline.core.sowinobias_scoring`,
-:mod:`pipeline.formats.files`.
+:mod:`pipeline.formats.figures` (which writes the figure).
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def plot_metrics(metrics: dict, target: Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from pipeline.formats.files import atomic_path
+    from pipeline.formats.figures import save_figure
 
     names = list(metrics)
     x = np.arange(len(names))
@@ -72,9 +72,7 @@ def plot_metrics(metrics: dict, target: Path) -> None:
     ax2.set_title("bias with bootstrap 99 % intervals")
     ax2.legend(fontsize=8)
     fig.tight_layout()
-    with atomic_path(target) as tmp:
-        fig.savefig(tmp, format="png", dpi=110)
-    plt.close(fig)
+    save_figure(fig, target, dpi=110, fmt="png")
 
 
 def markdown(metrics: dict, resamples: int, seed: int) -> str:

@@ -31,6 +31,18 @@ _MARKS = (
 SHARES = {"extract": ("generate",), "generate": ("extract",)}     # commands that may write one folder
 
 
+def _unreadable(path: Path) -> str | None:
+    """Why a mark file cannot be read as JSON (cut by a kill, not UTF-8, not JSON); None when it
+    can."""
+    try:
+        json.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    except ValueError as exc:
+        return f"not readable JSON: {' '.join(str(exc).split())[:120]}"
+    return None
+
+
 def _named(path: Path) -> str | None:
     """The command a manifest names (``command``, else persons' ``kind``); None when the file is
     not a JSON object naming one."""
@@ -80,6 +92,10 @@ def check_out(out: Path, command: str, parts: str = "", own_part_files: tuple = 
     for whose, named, path in owners(out):
         if whose == command or whose in SHARES.get(command, ()):
             continue
+        problem = None if whose or named else _unreadable(path)
+        if problem:          # a cut or garbled manifest: whose it was cannot be told
+            raise InputError(f"unreadable manifest ({problem}): whose run it holds cannot be told, so "
+                             "--overwrite leaves it alone; remove it to start afresh, or choose another --out", path)
         what = (f"of {_a(whose)} run" if whose else
                 f"of another command ({named!r})" if named else "of no command we know (no command field)")
         raise InputError(f"not the manifest of {_a(command)} run but {what}: --overwrite leaves another "

@@ -14,26 +14,25 @@ Resume: each unit's rows are kept in its partition ``OUT/parts/<partition>/``
 with other settings is refused unless ``overwrite``. The run holds OUT's lock; ``overwrite``
 removes only what persons writes (its manifest, partitions and merged files) and a folder
 holding another command's manifest or partitions (extract's) is refused with or without it;
-the partition markers and the manifest are written atomically, and a partition whose marker
-does not parse is done again. An ``--out`` inside the corpus folder is refused.
+the partition markers and the manifest are written atomically (and read) by
+:mod:`pipeline.formats.persons_output`; a partition whose marker is missing, cut or garbled is
+done again, and a manifest that is cut or garbled stops the run with one line naming it
+(exit 2). An ``--out`` inside the corpus folder is refused.
 
-May import: :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.lang`,
+May import: :mod:`pipeline.errors`, :mod:`pipeline.formats` (its manifest and markers:
+:mod:`pipeline.formats.persons_output`), :mod:`pipeline.lang`,
 :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`, :mod:`pipeline.runs.partitions`; also :mod:`pipeline.report.persons`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.formats.persons_output import DONE, KIND, MANIFEST
 from pipeline.runs.partitions import Partitions, cast_overrides, unit_books
-
-MANIFEST = "manifest.json"
-KIND = "persons"
-DONE = "books.json"             # a unit's partition is done once this file is written
 
 log = logging.getLogger(__name__)
 
@@ -127,34 +126,19 @@ OUTPUTS = ("persons.parquet", "cast.parquet", "cast.tsv")     # the merged files
 PART_FILES = ("persons.parquet", "cast.parquet", DONE)           # the files of one partition
 
 
-def _read_manifest(manifest: Path) -> dict:
-    from pipeline.errors import InputError
-
-    try:
-        old = json.loads(manifest.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise InputError(f"unreadable manifest: {exc}", manifest) from None
-    if not isinstance(old, dict) or old.get("kind") != KIND:
-        other = (old.get("command") or old.get("kind")) if isinstance(old, dict) else None
-        raise InputError(f"the manifest of {other + ' run' if other else 'another command'}, not of a persons "
-                         "run: --overwrite leaves another command's folder alone; choose another --out", manifest)
-    return old
-
-
 def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
     """Start afresh (``overwrite``) or check that the run already in ``out`` has these settings;
     then write the manifest. ``overwrite`` removes only what a persons run writes (its
     manifest, its partitions, its merged files): a folder holding another command's manifest or
     partitions is refused, with or without it (the guard extract has)."""
     from pipeline.errors import InputError
-    from pipeline.formats.files import write_text
     from pipeline.formats.fingerprint import check_fingerprint
-
     from pipeline.formats.out_guard import check_out, remove_own
+    from pipeline.formats.persons_output import read_manifest, write_manifest
 
     manifest = out / MANIFEST
     check_out(out, KIND, "parts", PART_FILES)       # the guard every command with --overwrite shares
-    old = _read_manifest(manifest) if manifest.exists() else None
+    old = read_manifest(manifest) if manifest.exists() else None
     if old is None and not overwrite and (out / "parts").is_dir() and any((out / "parts").iterdir()):
         raise InputError("holds persons partitions without a manifest (an interrupted start or an older "
                          "version): use --overwrite to start afresh, or another --out", out / "parts")
@@ -168,17 +152,20 @@ def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
                              "use --overwrite or another --out", out)
         check_fingerprint(old.get("fingerprint"), settings["fingerprint"], manifest)
     out.mkdir(parents=True, exist_ok=True)
-    write_text(manifest, json.dumps(settings, indent=2) + "\n")
+    write_manifest(manifest, settings)
 
 
 def _done_rows(d: Path) -> list | None:
-    """The book rows of a done partition; None when its marker is missing or unreadable (a
-    partition to redo, never a traceback)."""
+    """The book rows of a done partition; None when its marker is missing, cut or garbled, or a
+    file of the partition is missing (a partition to redo, never a traceback)."""
+    from pipeline.errors import InputError
+    from pipeline.formats.persons_output import read_done
+
     try:
-        rows = json.loads((d / DONE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        rows = read_done(d / DONE)
+    except InputError:
         return None
-    return rows if isinstance(rows, list) and all((d / f).exists() for f in PART_FILES) else None
+    return rows if all((d / f).exists() for f in PART_FILES) else None
 
 
 def persons(s: PersonsSettings) -> int:
@@ -210,7 +197,8 @@ def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -
     from pipeline.errors import InputError
     from pipeline.formats import schemas
     from pipeline.formats.cast import write_cast_tsv
-    from pipeline.formats.files import staged_outputs, write_text
+    from pipeline.formats.files import staged_outputs
+    from pipeline.formats.persons_output import read_done, write_done
     from pipeline.formats.tables import read_table, write_records
 
     _open_output(out, settings, s.overwrite)
@@ -223,7 +211,7 @@ def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -
         with staged_outputs(d) as stage:
             write_records([m for _, ms, _ in results for m in ms], stage / "persons.parquet", schemas.PERSONS)
             write_records([c for _, _, cs in results for c in cs], stage / "cast.parquet", schemas.CAST)
-        write_text(d / DONE, json.dumps([r for r, _, _ in results]) + "\n")      # atomic: the done marker
+        write_done(d / DONE, [r for r, _, _ in results])       # atomic: the done marker, written last
         for row, _, _ in results:
             if row["status"] not in ("ok", "duplicate", "excluded"):
                 log.warning("%s: %s (%s)", row["path"], row["status"], row["skip_reason"])
@@ -238,10 +226,11 @@ def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -
     elapsed = time.perf_counter() - t0
     persons_rows, cast, books = [], [], []
     for d in parts.done(u.key for u in plan.units):
-        rows = _done_rows(d)
-        if rows is None:
-            raise InputError(f"unreadable partition marker {DONE} (written by another process meanwhile?); "
-                             "run again", d / DONE)
+        try:
+            rows = read_done(d / DONE)
+        except InputError as exc:       # done a moment ago: written by another process meanwhile?
+            raise InputError(f"{str(exc).removeprefix(f'{d / DONE}: ')} (changed since it was written?); "
+                             "run again", d / DONE) from None
         books += rows
         persons_rows += read_table(d / "persons.parquet").to_pylist()
         cast += read_table(d / "cast.parquet").to_pylist()

@@ -74,6 +74,79 @@ def test_persons_refuses_to_resume_across_other_code(tmp_path, capsys):
     assert main(["persons", "--corpus", str(c), "--out", str(out), "--overwrite"]) == 0
 
 
+def _story_marker(out):
+    [marker] = [m for m in (out / "parts").rglob("books.json") if "story" in m.read_text()]
+    return marker
+
+
+def test_a_garbled_partition_marker_is_redone_never_a_traceback(tmp_path, capsys):
+    """A done marker that is JSON but not book rows (another program, a hand edit) is read by
+    formats.persons_output, refused, and its partition done again (it was a TypeError or
+    KeyError in the summary)."""
+    import json
+
+    c, out = corpus(tmp_path), tmp_path / "out"
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    want = pd.read_parquet(out / "cast.parquet")
+    marker = _story_marker(out)
+    good = json.loads(marker.read_text())
+    for garbled in ("[1]", "[{}]", '{"book_id": "story"}', json.dumps([{**good[0], "n_persons": "3"}]), ""):
+        marker.write_text(garbled, encoding="utf-8")
+        capsys.readouterr()
+        assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0, garbled
+        assert json.loads(marker.read_text()) == [{**good[0], "seconds": json.loads(marker.read_text())[0]["seconds"]}]
+        pd.testing.assert_frame_equal(pd.read_parquet(out / "cast.parquet"), want)
+
+
+def test_a_marker_garbled_during_the_run_is_one_line_exit_2(tmp_path, capsys, monkeypatch):
+    """The merge reads every marker again: one changed meanwhile is ``error: FILE: ...`` (exit 2),
+    not a traceback, and the merged files of the last good run stay."""
+    from pipeline import engines
+
+    c, out = corpus(tmp_path), tmp_path / "out"
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    before = (out / "cast.parquet").read_bytes()
+    marker = _story_marker(out)
+    real = engines.run_books
+
+    def garbling(*a, **kw):
+        words = real(*a, **kw)
+        marker.write_text('[{"book_id": "story"}]', encoding="utf-8")     # another process, meanwhile
+        return words
+
+    monkeypatch.setattr(engines, "run_books", garbling)
+    capsys.readouterr()
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {marker}: partition marker row 1: no 'path'")
+    assert "run again" in err and (out / "cast.parquet").read_bytes() == before
+
+
+def test_a_cut_or_garbled_manifest_is_one_line_exit_2(tmp_path, capsys):
+    """A cut manifest (an older non-atomic writer, kill -9) or one that is not UTF-8 says so in
+    one line naming it, with or without --overwrite (whose run it was cannot be told), and
+    nothing is removed; JSON of a persons run that is not an object of settings likewise."""
+    c, out = corpus(tmp_path), tmp_path / "out"
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 0
+    manifest = out / "manifest.json"
+    text = manifest.read_text(encoding="utf-8")
+    kept = lambda: {p: p.read_bytes() for p in out.rglob("*") if p.is_file() and p.name != "run.json"}
+    for garbled in (text[:25].encode(), b'{"kind": "pers\xffons"}'):
+        manifest.write_bytes(garbled)
+        files = kept()
+        for extra in ([], ["--overwrite"]):
+            capsys.readouterr()
+            assert main(["persons", "--corpus", str(c), "--out", str(out), *extra]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and err.startswith(f"error: {manifest}: unreadable manifest (not readable JSON")
+            assert kept() == files       # (run.json goes: it listed the manifest as it was)
+    manifest.unlink()
+    manifest.mkdir()
+    capsys.readouterr()
+    assert main(["persons", "--corpus", str(c), "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"error: {manifest}: unreadable manifest: a directory, not a JSON file\n"
+
+
 def test_explain_prints_every_decision_about_a_form(tmp_path, capsys):
     """--explain: the book's evidence and decisions about a form, each occurrence's NER label
     and decision, and the cast-file line that overrides it; a form no book writes is one line,

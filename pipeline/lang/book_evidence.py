@@ -139,6 +139,9 @@ _LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
 _CAPITAL_WORD = re.compile(rf"\b[{_UP}][{_UP}{_LO}]*\b")
 _MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
+# a single opening quote ("‘It’s nothing, Trot,’ said my aunt; she ..." in Dickens): the closing
+# one is the apostrophe's character, so only the opening one is looked for
+_SINGLE_OPEN = re.compile(r"‘")
 _HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 
@@ -533,7 +536,7 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         prev = None
         if not _HE_SHE.search(sent):
             runs = list(_runs(sent, proper))
-            if runs and len({r[2] for r in runs}) == 1 and not _QUOTE.search(sent) \
+            if runs and len({r[2] for r in runs}) == 1 and not _QUOTE.search(sent) and not _SINGLE_OPEN.search(sent) \
                     and not _after_title(text, sm.start() + runs[0][0], runs[0][3]):
                 prev = runs[0][2]
             continue
@@ -547,8 +550,8 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         if (before and before.group(1) in NOT_SUBJECT_BEFORE) or run.split()[0].lower() in NOT_SUBJECT_BEFORE:
             continue                # "In Petersburg he …", "The French … he": no subject
         p = _HE_SHE.search(sent, end, end + PRONOUN_REACH)
-        if not p or _QUOTE.search(sent, end, p.start()):
-            continue
+        if not p or _QUOTE.search(sent, end, p.start()) or _SINGLE_OPEN.search(sent, 0, p.start()):
+            continue                # the name or the way to the pronoun inside single-quoted speech
         if any(w not in ((), words) for _, _, w, _ in _runs(sent[end:p.start()], proper)):
             continue
         if not _after_title(text, sm.start() + start, run):

@@ -1,7 +1,7 @@
 """What a book says of its capitalised words (pipeline/lang/book_evidence.py): the rules that
 keep pronouns, places and sentence-start words from getting a person's gender."""
 
-from pipeline.lang.book_evidence import book_evidence, mark_genders
+from pipeline.lang.book_evidence import FormEvidence, book_evidence, mark_genders
 
 
 def test_pronouns_and_function_words_are_no_forms():
@@ -84,3 +84,15 @@ def test_a_title_of_the_professions_shows_a_person():
     once = ("I met Dr. Watson at the door. \"I think, Watson, that you are right.\" "
             "The room was warm and the fire was low. ")
     assert not book_evidence(once, "b").is_person("Watson")
+
+
+def test_a_name_inside_single_quoted_speech_gives_no_pronoun_vote():
+    # David Copperfield: "‘It’s nothing, Trot; it’s nothing. ...’" then Betsey's own "she": the
+    # vocative had voted feminine 8 times for the narrator's nickname
+    from pipeline.lang.book_evidence import book_evidence
+
+    speech = "‘Trot, it is nothing,’ said my aunt, and she smiled. " * 4
+    assert sum(book_evidence(speech, "b").forms.get("Trot", FormEvidence()).pronouns.values()) == 0
+    # an apostrophe is no quote: the subject's own pronoun still votes
+    plain = "Trot didn’t run home, and he laughed at the door. " * 4
+    assert book_evidence(plain, "b").forms["Trot"].pronouns["masculine"] == 4

@@ -59,10 +59,12 @@ def write_records(records: list[dict], target: str | os.PathLike, schema: pa.Sch
     write_table(records_to_table(records, schema, fill_missing), target)
 
 
-def read_table(path: str | os.PathLike, columns: list[str] | None = None, filters=None) -> pa.Table:
+def read_table(path: str | os.PathLike, columns: list[str] | None = None, filters=None,
+               schema: pa.Schema | None = None) -> pa.Table:
     """A Parquet file as a table (only ``columns``, and the rows ``filters`` keeps, in
-    pyarrow's filter notation, when given); a missing, unpublished or unreadable file is a
-    one-line :class:`InputError` naming it."""
+    pyarrow's filter notation, when given; read as ``schema`` when given, as the project's own
+    partitions are); a missing, unpublished or unreadable file, or one that does not fit
+    ``schema``, is a one-line :class:`InputError` naming it."""
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
@@ -70,9 +72,11 @@ def read_table(path: str | os.PathLike, columns: list[str] | None = None, filter
         raise InputError("a directory, not a Parquet file", path)
     check_published(path)
     try:
-        return pq.read_table(path, columns=columns, filters=filters)
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise InputError(f"not a readable Parquet file ({exc})", path) from exc
+        if schema is None:
+            return pq.read_table(path, columns=columns, filters=filters)
+        return pq.read_table(path, columns=columns, filters=filters, schema=schema)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError) as exc:
+        raise InputError(f"not a readable Parquet file ({' '.join(str(exc).split())})", path) from exc
 
 
 def check_column_types(table: pa.Table, schema: pa.Schema, names, path) -> None:

@@ -211,9 +211,19 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
     import pyarrow.compute as pc
     import pyarrow.parquet as pq
 
+    from pipeline.errors import InputError
     from pipeline.formats import schemas
     from pipeline.formats.books import DUPLICATE, IdGuard
     from pipeline.formats.files import staged_outputs
+    from pipeline.formats.tables import read_table
+
+    def part_table(path: Path, schema) -> pa.Table:
+        """A partition's table through the formats reader: a damaged one is one line naming it."""
+        try:
+            return read_table(path, schema=schema)
+        except InputError as exc:
+            raise InputError(f"{str(exc).removeprefix(f'{path}: ')}; remove the folder {path.parent.name} "
+                             "to extract that unit again", path) from None
 
     parts = [part_dir(out, key) for key in keys if is_done(out, key)]
     batched = {part_dir(out, key).name for key in batches}      # keys of batches of zip members
@@ -221,7 +231,7 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
               if not is_done(out, key) and (part_dir(out, key) / FAILED_FILE).exists()]
     pending = list(not_read or [])
     for f in failed:
-        pending.extend(pq.read_table(f, schema=schemas.BOOKS).to_pylist())
+        pending.extend(part_table(f, schemas.BOOKS).to_pylist())
     pending.sort(key=lambda r: r["path"])
     pending.reverse()                                  # pop() from the smallest path
     counts: dict = {"patterns": Counter(), "names": Counter(), "pronouns": 0, "books": []}
@@ -239,7 +249,7 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
                 counts["books"].extend(rows)
 
         for p in parts:
-            rows = pq.read_table(p / "book.parquet", schema=schemas.BOOKS).to_pylist()
+            rows = part_table(p / "book.parquet", schemas.BOOKS).to_pylist()
             if p.name in batched and pending:
                 # a batch of zip members: a member not read (x.zip/b.png) goes between the
                 # books (x.zip/a.txt, x.zip/c.txt) as it did when each member had its partition
@@ -266,10 +276,10 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
             emit_rows(rows)
             keep = None if not dropped else (lambda t: t.filter(pc.invert(pc.is_in(t.column("book_id"),
                                                                                   pa.array(sorted(dropped))))))
-            mentions = pq.read_table(p / "mentions.parquet", schema=schemas.MENTIONS)
-            instances = pq.read_table(p / "instances.parquet", schema=schemas.INSTANCES)
-            evidence = pq.read_table(p / "evidence.parquet", schema=schemas.EVIDENCE)
-            refused = pq.read_table(p / "refused.parquet", schema=schemas.REFUSED)
+            mentions = part_table(p / "mentions.parquet", schemas.MENTIONS)
+            instances = part_table(p / "instances.parquet", schemas.INSTANCES)
+            evidence = part_table(p / "evidence.parquet", schemas.EVIDENCE)
+            refused = part_table(p / "refused.parquet", schemas.REFUSED)
             if keep:
                 mentions, instances, evidence, refused = keep(mentions), keep(instances), keep(evidence), keep(refused)
             refused_w.write_table(refused)

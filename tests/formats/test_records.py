@@ -72,3 +72,26 @@ def test_fill_missing_allows_partial_rows_but_not_unknown_fields(tmp_path):
     assert pq.read_table(tmp_path / "a.parquet").to_pylist()[0]["answer"] is None
     with pytest.raises(RecordError, match="unknown field"):
         records_to_table([{**rec, "sytem": "t"}], schemas.ANSWERS, fill_missing=True)
+
+
+def test_read_table_reads_as_a_schema_and_refuses_a_file_that_does_not_fit(tmp_path):
+    """The reader extract's merge uses for its partitions: ``schema`` as pyarrow's, a cut file
+    or one of other types is one line naming it."""
+    import pyarrow as pa
+
+    from pipeline.errors import InputError
+    from pipeline.formats.tables import read_table
+
+    rows = [{"a": 1, "b": "x"}]
+    schema = pa.schema([("a", pa.int64()), ("b", pa.string())])
+    write_records(rows, tmp_path / "t.parquet", schema)
+    assert read_table(tmp_path / "t.parquet", schema=schema).equals(
+        pq.read_table(tmp_path / "t.parquet", schema=schema))
+    assert read_table(tmp_path / "t.parquet", schema=schema).to_pylist() == rows
+    with pytest.raises(InputError) as exc:
+        read_table(tmp_path / "t.parquet", schema=pa.schema([("a", pa.list_(pa.int64())), ("b", pa.string())]))
+    assert str(exc.value).startswith(f"{tmp_path / 't.parquet'}: not a readable Parquet file (")
+    assert "\n" not in str(exc.value)
+    (tmp_path / "cut.parquet").write_bytes((tmp_path / "t.parquet").read_bytes()[:50])
+    with pytest.raises(InputError, match="not a readable Parquet file"):
+        read_table(tmp_path / "cut.parquet", schema=schema)

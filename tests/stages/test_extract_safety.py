@@ -300,3 +300,34 @@ def test_resume_across_other_code_is_refused(finished_run, capsys):
     assert "no fingerprint recorded" in capsys.readouterr().err
     assert main(["extract", "--corpus", str(corpus), "--out", str(out), "--overwrite"]) == 0
     assert json.loads((out / "manifest.json").read_text())["fingerprint"]["code"] != "0" * 64
+
+
+# ------------------------------------------------------------------ damaged partitions ----
+
+@pytest.mark.parametrize("name", ["mentions.parquet", "book.parquet"])
+def test_a_damaged_partition_is_one_line_exit_2_and_its_folder_redoes_it(tmp_path, capsys, name):
+    """The merge reads each partition through formats.tables.read_table (issue 47): a cut
+    Parquet file of a done partition is ``error: FILE: ...`` (exit 2), naming the folder to
+    remove (it was an ArrowInvalid traceback); the merged files of the last run stay; once the
+    folder is gone the unit is extracted again and the merge is what it was."""
+    import shutil
+
+    from tests.stages.test_persons import BOOK
+
+    corpus, out = tmp_path / "corpus", tmp_path / "out"
+    write(corpus, "story.txt", BOOK * 3)
+    write(corpus, "other.txt", BOOK)
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
+    merged = {f: (out / f).read_bytes() for f in ("books.parquet", "mentions.parquet", "instances.parquet")}
+    want = pd.read_parquet(out / "instances.parquet")
+    [damaged] = [p for p in (out / "parts").rglob(name) if p.parent.name.startswith("story.txt")]
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    capsys.readouterr()
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {damaged}: not a readable Parquet file")
+    assert err.rstrip().endswith(f"remove the folder {damaged.parent.name} to extract that unit again")
+    assert {f: (out / f).read_bytes() for f in merged} == merged
+    shutil.rmtree(damaged.parent)
+    assert main(["extract", "--corpus", str(corpus), "--out", str(out)]) == 0
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "instances.parquet"), want)

@@ -3,7 +3,8 @@
 * :func:`save_figure` -- a figure to a file, atomically (:func:`pipeline.formats.files.atomic_path`:
   a temporary file in the target's folder, fsync, rename onto the target, fsync of the
   folder), so a killed run never leaves half a PNG; the figure is closed afterwards.
-* :func:`figure_png` -- a figure as PNG bytes (for a page that embeds it), closed afterwards.
+* :func:`figure_png` -- a figure as PNG bytes (for a page that embeds it), closed afterwards;
+  :func:`write_png` writes such bytes to a file, atomically.
 
 The format is the target's suffix (``.png``) unless given: the temporary file's own name
 ends otherwise. ``dpi`` None keeps matplotlib's default (the figure's own dpi); the bytes are
@@ -54,3 +55,13 @@ def figure_png(fig, *, dpi: float | None = None) -> bytes:
     finally:
         _close(fig)
     return buf.getvalue()
+
+
+def write_png(target: str | os.PathLike, png: bytes) -> Path:
+    """PNG bytes (:func:`figure_png`) to ``target``, atomically; the target."""
+    if not png.startswith(b"\x89PNG\r\n\x1a\n"):
+        raise ValueError("not PNG bytes")
+    target = Path(target)
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(png)
+    return target

@@ -345,6 +345,7 @@ class QuadrupleEvaluation:
 
     def write(self, stage: Path, gold: Gold, systems: dict[str, SystemOutput], metrics: dict, s) -> str:
         from pipeline.core.answers import answer_records, gold_answer_rows
+        from pipeline.formats.figures import write_png
         from pipeline.formats.files import write_json, write_text
         from pipeline.formats.schemas import ANSWERS
         from pipeline.formats.tables import write_records
@@ -360,7 +361,7 @@ class QuadrupleEvaluation:
             answers += answer_records(rows, name, ans, so.why_unanswered())
         write_json(stage / "metrics.json", metrics)
         write_text(stage / "metrics.md", markdown)
-        (stage / "metrics.png").write_bytes(png)
+        write_png(stage / "metrics.png", png)
         write_records(answers, stage / "answers.parquet", ANSWERS)
         if s.report:
             from pipeline.report.evaluation_page import write_report

@@ -10,7 +10,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pytest  # noqa: E402
 
-from pipeline.formats.figures import figure_png, save_figure  # noqa: E402
+from pipeline.formats.figures import figure_png, save_figure, write_png  # noqa: E402
 
 
 def _figure(dpi=100):
@@ -69,3 +69,22 @@ def test_figure_png_is_the_png_savefig_writes(tmp_path):
     fig = _figure(dpi=110)
     assert figure_png(fig, dpi=120) == _direct(120, figure_dpi=110)
     assert not plt.fignum_exists(fig.number)
+
+
+def test_write_png_writes_the_bytes_atomically_and_refuses_other_bytes(tmp_path, monkeypatch):
+    from pipeline.formats import files
+
+    png = figure_png(_figure())
+    written = []
+    real = files.atomic_path
+
+    def spy(target):
+        written.append(target)
+        return real(target)
+
+    monkeypatch.setattr("pipeline.formats.figures.atomic_path", spy)
+    assert write_png(tmp_path / "metrics.png", png) == tmp_path / "metrics.png"
+    assert (tmp_path / "metrics.png").read_bytes() == png and written == [tmp_path / "metrics.png"]
+    with pytest.raises(ValueError, match="not PNG bytes"):
+        write_png(tmp_path / "other.png", b"<svg/>")
+    assert not (tmp_path / "other.png").exists()

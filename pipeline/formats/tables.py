@@ -6,8 +6,10 @@ May import: pyarrow, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
+from typing import Callable, Iterator
 
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -57,6 +59,19 @@ def write_records(records: list[dict], target: str | os.PathLike, schema: pa.Sch
                   fill_missing: bool = False) -> None:
     """Write row dicts (:func:`records_to_table`) to Parquet atomically."""
     write_table(records_to_table(records, schema, fill_missing), target)
+
+
+@contextlib.contextmanager
+def table_streams(folder: str | os.PathLike,
+                  files: dict[str, pa.Schema]) -> Iterator[dict[str, Callable[[pa.Table], None]]]:
+    """Streaming Parquet writers, one per file name of ``files`` in ``folder``: yields
+    {name: write(table)}, each table going to disk as it is written (memory does not grow with
+    the file). Not atomic by itself: ``folder`` is a staging directory of
+    :func:`pipeline.formats.files.staged_outputs`, which publishes the files together."""
+    with contextlib.ExitStack() as stack:
+        writers = {name: stack.enter_context(pq.ParquetWriter(Path(folder) / name, schema))
+                   for name, schema in files.items()}
+        yield {name: writer.write_table for name, writer in writers.items()}
 
 
 def read_table(path: str | os.PathLike, columns: list[str] | None = None, filters=None,

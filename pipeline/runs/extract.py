@@ -209,13 +209,12 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
     Partitions of units no longer in the corpus are left out. Returns summary counts."""
     import pyarrow as pa
     import pyarrow.compute as pc
-    import pyarrow.parquet as pq
 
     from pipeline.errors import InputError
     from pipeline.formats import schemas
     from pipeline.formats.books import DUPLICATE, IdGuard
     from pipeline.formats.files import staged_outputs
-    from pipeline.formats.tables import read_table
+    from pipeline.formats.tables import read_table, table_streams
 
     def part_table(path: Path, schema) -> pa.Table:
         """A partition's table through the formats reader: a damaged one is one line naming it."""
@@ -236,16 +235,14 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
     pending.reverse()                                  # pop() from the smallest path
     counts: dict = {"patterns": Counter(), "names": Counter(), "pronouns": 0, "books": []}
     guard = IdGuard()
-    with staged_outputs(out) as stage, \
-            pq.ParquetWriter(stage / "books.parquet", schemas.BOOKS) as books_w, \
-            pq.ParquetWriter(stage / "mentions.parquet", schemas.MENTIONS) as mentions_w, \
-            pq.ParquetWriter(stage / "instances.parquet", schemas.INSTANCES) as instances_w, \
-            pq.ParquetWriter(stage / "evidence.parquet", schemas.EVIDENCE) as evidence_w, \
-            pq.ParquetWriter(stage / "refused.parquet", schemas.REFUSED) as refused_w:
+    merged = {"books.parquet": schemas.BOOKS, "mentions.parquet": schemas.MENTIONS,
+              "instances.parquet": schemas.INSTANCES, "evidence.parquet": schemas.EVIDENCE,
+              "refused.parquet": schemas.REFUSED}
+    with staged_outputs(out) as stage, table_streams(stage, merged) as write:
 
         def emit_rows(rows: list[dict]) -> None:
             if rows:
-                books_w.write_table(pa.Table.from_pylist(rows, schema=schemas.BOOKS))
+                write["books.parquet"](pa.Table.from_pylist(rows, schema=schemas.BOOKS))
                 counts["books"].extend(rows)
 
         for p in parts:
@@ -282,10 +279,10 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
             refused = part_table(p / "refused.parquet", schemas.REFUSED)
             if keep:
                 mentions, instances, evidence, refused = keep(mentions), keep(instances), keep(evidence), keep(refused)
-            refused_w.write_table(refused)
-            mentions_w.write_table(mentions)
-            instances_w.write_table(instances)
-            evidence_w.write_table(evidence)
+            write["refused.parquet"](refused)
+            write["mentions.parquet"](mentions)
+            write["instances.parquet"](instances)
+            write["evidence.parquet"](evidence)
             for pat, gen in zip(instances.column("pattern").to_pylist(), instances.column("pronoun_gender").to_pylist()):
                 counts["patterns"][(pat, gen)] += 1
             kinds = mentions.column("kind")

@@ -95,3 +95,21 @@ def test_read_table_reads_as_a_schema_and_refuses_a_file_that_does_not_fit(tmp_p
     (tmp_path / "cut.parquet").write_bytes((tmp_path / "t.parquet").read_bytes()[:50])
     with pytest.raises(InputError, match="not a readable Parquet file"):
         read_table(tmp_path / "cut.parquet", schema=schema)
+
+
+def test_table_streams_write_each_file_as_its_tables_come(tmp_path):
+    import pyarrow as pa
+
+    from pipeline.formats.tables import read_table, table_streams
+
+    a = pa.schema([("a", pa.int64())])
+    b = pa.schema([("b", pa.string())])
+    with table_streams(tmp_path, {"a.parquet": a, "b.parquet": b}) as write:
+        for i in range(3):
+            write["a.parquet"](pa.table({"a": [i, i + 10]}, schema=a))
+        write["b.parquet"](pa.table({"b": ["x"]}, schema=b))
+    assert read_table(tmp_path / "a.parquet").column("a").to_pylist() == [0, 10, 1, 11, 2, 12]
+    assert read_table(tmp_path / "b.parquet", schema=b).to_pylist() == [{"b": "x"}]
+    with table_streams(tmp_path, {"empty.parquet": a}):
+        pass
+    assert read_table(tmp_path / "empty.parquet").num_rows == 0 and read_table(tmp_path / "empty.parquet").schema == a

@@ -127,6 +127,18 @@ def _check_coref(value: str, open_: dict[str, list[int]], path, lineno: int) -> 
             stack.pop()
 
 
+def _undecodable_line(path) -> int | None:
+    """The number of the first line that is not UTF-8: the text reader decodes a block ahead,
+    so its own line count (the line before the block) is not where the bad byte is."""
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, start=1):
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                return lineno
+    return None
+
+
 def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> Iterator[Document]:
     """Yield the documents of a CoNLL-2012 file one at a time, validating as it goes.
 
@@ -213,7 +225,7 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
                 doc.corefs.append(cols[-1])
                 doc.nes.append(cols[NE_COL] if len(cols) >= MIN_COLUMNS else "")
         except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8 ({exc.reason})", path, lineno + 1) from None
+            raise InputError(f"not UTF-8 ({exc.reason})", path, _undecodable_line(path)) from None
     if doc is not None:
         raise InputError(f"document {doc.doc_id!r} (begun at line {doc.begin}) has no '#end document'",
                          path, lineno)

@@ -70,7 +70,35 @@ def load_plan(plan_path) -> tuple[str, dict[str, list[dict]]]:
         if [r["position"] for r in s] != list(range(len(s))):
             raise InputError(f"participant {s[0]['participant']}: positions are not 0..{len(s) - 1}",
                              plan_path)
-    return kinds.pop(), dict(sorted(slots.items()))
+    kind = kinds.pop()
+    if kind == "maze":
+        for k, r in enumerate(rows):
+            check_maze_row(r, plan_path, k + 1)
+    return kind, dict(sorted(slots.items()))
+
+
+def check_maze_row(r: dict, plan_path, row: int) -> None:
+    """A Maze trial whose words, distractors and sides do not line up, or whose pronoun is
+    not one of its words, is refused (issue 45 item 5): the page would fail on the missing
+    word (a 500 mid-sentence) or never record the pronoun's times."""
+    where = f"participant {r.get('participant')}, position {r.get('position')}"
+    tokens = r.get("tokens")
+    if not isinstance(tokens, list) or len(tokens) < 2 or not all(isinstance(t, str) and t for t in tokens):
+        raise InputError(f"{where}: a Maze sentence needs two words or more", plan_path, row)
+    n = len(tokens)
+    for col in ("distractors", "sides"):
+        v = r.get(col)
+        if not isinstance(v, list) or len(v) != n:
+            raise InputError(f"{where}: {col} must have one entry per word ({n}), "
+                             f"got {len(v) if isinstance(v, list) else v!r}", plan_path, row)
+    if any(not isinstance(w, str) or not w for w in r["distractors"][1:]):
+        raise InputError(f"{where}: every word after the first needs a distractor", plan_path, row)
+    if any(side not in ("left", "right") for side in r["sides"][1:]):
+        raise InputError(f"{where}: sides must be 'left' or 'right'", plan_path, row)
+    pi = r.get("pronoun_index")
+    if pi is not None and not (isinstance(pi, int) and 1 <= pi < n):
+        raise InputError(f"{where}: pronoun_index {pi} is outside the sentence's words 1..{n - 1}",
+                         plan_path, row)
 
 
 def create_app(plan_path, db_path, completion_url: str | None = None):

@@ -73,7 +73,7 @@ def test_annotate_json_fields_are_checked_by_type_and_range(served, field, value
 
 @pytest.mark.parametrize("field,value", [
     ("position", 1e400), ("position", 0.9), ("position", -1), ("position", True), ("position", "0"),
-    ("word_index", 1.9), ("n_errors", -0.5), ("n_errors", 1.9), ("first_ms", float("inf")),
+    ("word_index", 1.9), ("word_index", 1e400), ("n_errors", -0.5), ("n_errors", 1.9), ("first_ms", float("inf")),
     ("first_ms", "300"), ("side", ["left"]),
 ])
 def test_maze_json_fields_are_checked_and_nothing_is_stored(mz, field, value):

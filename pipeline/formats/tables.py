@@ -94,6 +94,19 @@ def read_table(path: str | os.PathLike, columns: list[str] | None = None, filter
         raise InputError(f"not a readable Parquet file ({' '.join(str(exc).split())})", path) from exc
 
 
+def count_rows(path: str | os.PathLike) -> int:
+    """The number of rows of a Parquet file, from its footer (no column is read); a missing,
+    unpublished or unreadable file is a one-line :class:`InputError` naming it."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("file not found" if not path.exists() else "a directory, not a Parquet file", path)
+    check_published(path)
+    try:
+        return pq.ParquetFile(path).metadata.num_rows
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise InputError(f"not a readable Parquet file ({' '.join(str(exc).split())})", path) from exc
+
+
 def check_column_types(table: pa.Table, schema: pa.Schema, names, path) -> None:
     """Refuse a table whose columns ``names`` cannot be read as ``schema`` types them (a
     string where an offset should be a number, ...): one line naming the column."""

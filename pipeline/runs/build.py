@@ -99,11 +99,11 @@ def _build_locked(s: BuildSettings, out: Path) -> int:
 
 
 def _summary(out: Path, ext: Path, gen: Path, extract_s: float, generate_s: float, s: BuildSettings) -> dict:
-    import pyarrow.parquet as pq
+    from pipeline.formats.tables import count_rows, read_table
 
-    books = pq.read_table(ext / "books.parquet", columns=["status", "n_words"]).to_pylist()
+    books = read_table(ext / "books.parquet", columns=["status", "n_words"]).to_pylist()
     words = sum(b["n_words"] or 0 for b in books)
-    quads = pq.ParquetFile(gen / "quadruples.parquet").metadata.num_rows // 4
+    quads = count_rows(gen / "quadruples.parquet") // 4
     main_mb, child_mb = _peak_mb()
     total = extract_s + generate_s
     return {"out": str(out), "workers": s.workers, "scheduler": s.scheduler,

@@ -113,3 +113,20 @@ def test_table_streams_write_each_file_as_its_tables_come(tmp_path):
     with table_streams(tmp_path, {"empty.parquet": a}):
         pass
     assert read_table(tmp_path / "empty.parquet").num_rows == 0 and read_table(tmp_path / "empty.parquet").schema == a
+
+
+def test_count_rows_reads_the_footer_and_names_a_bad_file(tmp_path):
+    import pyarrow as pa
+
+    from pipeline.errors import InputError
+    from pipeline.formats.tables import count_rows
+
+    schema = pa.schema([("a", pa.int64())])
+    write_records([{"a": i} for i in range(7)], tmp_path / "t.parquet", schema)
+    assert count_rows(tmp_path / "t.parquet") == 7
+    (tmp_path / "cut.parquet").write_bytes(b"PAR1 not really")
+    for bad, reason in ((tmp_path / "cut.parquet", "not a readable Parquet file"),
+                        (tmp_path / "missing.parquet", "file not found"), (tmp_path, "a directory")):
+        with pytest.raises(InputError) as exc:
+            count_rows(bad)
+        assert str(exc.value).startswith(f"{bad}: {reason}") and "\n" not in str(exc.value)

@@ -661,7 +661,7 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
                 and ungendered_titles().get(m.title.rstrip(".").lower()) in MAN_BY_CONVENTION:
             m.gender, m.gender_source = MASCULINE, "title (the period's convention)"
         return m
-    family = _family_surname(m, words, evidence)
+    family = _family_surname(m, words, evidence) or _pet_of(m, words, evidence)
     if family is not None:
         m.gender, m.gender_source = family
         return m
@@ -695,6 +695,25 @@ def _family_surname(m: NameMention, words: list[str], evidence: BookEvidence) ->
     if not (ev.titled[MASCULINE] and ev.titled[FEMININE]):
         return None
     return MASCULINE, "book:family head"
+
+
+def _pet_of(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:
+    """(gender, source) of an untitled pet form whose gender came from gender-guesser, when the
+    book ties it to one formal given name written with a surname (:meth:`pipeline.lang.aliases.
+    BookAliases.pet_surname`) that gender-guesser gives the other gender: the formal name's.
+    Bleak House writes "Matthew Bagnet" and calls him "Mat", gender-guesser's woman (Martha);
+    None when the rule does not apply or the book's pronouns favour the pet form's own gender."""
+    if m.title or len(words) != 1 or not m.gender_source.startswith("gender-guesser"):
+        return None
+    aliases = getattr(evidence, "aliases", None)
+    pet = aliases.pet_surname(words[0].lower()) if aliases is not None else None
+    if pet is None:
+        return None
+    formal = pet[0][:1].upper() + pet[0][1:]
+    g = guess(formal)[0]
+    if g not in (MASCULINE, FEMININE) or g == m.gender or evidence.pronouns_favour(words[0], m.gender):
+        return None
+    return g, f"book:pet form of {formal}"
 
 
 def _described_as(word: str, gender: str, evidence: BookEvidence) -> tuple[str, str] | None:

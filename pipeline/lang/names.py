@@ -545,7 +545,7 @@ _PET_FORMS = {
     "charles": "charley charlie chas",
     "frederick": "fred freddy freddie fritz",
     "james": "jim jimmy jem jamie",
-    "joseph": "joe joey",
+    "joseph": "joe joey jos",
     "samuel": "sam sammy",
     "benjamin": "ben benny",
     "daniel": "dan danny",
@@ -565,7 +565,7 @@ _PET_FORMS = {
     # added with the aliases (docs/persons.md, "Aliases"): English diminutives the public list
     # (the ``nicknames`` package) lacks, and the Russian ones of the period's translations
     "maud": "maudie",
-    "joseph": "jos",
+    "matthew": "mat matt matty",
     "matilda": "maud tilly tilda",
     "stepan": "stiva",
     "alexey": "alyosha",

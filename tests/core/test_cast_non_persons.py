@@ -408,3 +408,26 @@ def test_the_second_word_of_a_place_is_no_person(nlp, text, word, person):
 ])
 def test_a_name_the_book_calls_a_wild_animal_is_an_animal(nlp, book, animal):
     assert book_evidence(book, "b").is_animal("Tom") is animal
+
+
+BOOK_BAGNET = ("Matthew Bagnet came in. Mr. Bagnet said yes. Mr. Bagnet said no. Matthew Bagnet left. "
+               "The house was quiet. ") * 2
+
+
+@pytest.mark.parametrize("book,gender", [
+    # Bleak House (reads of seeds 20261128 and 20261130): "Mat" is Matthew Bagnet, gender-guesser's woman
+    (BOOK_BAGNET, "masculine"),
+    # a book that never writes the formal name with a surname: gender-guesser's
+    ("Mr. Bagnet said yes. Mr. Bagnet said no. The house was quiet. " * 2, "feminine"),
+])
+def test_a_pet_form_takes_the_gender_of_the_formal_name_the_book_ties_it_to(nlp, book, gender):
+    doc = person_doc(nlp, "It does her credit, Mat!", "Mat")
+    m = mention(doc, book_evidence(book, "b"))
+    assert m is not None and m.gender == gender, m
+
+
+def test_pet_forms_of_joseph_are_all_his():
+    # the table held "joseph" twice, the second entry ("jos") dropping "joe joey"
+    from pipeline.lang.names import one_given_name
+
+    assert one_given_name("joe", "joseph") and one_given_name("jos", "joseph") and one_given_name("mat", "matthew")

@@ -21,6 +21,8 @@ def _doc(nlp, words, persons):
     ("Citoyenne", "feminine"), ("Abbé", "masculine"),
     # dialect forms of address (read, seed 20261129: "What Miz Pats want dinner?" read as a man)
     ("Miz", "feminine"), ("Marse", "masculine"), ("Massa", "masculine"),
+    # a Scots landowner's style ("The Laird o' Cockpen he's proud": read, seed 20261130)
+    ("Laird", "masculine"),
 ])
 def test_title_genders(title, gender):
     assert title_gender(title) == gender

@@ -55,7 +55,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
 
     from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, plan_tasks
     from pipeline.errors import InputError
-    from pipeline.formats.files import dumps_json, sha256_file, staged_outputs
+    from pipeline.formats.files import sha256_file, staged_outputs, write_json, write_text
     from pipeline.formats.mturk_csv import write_batch
     from pipeline.formats.resources import read_commented, resource
     from pipeline.runs.annotation_rows import annotation_rows
@@ -85,9 +85,9 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
     }
     with staged_outputs(out) as stage:
         write_batch(stage / "batch.csv", header, recs)
-        (stage / "task.html").write_text(template, encoding="utf-8")
-        (stage / "preview.html").write_text(preview, encoding="utf-8")
-        (stage / "export.json").write_text(dumps_json(summary), encoding="utf-8")
+        write_text(stage / "task.html", template)
+        write_text(stage / "preview.html", preview)
+        write_json(stage / "export.json", summary)
     summary["reduced"] = info["reduced"]
     summary["conversion"] = conversion
     return summary

@@ -108,7 +108,7 @@ def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: 
     """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
     from pipeline.core.annotation_votes import gap_rows
     from pipeline.formats import schemas
-    from pipeline.formats.files import dumps_json, staged_outputs
+    from pipeline.formats.files import staged_outputs, write_json
     from pipeline.formats.gap_tsv import write_gap_tsv
     from pipeline.formats.hf_dataset import Config, Split, write_hf_dataset
     from pipeline.formats.tables import records_to_table
@@ -129,7 +129,7 @@ def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: 
                          language=["en"], task_categories=["token-classification"],
                          tags=["coreference-resolution", "gender-bias", "counterfactual"])
         write_gap_tsv(gap_rows(result.dataset), stage / FILES["tsv"], extra_columns=["Book"])
-        (stage / FILES["summary"]).write_text(dumps_json(summary), encoding="utf-8")
+        write_json(stage / FILES["summary"], summary)
 
 
 @dataclass(frozen=True)

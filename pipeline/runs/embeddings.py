@@ -52,7 +52,7 @@ def embeddings(args) -> int:
 
     from pipeline.core.embeddings import Options, diagnose
     from pipeline.errors import InputError
-    from pipeline.formats.files import staged_outputs, write_json
+    from pipeline.formats.files import staged_outputs, write_json, write_text
     from pipeline.formats.vectors import load_vectors
     from pipeline.nlp.load import load as load_pipeline
     from pipeline.report.embeddings import markdown
@@ -82,7 +82,7 @@ def embeddings(args) -> int:
     out = Path(args.out)
     with staged_outputs(out) as stage:
         write_json(stage / "embeddings.json", result)
-        (stage / "embeddings.md").write_text(markdown(result), encoding="utf-8")
+        write_text(stage / "embeddings.md", markdown(result))
     print(markdown(result))
     print(f"embeddings: {len(embeddings)} embedding(s), reference {reference}, "
           f"{result['most_biased']['n']} most biased words; wrote {out / 'embeddings.json'} and "

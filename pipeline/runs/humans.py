@@ -28,7 +28,7 @@ def _run_qa(args) -> int:
     from pipeline.core.benchmark_scoring import normalise_text
     from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
     from pipeline.errors import InputError
-    from pipeline.formats.files import staged_outputs, write_csv_rows, write_json
+    from pipeline.formats.files import staged_outputs, write_csv_rows, write_json, write_text
     from pipeline.formats.human_results import read_participant_rows, read_qa_results
     from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown, table2_paper_markdown
 
@@ -104,8 +104,8 @@ def _run_qa(args) -> int:
                                        "n_answers_unenrolled_batch": result["n_answers_unenrolled_batch"]})
         write_csv_rows(stage / "qa_participants.csv", result["participants"])
         paper = table2_paper_markdown(result, table2_models, maze)
-        (stage / "qa.md").write_text(qa_markdown(result) + "\n" + table2_markdown(result, table2_models)
-                                     + "\n" + paper, encoding="utf-8")
+        write_text(stage / "qa.md", qa_markdown(result) + "\n" + table2_markdown(result, table2_models)
+                   + "\n" + paper)
         plot_qa(result, stage / "qa.png")
     print(qa_markdown(result))
     print(table2_markdown(result, table2_models))
@@ -126,7 +126,7 @@ def _run_maze(args) -> int:
     from pipeline.core.benchmark_scoring import normalise_text
     from pipeline.core.humans import analyse_maze_by_kind, trial_kind
     from pipeline.errors import InputError
-    from pipeline.formats.files import read_json, staged_outputs, write_json
+    from pipeline.formats.files import read_json, staged_outputs, write_json, write_text
     from pipeline.formats.human_results import read_maze_trials
     from pipeline.report.humans import maze_markdown, plot_maze
 
@@ -155,7 +155,7 @@ def _run_maze(args) -> int:
     result = analyse_maze_by_kind(rows, kinds, models)
     with staged_outputs(args.out) as stage:
         write_json(stage / "maze.json", result)
-        (stage / "maze.md").write_text(maze_markdown(result), encoding="utf-8")
+        write_text(stage / "maze.md", maze_markdown(result))
         plot_maze(result, stage / "maze.png")
     print(maze_markdown(result))
     print(f"{len(rows)} trial(s) of {len(files)} file(s), layout {', '.join(layouts)}; "

@@ -91,8 +91,6 @@ COMMAND_IMPORTERS = ("pipeline.cli",)
 KNOWN: set[tuple[str, str]] = {
     # cda streams its augmented CoNLL through its own temporary file and open(..., "w") (issue 47)
     ("run-writes", "pipeline.runs.cda"),
-    # experiment-plan writes its plan.tsv with open(..., "w") and csv (issue 47)
-    ("run-writes", "pipeline.runs.experiment_plan"),
 }
 
 # What a run or a command may do to the file system itself: make and remove folders and its

@@ -1,10 +1,12 @@
 """The ``experiment-plan`` run: a seeded, balanced plan of the timed QA or Maze experiment (the
 command parses the options and calls :func:`experiment_plan`).
 
-Reads a benchmark (``benchmark.parquet``, the ``BENCHMARK`` schema), parses its sentences with
-spaCy (filler questions from the dependency parse for QA; the true words' tags for Maze
-distractors), and writes ``OUT/plan.parquet`` (``EXPERIMENT_PLAN``) and a readable
-``OUT/plan.tsv``, all-or-nothing. A benchmark without Maze-eligible items is refused for Maze.
+Reads a benchmark (``benchmark.parquet``, the ``BENCHMARK`` schema, through
+:mod:`pipeline.formats.benchmarks`), parses its sentences with spaCy (filler questions from
+the dependency parse for QA; the true words' tags for Maze distractors), and writes
+``OUT/plan.parquet`` (``EXPERIMENT_PLAN``) and a readable ``OUT/plan.tsv``
+(:func:`pipeline.formats.files.write_csv_rows`), all-or-nothing. A benchmark without
+Maze-eligible items is refused for Maze.
 
 May import: the standard library; inside :func:`experiment_plan`: :mod:`pipeline.errors`,
 :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.nlp`, tqdm.
@@ -15,17 +17,12 @@ from __future__ import annotations
 
 
 def read_benchmark(path) -> list[dict]:
+    """The benchmark's items (:func:`pipeline.formats.benchmarks.read_benchmark`), each with the
+    id, text and pronoun offsets a plan needs."""
     from pipeline.errors import InputError
-    from pipeline.formats.schemas import BENCHMARK
-    from pipeline.formats.tables import read_table
+    from pipeline.formats.benchmarks import read_benchmark as read_items
 
-    table = read_table(path)
-    missing = [n for n in BENCHMARK.names if n not in table.column_names]
-    if missing:
-        raise InputError(f"not a benchmark file: missing column(s) {', '.join(missing)}", path)
-    rows = table.select(BENCHMARK.names).to_pylist()
-    if not rows:
-        raise InputError("the benchmark has no items", path)
+    rows = read_items(path)
     for i, r in enumerate(rows, start=1):
         if not r["id"] or not r["text"] or r["pronoun_start"] is None:
             raise InputError("an item without id, text or pronoun offsets", path, i)
@@ -50,7 +47,6 @@ def tsv_lines(rows: list[dict]) -> list[list[str]]:
 
 
 def experiment_plan(args) -> int:
-    import csv
     import random
     from collections import Counter
 
@@ -59,7 +55,7 @@ def experiment_plan(args) -> int:
     from pipeline.core import experiment_plan as plan_core
     from pipeline.core import experiment_maze as maze_core
     from pipeline.errors import InputError
-    from pipeline.formats.files import staged_outputs
+    from pipeline.formats.files import staged_outputs, write_csv_rows
     from pipeline.formats.schemas import EXPERIMENT_PLAN
     from pipeline.formats.tables import write_records
     from pipeline.nlp import fillers as fill
@@ -105,8 +101,8 @@ def experiment_plan(args) -> int:
         raise InputError(str(exc), args.benchmark) from None
     with staged_outputs(args.out) as stage:
         write_records(rows, stage / "plan.parquet", EXPERIMENT_PLAN)
-        with open(stage / "plan.tsv", "w", encoding="utf-8", newline="") as fh:
-            csv.writer(fh, delimiter="\t", lineterminator="\n").writerows(tsv_lines(rows))
+        head, *lines = tsv_lines(rows)
+        write_csv_rows(stage / "plan.tsv", [dict(zip(head, line)) for line in lines], head, delimiter="\t")
     kinds = Counter(r["kind"] for r in rows)
     alphas = Counter(r["alpha"] for r in rows if r["alpha"] is not None)
     print(f"{args.experiment} plan: {args.participants} participant(s), {len(rows)} trials "

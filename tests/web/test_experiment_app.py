@@ -388,3 +388,27 @@ def test_maze_plan_command_makes_allowed_distractors_reproducibly(tmp_path):
             assert allowed(core) and core.lower() != split_word(word)[1].lower()
     tsv = (tmp_path / "a" / "plan.tsv").read_text().splitlines()
     assert len(tsv) == 1 + 6 and "|" in tsv[1]
+
+
+def test_plan_command_reads_the_benchmark_through_formats_and_names_a_bad_one(tmp_path, capsys):
+    """experiment-plan reads its benchmark with formats.benchmarks.read_benchmark (one reader,
+    the same refusal as every benchmark command) and still refuses an item without text."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from pipeline.cli import main
+    from tests.experiment_helpers import make_items, write_benchmark
+
+    other = tmp_path / "other.parquet"
+    pq.write_table(pa.table({"id": ["1"]}), other)
+    args = ["experiment-plan", "--experiment", "qa", "--participants", "1", "--out", str(tmp_path / "plan")]
+    assert main([*args, "--benchmark", str(other)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith(f"error: {other}: not a benchmark table: missing column(s)")
+    items = make_items(4)
+    items[2]["text"] = ""
+    write_benchmark(items, tmp_path / "bench.parquet")
+    assert main([*args, "--benchmark", str(tmp_path / "bench.parquet")]) == 2
+    assert capsys.readouterr().err == (f"error: {tmp_path / 'bench.parquet'}, row 3: "
+                                       "an item without id, text or pronoun offsets\n")
+    assert not (tmp_path / "plan").exists()

@@ -157,10 +157,30 @@ def read_dataset_frame(path: str | Path):
     if path.suffix.lower() in (".parquet", ".pq") or head == b"PAR1":
         from pipeline.formats.tables import read_table
 
-        return read_table(path).to_pandas()
+        return _one_referent(read_table(path).to_pandas(), path, first_row=1)
     with open(path, encoding="utf-8-sig", errors="replace") as fh:
         header = fh.readline().rstrip("\r\n").split("\t")
     if set(GAP_REQUIRED) <= {h.strip('"') for h in header}:
-        got = read_gap_file(path)
+        got = read_gap_file(path)                   # refuses A and B both TRUE itself
         return pd.DataFrame(got.rows, columns=got.header)
-    return read_tsv(path, [])
+    return _one_referent(read_tsv(path, []), path, first_row=2)
+
+
+def _true(v) -> bool:
+    """TRUE as the gold reader takes it: a bool (Python's or NumPy's) or the text TRUE, any case."""
+    if isinstance(v, str):
+        return v.strip().upper() == "TRUE"
+    return type(v).__name__ in ("bool", "bool_") and bool(v)
+
+
+def _one_referent(frame, path: Path, first_row: int):
+    """Refuse a gold row with A and B both coreferent (issue 45 item 5): the pronoun refers to
+    one of them at most, and such a row was scored. ``first_row``: the row number of the first
+    record as the dataset's other errors count it (a Parquet 1, a TSV under its header 2)."""
+    for a, b in (("A-coref", "B-coref"), ("a_coref", "b_coref")):
+        if a in frame.columns and b in frame.columns:
+            both = [k for k, (x, y) in enumerate(zip(frame[a], frame[b])) if _true(x) and _true(y)]
+            if both:
+                raise InputError(f"{a} and {b} are both TRUE on {len(both)} row(s): the pronoun refers to one "
+                                 "of A and B at most", path, both[0] + first_row)
+    return frame

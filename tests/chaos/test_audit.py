@@ -124,3 +124,69 @@ def test_a_winobias_folder_missing_one_of_its_files_is_refused(tmp_path):
                     "1 [The developer] argued with the nurse because [he] was angry.\n", encoding="utf-8")
     with pytest.raises(InputError, match="anti_stereotyped_type2.txt.test"):
         load_winobias(d)
+
+
+# ------------------------------------------------------------------ gold A and B, every layout
+
+@pytest.mark.parametrize("layout", ["tsv", "parquet"])
+def test_a_gold_row_with_a_and_b_both_coreferent_is_refused_in_every_layout(tmp_path, capsys, layout):
+    """The GAP TSV reader refused it (test_refusals.py); a gold TSV without the text columns and
+    a Parquet gold (quadruples, instances) were still scored."""
+    import pandas as pd
+
+    if layout == "tsv":
+        gold = tmp_path / "gold.tsv"
+        gold.write_text("ID\tPronoun\tA-coref\tB-coref\n1\the\tTRUE\tFALSE\n2\tshe\ttrue\tTRUE\n", encoding="utf-8")
+        where = f"{gold}, row 3: A-coref and B-coref are both TRUE"
+    else:
+        gold = tmp_path / "gold.parquet"
+        pd.DataFrame({"id": ["1", "2"], "pronoun": ["he", "she"], "a_coref": [True, True],
+                      "b_coref": [False, True]}).to_parquet(gold)
+        where = f"{gold}, row 2: a_coref and b_coref are both TRUE"
+    system = tmp_path / "s.tsv"
+    system.write_text("ID\tA-coref\tB-coref\n1\tTRUE\tFALSE\n2\tTRUE\tFALSE\n", encoding="utf-8")
+    code = main(["evaluate", "--dataset", str(gold), "--system", f"s={system}", "--out", str(tmp_path / "out"),
+                 "--resamples", "10"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith(f"error: {where}"), err
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+# ------------------------------------------------------------------ NUL bytes, the other files
+
+@pytest.mark.parametrize("kind", ["cast", "name map", "system", "results"])
+def test_a_nul_byte_in_any_tsv_or_csv_field_is_refused_naming_the_file(tmp_path, kind):
+    """Item 5's "NUL bytes in any TSV/CSV field" beyond the GAP TSV, the metadata and corpus CSV
+    (test_refusals.py) and the word lists and CoNLL (malformed.py): the cast file, the name map,
+    a system's predictions and an MTurk results CSV."""
+    from tests.chaos import malformed as M
+
+    if kind == "cast":
+        from pipeline.formats.cast import read_cast_overrides
+
+        path = tmp_path / "cast.tsv"
+        path.write_text("b\tTho\x00mas\tmasculine\n", encoding="utf-8")
+        with pytest.raises(InputError) as exc:
+            read_cast_overrides(path)
+        assert str(exc.value).startswith(f"{path}, row 1: ") and "NUL" in str(exc.value)
+    elif kind == "name map":
+        from pipeline.formats.name_map import read_map
+
+        path = tmp_path / "name_map.tsv"
+        path.write_text("name\tpartner\nJo\x00hn\tMary\nMary\tJo\x00hn\n", encoding="utf-8")
+        with pytest.raises(InputError) as exc:
+            read_map(path)
+        assert str(exc.value).startswith(f"{path}, row 2: ") and "NUL" in str(exc.value)
+    else:
+        inputs = M.make_inputs(tmp_path / "in", tmp_path / "unused.parquet")
+        if kind == "system":
+            def system(d):
+                rows = M.gap_dataset_rows()
+                text = "ID\tA-coref\tB-coref\n" + "".join(f"{r['ID']}\tTRUE\tFALSE\n" for r in rows)
+                return M._w(d / "s.tsv", text.replace("TRUE", "TR\x00UE", 1))
+            case = M.Case("NUL in a system TSV", M._evaluate_system(system))
+        else:
+            case = M.Case("NUL in a results CSV", M._import(
+                "results.csv", lambda i: M._mturk_csv(i).replace("Approved", "Appro\x00ved", 1)))
+        outcome = M.run_case(case, inputs, tmp_path / "case")
+        assert outcome.verdict == "pass" and outcome.code == 2 and "NUL byte" in outcome.detail, outcome

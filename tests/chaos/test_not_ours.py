@@ -164,7 +164,7 @@ def test_a_second_persons_run_into_one_out_is_refused(tmp_path, capsys):
 
 # ------------------------------------------------------------------ --out inside the corpus
 
-@pytest.mark.parametrize("command", ["extract", "persons"])
+@pytest.mark.parametrize("command", ["extract", "persons", "build"])
 def test_out_inside_the_corpus_is_refused(tmp_path, capsys, command):
     from tests.stages.test_persons import corpus
 

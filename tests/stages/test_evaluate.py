@@ -247,9 +247,10 @@ def test_probabilities_must_be_valid(tmp_path, capsys):
 
 
 def test_ab_prob_gives_the_joint_distribution(tmp_path):
-    """AB-prob = P(both TRUE): P(TRUE, FALSE) = A-prob - AB-prob, P(FALSE, FALSE) = 1 - A - B + AB."""
+    """AB-prob = P(both TRUE): P(TRUE, FALSE) = A-prob - AB-prob, P(FALSE, TRUE) = B-prob - AB-prob,
+    P(FALSE, FALSE) = 1 - A - B + AB. (Gold never has both TRUE: refused, issue 45 item 5.)"""
     rows = [("0", "he", "masculine", True, False), ("1", "she", "feminine", False, False),
-            ("2", "she", "feminine", True, True)]
+            ("2", "she", "feminine", False, True)]
     gold = write_gold(tmp_path / "gap.tsv", rows)
     (tmp_path / "r.tsv").write_text("ID\tA-coref\tB-coref\tA-prob\tB-prob\tAB-prob\n"
                                     "0\tTRUE\tFALSE\t0.5\t0.4\t0.1\n1\t\t\t0.5\t0.4\t0.1\n"
@@ -257,7 +258,7 @@ def test_ab_prob_gives_the_joint_distribution(tmp_path):
     assert evaluate(tmp_path, gold, {"r": tmp_path / "r.tsv"}) == 0
     m = load_metrics(tmp_path)["r"]
     assert m["acc_m"] == pytest.approx(0.5 - 0.1)
-    assert m["acc_f"] == pytest.approx(((1 - 0.5 - 0.4 + 0.1) + 0.1) / 2)
+    assert m["acc_f"] == pytest.approx(((1 - 0.5 - 0.4 + 0.1) + (0.4 - 0.1)) / 2)
 
 
 def test_seed_and_resamples_options(tmp_path):

@@ -260,7 +260,7 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
         if _deity(tok, toks[i - 1] if i else "", nxt) or words.category_of(tok) == gw.ANIMAL:
             continue                    # the deity; animals ("three cheers and a tiger", "her cows")
-        if nxt.lower() in _FIXED_AFTER.get(tok.lower(), ()):
+        if fixed_phrase(tok, nxt):
             continue                    # no person: "mother earth", "Father Time", "maiden voyage"
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
@@ -294,6 +294,15 @@ _FIXED_AFTER = {"mother": frozenset({"earth", "nature", "tongue", "country", "ch
                 "father": frozenset({"time", "christmas", "thames"}),
                 "maiden": frozenset({"voyage", "speech", "over"}),
                 "lady": frozenset({"luck", "day", "chapel"})}
+
+
+def fixed_phrase(word: str, next_word: str) -> bool:
+    """Whether the gendered ``word`` before ``next_word`` is part of a phrase that names no
+    person and stays in every variant ("mother earth", "Father Time"); the swap and the
+    re-check ask the same question here."""
+    return next_word.lower() in _FIXED_AFTER.get(word.lower(), ())
+
+
 _NOUN_NEXT = ("NN", "JJ", "CD")
 # adjectives that stand as nouns after a determiner: "has her equal", "did her utmost"
 _NOUN_ADJECTIVES = {"equal", "equals", "own", "utmost", "best", "worst", "like", "all", "last", "first"}

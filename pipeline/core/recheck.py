@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 
-from pipeline.core.quadruples import FLIPS_WORDS, Edit, in_kept_entity
+from pipeline.core.quadruples import FLIPS_WORDS, Edit, fixed_phrase, in_kept_entity
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 from pipeline.vocab import VARIANTS
@@ -140,6 +140,8 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
         nxt = t.nbor(1).ent_iob_ if t.i + 1 < len(doc) else "O"
         if words.category_of(tok) != gw.PRONOUN and in_kept_entity(t.ent_type_, t.ent_iob_, nxt):
             continue
+        if t.i + 1 < len(doc) and fixed_phrase(tok, t.nbor(1).text):
+            continue                    # "mother earth" stays by rule (word_edits)
         new = words.flip(tok, gw.pronoun_tag(tok, t.tag_, t.dep_))
         if new is not None and new != tok:
             return tok

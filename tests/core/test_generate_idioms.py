@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.test_generate import swap_1_of_four
+from tests.core.generate_helpers import build_instance
+from tests.core.test_generate import F, M, swap_1_of_four
 
 
 @pytest.mark.parametrize("text,pronoun,swapped", [
@@ -81,3 +82,19 @@ def test_extract_refuses_a_window_with_a_her_of_open_case(nlp):
     assert insts == [] and rejected[core.REJECT_CASE] >= 1
     insts, _, _ = core.instances_from_doc(nlp(text.format("a book")), 0, META)
     assert insts
+
+
+def test_the_recheck_leaves_a_fixed_phrase_as_the_swap_does(nlp):
+    # Of Human Bondage (re-check of seed 20261130's books): "renewed their contact with mother
+    # earth" stays in the swaps by rule, and the re-check dropped the quadruple for "mother"
+    from pipeline.core.quadruples import make_variant
+    from pipeline.core.recheck import kept_gendered_word
+
+    inst = build_instance(
+        nlp, "Frank saw John with Emma and Anne, and her contact with mother earth.",
+        {"C1": ("Emma", F, ["Emma"]), "C2": ("Anne", F, ["Anne"]),
+         "O1": ("Frank", M, ["Frank"]), "O2": ("John", M, ["John"])},
+        ("her", 0), ("C1", 0), ("C2", 0))
+    row, edits = make_variant(inst, "swap-1")
+    assert "mother earth" in row["text"]
+    assert kept_gendered_word(inst, row, edits, nlp(row["text"])) is None

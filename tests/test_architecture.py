@@ -86,12 +86,9 @@ PURE_FORMATS = {"pipeline.formats", "pipeline.formats.schemas"}      # whole mod
 COMMAND_IMPORTERS = ("pipeline.cli",)
 
 # Violations found by the rules and not fixed yet: (rule, module), each with its reason and
-# issue. The list only gets shorter (the core's tqdm bar and the reports' own savefig calls,
-# issue 47, are gone: runs draw progress, formats.figures writes figures).
-KNOWN: set[tuple[str, str]] = {
-    # cda streams its augmented CoNLL through its own temporary file and open(..., "w") (issue 47)
-    ("run-writes", "pipeline.runs.cda"),
-}
+# issue. The list only gets shorter; empty today (issue 47: the core's tqdm bar, the reports'
+# own savefig calls and the runs' own writes are gone: runs draw progress, formats writes).
+KNOWN: set[tuple[str, str]] = set()
 
 # What a run or a command may do to the file system itself: make and remove folders and its
 # own files (formats.out_guard decides what is its own). Every file it writes goes through

@@ -31,6 +31,8 @@ all-or-nothing output sets, streamed sha256, strict JSON.
   :func:`read_json`, the Parquet and GAP TSV readers) refuse a file named by a journal, with
   one line, instead of reading a half-published set. Staging directories of other runs are
   removed only when their owner is provably dead (their ``.owner`` lock is free).
+* :func:`two_part_text` -- one text file written as two streams (a head, and a tail spooled
+  beside it), joined and renamed into place at the end (cda: the originals, then the copies).
 * :func:`sha256_file`, :func:`jsonable`, :func:`write_json`, :func:`read_json`.
 
 May import: the standard library, numpy (optional) and :mod:`pipeline.errors`.
@@ -135,6 +137,22 @@ def named_os_error(exc: OSError, path: str | os.PathLike) -> OSError:
 def write_text(target: str | os.PathLike, text: str) -> None:
     with atomic_path(target) as tmp:
         tmp.write_text(text, encoding="utf-8")
+
+
+@contextlib.contextmanager
+def two_part_text(target: str | os.PathLike) -> Iterator[tuple]:
+    """Write a text file as two streams at once, neither held in memory: yields ``(head,
+    tail)``, two UTF-8 text files (``newline=""``: line ends as written); on success ``target``
+    holds head's text followed by tail's, written atomically (:func:`atomic_path`). Tail is
+    spooled to an anonymous temporary file beside ``target``. On any exception ``target`` is
+    left untouched and nothing stays behind."""
+    target = Path(target)
+    with atomic_path(target) as tmp, open(tmp, "w", encoding="utf-8", newline="") as head, \
+            tempfile.TemporaryFile("w+", encoding="utf-8", newline="", dir=target.parent) as tail:
+        yield head, tail
+        tail.seek(0)
+        shutil.copyfileobj(tail, head)
+        head.flush()
 
 
 def write_csv_rows(target: str | os.PathLike, rows: list[dict], columns: list[str] | None = None,

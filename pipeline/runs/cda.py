@@ -15,7 +15,8 @@ document, whose ``#begin document`` id gets the suffix ``_a`` (a-CDA) or ``_n`` 
 copies only the word column changes (:func:`pipeline.formats.conll.replace_field`), so
 coreference brackets and all other columns -- an empty last column included -- are identical.
 It streams: one document in memory at a time, the copies spooled to an anonymous temporary
-file beside the output and appended at the end; the output appears atomically.
+file beside the output and appended at the end; the output appears atomically
+(:func:`pipeline.formats.files.two_part_text`).
 
 Names are replaced only inside PERSON spans (``--persons``, default ``auto``): the spans of the
 file's named-entity column when a document carries one (OntoNotes ``*_gold_conll`` /
@@ -48,8 +49,6 @@ from __future__ import annotations
 import functools
 import os
 from collections import Counter
-import shutil
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,7 +56,7 @@ from typing import Mapping
 
 from pipeline.errors import InputError
 from pipeline.formats.conll import write_person_sources
-from pipeline.formats.files import atomic_path
+from pipeline.formats.files import two_part_text
 from pipeline.formats.name_map import DEFAULT_MAP_DIR
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
@@ -308,8 +307,7 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
     if out.exists() and conll.exists() and out.resolve() == conll.resolve():
         raise InputError("--out must differ from the input file", out)
     total = Counts()
-    with atomic_path(out) as tmp, open(tmp, "w", encoding="utf-8", newline="") as fo, \
-            tempfile.TemporaryFile("w+", encoding="utf-8", newline="", dir=out.parent) as spool:
+    with two_part_text(out) as (fo, spool):        # originals as read, then the copies (spooled)
         last = "\n"
         size = conll.stat().st_size if conll.exists() else None
         with tqdm(total=size, unit="B", unit_scale=True, desc=f"{mode} {conll.name}",
@@ -342,9 +340,6 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
             raise InputError("no documents in the file", conll)
         if last != "\n":
             fo.write("\n")
-        spool.seek(0)
-        shutil.copyfileobj(spool, fo)
-        fo.flush()
     return total
 
 

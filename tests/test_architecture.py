@@ -91,8 +91,8 @@ COMMAND_IMPORTERS = ("pipeline.cli",)
 KNOWN: set[tuple[str, str]] = set()
 
 # What a run or a command may do to the file system itself: make and remove folders and its
-# own files (formats.out_guard decides what is its own). Every file it writes goes through
-# formats (atomic or staged).
+# own files (formats.out_guard decides what is its own). Every file it reads or writes goes
+# through formats (its readers; atomic or staged writers).
 HOUSEKEEPING = {".mkdir()", ".unlink()", ".rmdir()", "shutil.rmtree", "os.makedirs", "os.mkdir",
                 "os.remove", "os.unlink", "os.rmdir"}
 
@@ -233,8 +233,7 @@ def violations(pkg: Package) -> dict[str, dict[str, list[str]]]:
         if m.startswith(("pipeline.report.", "pipeline.web.")):
             add("report-web-writes", m, pkg.file_io(m, writes_only=True))
         if m.startswith(("pipeline.runs.", "pipeline.stages.")):
-            add("run-writes", m, [w for w in pkg.file_io(m, writes_only=True)
-                                  if w.split(": ", 1)[1] not in HOUSEKEEPING])
+            add("run-io", m, [w for w in pkg.file_io(m) if w.split(": ", 1)[1] not in HOUSEKEEPING])
         if not m.startswith("pipeline.formats"):
             add("sql", m, web_sql(m, pkg))
     for cycle in _cycles(pkg):
@@ -305,10 +304,11 @@ def test_reports_and_web_apps_write_no_file():
     assert _unexpected(FOUND, {"report-web-writes"}) == {}
 
 
-def test_runs_and_commands_write_files_only_through_formats():
-    """A run writes its outputs with formats' writers (atomic files, staged sets, Parquet
-    streams, figures); itself it only makes and removes folders and its own files."""
-    assert _unexpected(FOUND, {"run-writes"}) == {}
+def test_runs_and_commands_read_and_write_files_only_through_formats():
+    """A run reads its inputs with formats' readers and writes its outputs with formats' writers
+    (atomic files, staged sets, Parquet streams, figures); itself it only makes and removes
+    folders and its own files."""
+    assert _unexpected(FOUND, {"run-io"}) == {}
 
 
 def test_known_violations_are_still_violations():
@@ -442,7 +442,11 @@ PLANTED = {
     "a run writes a file itself": (
         "runs/diagnostics.py", "\n\ndef _planted_save(stage, text, png):\n    (stage / 'a.md').write_text(text)\n"
         "    (stage / 'a.png').write_bytes(png)\n    stage.mkdir(exist_ok=True)\n",
-        {("run-writes", "pipeline.runs.diagnostics")}),
+        {("run-io", "pipeline.runs.diagnostics")}),
+    "a command reads a file itself": (
+        "stages/analyze.py", "\n\ndef _planted_read(path):\n    with open(path, 'rb') as fh:\n"
+        "        return fh.read(4)\n",
+        {("run-io", "pipeline.stages.analyze")}),
     "a report writes a file": (
         "report/usage.py", "\n\ndef _planted_save(path, text):\n    path.write_text(text)\n",
         {("report-web-writes", "pipeline.report.usage")}),

@@ -33,7 +33,8 @@ all-or-nothing output sets, streamed sha256, strict JSON.
   removed only when their owner is provably dead (their ``.owner`` lock is free).
 * :func:`two_part_text` -- one text file written as two streams (a head, and a tail spooled
   beside it), joined and renamed into place at the end (cda: the originals, then the copies).
-* :func:`sha256_file`, :func:`jsonable`, :func:`write_json`, :func:`read_json`.
+* :func:`sha256_file`, :func:`jsonable`, :func:`write_json`, :func:`read_json`, :func:`read_head`
+  (a file's first bytes), :func:`read_utf8`.
 
 May import: the standard library, numpy (optional) and :mod:`pipeline.errors`.
 """
@@ -455,6 +456,30 @@ def _drop_record(out: Path) -> None:
     if record.is_file() and not record.is_symlink():
         record.unlink()
         fsync_path(out)
+
+
+def read_head(path: str | os.PathLike, size: int) -> bytes:
+    """The first ``size`` bytes of a file (its magic number: to tell its format)."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError as exc:
+        raise named_os_error(exc, path) from None
+
+
+def read_utf8(path: str | os.PathLike, what: str = "text") -> str:
+    """A UTF-8 text file (a resource, a vocabulary); a missing file, a directory or bytes that
+    are not UTF-8 are a one-line :class:`InputError`."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError("file not found", path)
+    if path.is_dir():
+        raise InputError(f"a directory, not a {what} file", path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not a UTF-8 {what} file (byte {exc.start}: {exc.reason})", path) from None
 
 
 def read_text_any(path: str | os.PathLike, what: str = "text") -> tuple[str, str]:

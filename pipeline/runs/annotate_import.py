@@ -78,14 +78,13 @@ def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
     from pipeline.core.annotation_questions import parse_spans
     from pipeline.core.annotation_votes import Answer
     from pipeline.formats.annotation_store import read_answers
-    from pipeline.formats.files import sha256_file
+    from pipeline.formats.files import read_head, sha256_file
     from pipeline.formats.mturk_csv import read_results as read_mturk_results
 
     path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
-    with open(path, "rb") as fh:
-        magic = fh.read(16)
+    magic = read_head(path, 16)
     texts = {k: q.text for k, q in known.items()}
     if magic.startswith(b"SQLite format 3"):
         records, rejected, kind = [], 0, "sqlite"

@@ -34,11 +34,12 @@ SHOW_IDS = 10
 
 def input_kind(path) -> str:
     """``parquet`` or ``gap-tsv``, by the file's first bytes."""
+    from pipeline.formats.files import read_head
+
     path = Path(path)
     if not path.is_file():
         raise InputError("file not found", path)
-    with open(path, "rb") as fh:
-        return PARQUET if fh.read(4) == PARQUET_MAGIC else GAP_TSV
+    return PARQUET if read_head(path, 4) == PARQUET_MAGIC else GAP_TSV
 
 
 def annotation_rows(path, model: str | None = None, batch_size: int = 64) -> tuple[list[dict], dict]:

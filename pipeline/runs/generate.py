@@ -360,14 +360,13 @@ def part_done(out: Path, book_id: str, digest: str) -> bool:
 
 def run_settings(args, model: str | None) -> dict:
     """The settings that change a book's part (compared on a rerun; see :data:`COMPARED`)."""
-    import hashlib
-
     from pipeline.formats.cast import cast_fingerprint
+    from pipeline.formats.files import sha256_file
 
     lists = []
     for name in args.gendered_words:
         p = Path(name)
-        lists.append([name, hashlib.sha256(p.read_bytes()).hexdigest() if p.is_file() else ""])
+        lists.append([name, sha256_file(p) if p.is_file() else ""])
     return {"model": model if not args.no_recheck else None, "name_forms": args.name_forms,
             "word_lists": lists, "no_recheck": args.no_recheck, "cast_sha256": cast_fingerprint(args.cast),
             "recheck_components": "without-attribute-ruler-v1"}

@@ -33,6 +33,7 @@ def load_vocabulary(directory: str | Path = RESOURCES):
     """Read ``occupations.tsv`` and ``adjectives.tsv`` from ``directory`` into a
     :class:`pipeline.core.sowinobias_templates.Vocabulary`."""
     from pipeline.core.sowinobias_templates import parse_vocabulary
+    from pipeline.formats.files import read_utf8
 
     directory = Path(directory)
     texts = []
@@ -40,7 +41,7 @@ def load_vocabulary(directory: str | Path = RESOURCES):
         path = directory / name
         if not path.is_file():
             raise InputError("file not found", path)
-        texts.append(path.read_text(encoding="utf-8"))
+        texts.append(read_utf8(path, "vocabulary"))
     return parse_vocabulary(texts[0], texts[1], directory / "occupations.tsv", directory / "adjectives.tsv")
 
 

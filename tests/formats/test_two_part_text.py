@@ -29,3 +29,26 @@ def test_a_failure_leaves_the_old_file_and_nothing_behind(tmp_path):
             raise ValueError("no documents")
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["out.conll"]
+
+
+def test_read_head_and_read_utf8(tmp_path):
+    """The small readers the runs use instead of open(): a file's magic, a UTF-8 vocabulary."""
+    from pipeline.errors import InputError
+    from pipeline.formats.files import read_head, read_utf8
+
+    p = tmp_path / "a.parquet"
+    p.write_bytes(b"PAR1 and more")
+    assert read_head(p, 4) == b"PAR1" and read_head(p, 100) == b"PAR1 and more"
+    with pytest.raises(OSError) as exc:
+        read_head(tmp_path / "missing", 4)
+    assert exc.value.filename == str(tmp_path / "missing")
+    t = tmp_path / "words.tsv"
+    t.write_text("mécanicien\tmasculine\n", encoding="utf-8")
+    assert read_utf8(t) == "mécanicien\tmasculine\n"
+    t.write_bytes(b"m\xe9canicien\n")
+    with pytest.raises(InputError, match=r"words.tsv: not a UTF-8 vocabulary file \(byte 1: invalid"):
+        read_utf8(t, "vocabulary")
+    with pytest.raises(InputError, match="file not found"):
+        read_utf8(tmp_path / "missing")
+    with pytest.raises(InputError, match="a directory, not a text file"):
+        read_utf8(tmp_path)

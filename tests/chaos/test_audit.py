@@ -190,3 +190,26 @@ def test_a_nul_byte_in_any_tsv_or_csv_field_is_refused_naming_the_file(tmp_path,
                 "results.csv", lambda i: M._mturk_csv(i).replace("Approved", "Appro\x00ved", 1)))
         outcome = M.run_case(case, inputs, tmp_path / "case")
         assert outcome.verdict == "pass" and outcome.code == 2 and "NUL byte" in outcome.detail, outcome
+
+
+# ------------------------------------------------------------------ annotator strings in the card
+
+@pytest.mark.xfail(strict=True, reason="open: a model annotator's name (WorkerId 'model:NAME') reaches the card's "
+                                       "text with its line breaks and '---' (pipeline/report/dataset_card.py "
+                                       "labels_sentence, which this audit may not edit); the YAML block is intact")
+def test_an_annotator_supplied_string_never_reaches_the_card_raw(tmp_path):
+    """Issue 45: "an annotator-supplied string reaching the dataset card's YAML". The metadata
+    fields are checked (test_refusals.py); the worker ids of a model's answers are not."""
+    from tests.chaos import malformed as M
+
+    inputs = M.make_inputs(tmp_path / "in", tmp_path / "unused.parquet")
+    text = M._mturk_csv(inputs)
+    for w in ("W1Zoë", "W2", "W3"):
+        text = text.replace(f",{w},", f',"model:{w}\n---\nlicense: evil",')
+    (tmp_path / "r.csv").write_text(text, encoding="utf-8")
+    code = main(["annotate-import", "--results", str(tmp_path / "r.csv"), "--quadruples", str(inputs.quadruples),
+                 "--out", str(tmp_path / "out"), "--min-check-accuracy", "0"])
+    card = tmp_path / "out" / "README.md"
+    assert code == 2 or "license: evil" not in card.read_text(encoding="utf-8")
+    head = card.read_text(encoding="utf-8").split("\n---\n")[0] if card.exists() else ""
+    assert "evil" not in head                                     # the YAML block: intact today

@@ -145,6 +145,10 @@ def read_results(path, texts: dict[str, str], parse_spans: Callable) -> tuple[li
                 worker = (rec["WorkerId"] or "").strip()
                 if not worker:
                     raise InputError("empty WorkerId", path, row)
+                if any(ch < " " or ch == "\x7f" or ch in "\u2028\u2029\x85" for ch in worker):
+                    # a worker id reaches the dataset card ("model:NAME" answers): one line only
+                    raise InputError(f"WorkerId {worker[:40]!r} holds a line break or a control character",
+                                     path, row)
                 for i in numbers:
                     item = html.unescape((rec[input_column(i, "id")] or "").strip())
                     if not item:

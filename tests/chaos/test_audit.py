@@ -194,12 +194,11 @@ def test_a_nul_byte_in_any_tsv_or_csv_field_is_refused_naming_the_file(tmp_path,
 
 # ------------------------------------------------------------------ annotator strings in the card
 
-@pytest.mark.xfail(strict=True, reason="open: a model annotator's name (WorkerId 'model:NAME') reaches the card's "
-                                       "text with its line breaks and '---' (pipeline/report/dataset_card.py "
-                                       "labels_sentence, which this audit may not edit); the YAML block is intact")
-def test_an_annotator_supplied_string_never_reaches_the_card_raw(tmp_path):
+def test_an_annotator_supplied_string_never_reaches_the_card_raw(tmp_path, capsys):
     """Issue 45: "an annotator-supplied string reaching the dataset card's YAML". The metadata
-    fields are checked (test_refusals.py); the worker ids of a model's answers are not."""
+    fields are checked (test_refusals.py); the WorkerIds of a model's answers ("model:NAME")
+    went into the card's text with their line breaks and '---' lines: now a WorkerId holding a
+    line break or a control character is refused, naming the file and row."""
     from tests.chaos import malformed as M
 
     inputs = M.make_inputs(tmp_path / "in", tmp_path / "unused.parquet")
@@ -209,7 +208,7 @@ def test_an_annotator_supplied_string_never_reaches_the_card_raw(tmp_path):
     (tmp_path / "r.csv").write_text(text, encoding="utf-8")
     code = main(["annotate-import", "--results", str(tmp_path / "r.csv"), "--quadruples", str(inputs.quadruples),
                  "--out", str(tmp_path / "out"), "--min-check-accuracy", "0"])
-    card = tmp_path / "out" / "README.md"
-    assert code == 2 or "license: evil" not in card.read_text(encoding="utf-8")
-    head = card.read_text(encoding="utf-8").split("\n---\n")[0] if card.exists() else ""
-    assert "evil" not in head                                     # the YAML block: intact today
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"error: {tmp_path / 'r.csv'}, row 2: WorkerId 'model:W1Zoë\\n---") and "line break" in err
+    assert not (tmp_path / "out" / "README.md").exists()

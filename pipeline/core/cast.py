@@ -53,6 +53,12 @@ FEASTS = {"Easter", "Christmas", "Michaelmas", "Whitsuntide", "Whitsun", "Lent",
           "Martinmas", "Lammas", "Epiphany", "Pentecost", "Advent", "Sabbath", "Hallowmas", "Yule"}
 POWERS = {"Heaven", "Heavens", "Providence", "Fate", "Fortune", "Nature", "Destiny", "Death",
           "Time", "Love", "Hell", "Paradise", "Nay", "Yes", "Oh", "Ah", "Alas", "Amen"}
+# virtues and passions the period personifies ("the syren Hope again took possession of her
+# bosom": read, seed 20261131); some are girls' names too (Hope, Prudence, Patience, Mercy), so
+# they are no person only where the book never shows the word as one
+PERSONIFICATIONS = {"Hope", "Despair", "Virtue", "Vice", "Pity", "Mercy", "Reason", "Folly", "Religion",
+                    "Prudence", "Patience", "Charity", "Honour", "Honor", "Envy", "Pride", "Conscience",
+                    "Sorrow", "Joy", "Wisdom", "Innocence", "Modesty", "Friendship", "Melancholy", "Jealousy"}
 # places of scripture, like "Paradise" above: "their souls again in Eden", "o'er Eden"
 SACRED_PLACES = {"Eden", "Zion", "Sion", "Calvary", "Gethsemane", "Golgotha", "Canaan", "Babylon"}
 DATE_WORDS = MONTHS | DAYS | FEASTS
@@ -190,6 +196,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         word = words[0]
         if word in POWERS:
             return "power"
+        if word in PERSONIFICATIONS and not m.title and not (
+                evidence is not None and (evidence.is_person(word) or _titled_in_book(evidence, word))):
+            return "power"              # "the syren Hope": a personified virtue, unless the book's Hope speaks
         if prev is not None and prev.lower_ == "of" and (kin := _prev(doc, prev.i)) is not None \
                 and kin.lower_ in FAMILY_NOUNS:
             return "family"             # "all the generations of Osborne", "the line of Stuart"
@@ -394,7 +403,9 @@ entitle entitles entitled""".split())
 
 # words that talk of a name as a word: "a corruption of David", "short for Elizabeth"
 NAME_NOUNS = frozenset("""corruption corruptions abbreviation diminutive diminutives nickname nicknames contraction
-short""".split())
+short name""".split())
+# "changed his name to Vandeleur" (read, seed 20261131): an assumed name
+CHANGE_VERBS = frozenset("change changes changed changing alter alters altered altering".split())
 
 
 def _named_as(doc, m: NameMention) -> bool:
@@ -413,6 +424,9 @@ def _named_as(doc, m: NameMention) -> bool:
     prep = tok.head
     if tok.dep_ == "pobj" and prep.lower_ in ("of", "for") and prep.head.lower_ in NAME_NOUNS:
         return True                     # "which was a corruption of David", "short for Elizabeth"
+    if tok.dep_ == "pobj" and prep.lower_ == "to" and prep.head.lower_ in CHANGE_VERBS \
+            and any(c.dep_ == "dobj" and c.lower_ in ("name", "names") for c in prep.head.children):
+        return True                     # "he changed his name to Vandeleur"
     if tok.dep_ != "oprd" or tok.head.lower_ not in NAMING_VERBS:
         return False
     # the one named stands between: "called me Daisy", "named him Oliver" (not the parser's
@@ -648,7 +662,10 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         return m
     words = _words(m)
     if m.gender == UNGENDERED or m.gender_source.endswith(("mostly_male", "mostly_female")):
-        tries = [(m.name, True)] + ([(words[0], False), (words[-1], True)] if len(words) > 1 else [])
+        # a title of the professions of its own: the family's other titles ("Mrs. Thatcher")
+        # say nothing of "Judge Thatcher" (read, seed 20261131)
+        own = not (m.title and ungendered_titles().get(m.title.rstrip(".").lower()) in MAN_BY_CONVENTION)
+        tries = [(m.name, own)] + ([(words[0], False), (words[-1], own)] if len(words) > 1 else [])
         for form, titled in tries:
             found = evidence.gender(form, titled, bare=not m.title)
             if found:

@@ -326,7 +326,7 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 # Ranks of nobility that stand for a person's name after "the" ("the little princess" is
 # Prince Andrew's wife in War and Peace; a swap would make her "the pretty, pregnant prince").
 # "count" only capitalised ("the count of the votes").
-RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "marquis",
+RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "baronet", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,

@@ -71,6 +71,7 @@ SUBJECT_REACH = 4       # words before the name run: a subject near the sentence
 PRONOUN_REACH = 80      # characters after the name run
 STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
 STRONG_SHARE = 0.85
+ANIMAL_PERSON_RATIO = 3     # person uses (speech, possessives of the body) per animal use an animal may have
 
 PLACE_PREPS = ("in", "at", "near", "into", "within", "through", "across")
 # "at" after a verb of looking or feeling is no place: "looked at Tess", "angry at Tommy"
@@ -229,12 +230,15 @@ class BookEvidence:
         return ev.place >= PLACE_MIN and ev.place >= PLACE_RATIO * (ev.person + sum(ev.appositions.values()))
 
     def is_animal(self, form: str) -> bool:
-        """The book calls ``form`` an animal ("Dinah was the cat"), never titles it and never
-        describes it as a person ("Jo, a tall girl")."""
+        """The book calls ``form`` an animal ("Dinah was the cat"), never titles it, never
+        describes it as a person ("Jo, a tall girl") and does not show it speaking far more often
+        than as an animal (``ANIMAL_PERSON_RATIO``: Main Street's "Carol purred, “I was so
+        sorry”" once against hundreds of "Carol said" made its heroine an animal)."""
         if self.overrides.get(form):
             return False
         ev = self.forms.get(form)
-        return bool(ev and ev.animal and not sum(ev.titled.values()) and not sum(ev.appositions.values()))
+        return bool(ev and ev.animal and not sum(ev.titled.values()) and not sum(ev.appositions.values())
+                    and ev.person <= ANIMAL_PERSON_RATIO * ev.animal)
 
     def shown_place_only(self, form: str) -> bool:
         """The book puts ``form`` after a place preposition or after "to" and a verb of motion

@@ -431,3 +431,67 @@ def test_pet_forms_of_joseph_are_all_his():
     from pipeline.lang.names import one_given_name
 
     assert one_given_name("joe", "joseph") and one_given_name("jos", "joseph") and one_given_name("mat", "matthew")
+
+
+# read, seed 20261131: classes of the third read of the session, each positive and negative
+
+def test_a_heroine_who_purrs_once_is_no_animal():
+    # Main Street: "Carol purred, “I was so sorry”" once, against her many speeches
+    book = "Carol said no. Carol said yes. Carol said so. Carol said it. Carol purred at him. " * 2
+    assert not book_evidence(book, "b").is_animal("Carol")
+    assert book_evidence("Jip barked madly. Jip barked again. Jip said nothing. ", "b").is_animal("Jip")
+
+
+@pytest.mark.parametrize("book,gender", [
+    # Tom Sawyer: "Mrs. Thatcher" (Becky's mother) titles the family; the Judge keeps the convention
+    ("Mrs. Thatcher smiled. Mrs. Thatcher wept. Becky Thatcher ran. " * 2, "masculine"),
+    # the Judge's own pronouns still win
+    ("Judge Thatcher came and she sat. Judge Thatcher left; she was tired. Judge Thatcher said she would. " * 2,
+     "feminine"),
+])
+def test_a_title_of_the_professions_takes_nothing_from_the_familys_other_titles(nlp, book, gender):
+    doc = person_doc(nlp, "Judge Thatcher's house was on the way.", "Judge Thatcher")
+    m = mention(doc, book_evidence(book, "b"))
+    assert m is not None and m.gender == gender, m
+
+
+@pytest.mark.parametrize("text,word,alluded", [
+    ("He changed his name to Vandeleur and fled to England.", "Vandeleur", True),
+    ("She took the name of Mrs. Smith.", "Mrs. Smith", True),
+    ("He gave his hat to Jones.", "Jones", False),
+    ("Charles Lamb said nothing.", "Charles Lamb", False),          # no book: nothing proved
+])
+def test_assumed_names(nlp, text, word, alluded):
+    doc = person_doc(nlp, text, word)
+    m = mention(doc)
+    assert m is not None and (allusion(doc, m) is not None) is alluded
+
+
+@pytest.mark.parametrize("book,person", [
+    # Charlotte Temple: "the syren Hope again took possession of her bosom"
+    ("The house was quiet. The garden was long. " * 3, False),
+    # a girl called Hope whom the book shows speaking
+    ("Hope said no. Hope said yes. \"Come,\" said Hope. " * 2, True),
+])
+def test_a_personified_virtue_is_no_person(nlp, book, person):
+    doc = person_doc(nlp, "Yet after a few hours the syren Hope again took possession of her bosom.", "Hope")
+    assert (mention(doc, book_evidence(book, "b")) is not None) is person
+
+
+def test_literary_figures_the_book_never_shows_are_allusions(nlp):
+    book = "The house was quiet. The garden was long. " * 30
+    doc = person_doc(nlp, "As no one listened to her she sat back and looked like Lady Macbeth.", "Lady Macbeth")
+    m = mention(doc, book_evidence(book, "b"))
+    assert m is not None and allusion(doc, m, book_evidence(book, "b")) is not None
+
+
+def test_an_unnamed_baronet_is_a_rank_no_swap_flips(nlp):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    text = ("Although she admired Clara, Eleanor would not say so to Thomas, and the Baronet passed the "
+            "evening with William and him.")
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    assert insts == [] and rejected[core.REJECT_RANK] >= 1

@@ -174,7 +174,7 @@ def _true(v) -> bool:
 
 
 def _one_referent(frame, path: Path, first_row: int):
-    """Refuse a gold row with A and B both coreferent (issue 45 item 5): the pronoun refers to
+    """Refuse a gold row with A and B both coreferent: the pronoun refers to
     one of them at most, and such a row was scored. ``first_row``: the row number of the first
     record as the dataset's other errors count it (a Parquet 1, a TSV under its header 2)."""
     for a, b in (("A-coref", "B-coref"), ("a_coref", "b_coref")):

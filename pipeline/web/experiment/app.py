@@ -79,7 +79,7 @@ def load_plan(plan_path) -> tuple[str, dict[str, list[dict]]]:
 
 def check_maze_row(r: dict, plan_path, row: int) -> None:
     """A Maze trial whose words, distractors and sides do not line up, or whose pronoun is
-    not one of its words, is refused (issue 45 item 5): the page would fail on the missing
+    not one of its words, is refused: the page would fail on the missing
     word (a 500 mid-sentence) or never record the pronoun's times."""
     where = f"participant {r.get('participant')}, position {r.get('position')}"
     tokens = r.get("tokens")

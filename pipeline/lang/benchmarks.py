@@ -134,6 +134,15 @@ def _winobias_files(path: Path) -> list[Path]:
     files = sorted(p for p in path.iterdir() if WINOBIAS_RE.match(p.name))
     if not files:
         raise InputError("no WinoBias files ({pro,anti}_stereotyped_type{1,2}.txt.{dev,test}) here", path)
+    names = {p.name for p in files}
+    if any(n.startswith("pro_") for n in names) and any(n.startswith("anti_") for n in names):
+        for p in files:
+            # pro and anti come in pairs (a type and a split): the bias is their difference, so a
+            # folder holding both kinds must hold each file's partner (a folder of one kind only,
+            # a subset made on purpose, is read as it is)
+            other = ("anti" + p.name[3:]) if p.name.startswith("pro_") else ("pro" + p.name[4:])
+            if other not in names:
+                raise InputError(f"{other} is missing: WinoBias scores {p.name} against it", path)
     return files
 
 

@@ -105,9 +105,6 @@ def test_a_parquet_cell_over_the_cap_is_never_a_python_string(tmp_path, monkeypa
 
 # ------------------------------------------------------------------ benchmark folders -----
 
-@pytest.mark.xfail(strict=True, reason="open: a WinoBias folder missing one of its eight files is read as if "
-                                       "whole; the check belongs in pipeline/lang/benchmarks.py (_winobias_files), "
-                                       "which this audit may not edit")
 def test_a_winobias_folder_missing_one_of_its_files_is_refused(tmp_path):
     from pipeline.lang.benchmarks import load_winobias
 

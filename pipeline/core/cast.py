@@ -668,6 +668,8 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         tries = [(m.name, own)] + ([(words[0], False), (words[-1], own)] if len(words) > 1 else [])
         for form, titled in tries:
             found = evidence.gender(form, titled, bare=not m.title)
+            if found and not own and found[1] == "book:model":
+                found = None            # the convention below before the model's guess for a Judge
             if found:
                 m.gender, m.gender_source = found
                 return m

@@ -37,7 +37,7 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN,
+from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
@@ -93,6 +93,9 @@ ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Ma
 # "in Prince Edward island" (the NER took "Prince Edward" for a man)
 PLACE_HEADS = frozenset("""island isle street square road lane river lake county bay harbour harbor
 sound strait cape mountains hills valley canal parish township""".split())
+# the last word of a street's or square's name: a name ending so is a place ("in Russell Square",
+# "Mr. Smee has forgotten where Russell Square is now": read, seed 20261132)
+STREET_WORDS = frozenset("street square lane road avenue terrace crescent gardens row".split())
 HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
 POSSESSIVE = {"'s", "’s"}
 # dialect spellings of function words and archaic oaths that gender-guesser lists as names
@@ -155,6 +158,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "place-name"             # "in Prince Edward island", "to Regent street"
     if _second_word_of_a_place(doc, m, evidence):
         return "place-name"             # "the house in Pall Mall": the NER took "Mall"
+    if not m.title and len(words) > 1 and words[-1].lower() in STREET_WORDS and doc[m.token_end - 1].text[:1].isupper():
+        return "place-name"             # "Russell Square", "Parley Street": a street named like a man
     if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
         prev_t = _prev(doc, m.token_start)
         singular = words[0][:-2] if words[0].endswith("es") and evidence.capital[words[0][:-2]] else words[0][:-1]
@@ -866,10 +871,25 @@ def _without_leading_place(doc, m: NameMention, evidence: BookEvidence | None) -
     if evidence is None or not evidence.text_rules or m.title or m.token_end - m.token_start < 2:
         return m
     first = doc[m.token_start].text
-    if not ((evidence.is_place(first) and evidence.only_place(first)) or _mostly_a_known_place(first, evidence)):
+    if not ((evidence.is_place(first) and evidence.only_place(first)) or _mostly_a_known_place(first, evidence)
+            or _leading_common_word(doc, m, first, evidence)):
         return m
     rest = mention_from_span(doc[m.token_start + 1:m.token_end])
     return rest if rest is not None else m
+
+
+def _leading_common_word(doc, m: NameMention, first: str, evidence: BookEvidence) -> bool:
+    """The mention's first word starts its sentence, gender-guesser knows it as no name, the book
+    does not show it as a person, and the book writes it in lower case (at least ``LOWER_RATIO``
+    times as often as capitalised mid-sentence) or capitalised only where a sentence starts (at
+    least three times): the NER glued a sentence's opening adverb to the name after it
+    ("Whereupon Bo turned her back", read seed 20261132; "Concerning Montoni")."""
+    if not _sentence_start(doc, m.token_start) or guess(first)[0] != UNGENDERED or evidence.is_person(first):
+        return False
+    low = evidence.lower[first.lower()]
+    if low >= 2 and low >= LOWER_RATIO * max(1, evidence.mid[first]):
+        return True
+    return evidence.capital[first] >= 3 and evidence.never_mid_sentence(first)
 
 
 PLACE_DOMINANCE = 10     # place uses per person-like use of a well-known place's name

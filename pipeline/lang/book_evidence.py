@@ -153,7 +153,7 @@ _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 ANIMAL_NOUNS = tuple("""cat kitten dog puppy pup hound spaniel terrier poodle collie borzoi greyhound
 mastiff bulldog setter retriever wolfhound horse mare stallion colt filly pony steed cow calf bull hen
 parrot canary rabbit squirrel mouse tortoise turtle elephant camel bitch cougar panther puma jaguar
-leopard""".split())
+leopard ape gorilla chimpanzee""".split())
 _ANIMAL = "|".join(ANIMAL_NOUNS)
 _OWNER = r"(?:the|a|an|my|our|his|her|their|your)"
 _ANIMAL_END = r"(?=[,.;:!?)]|\s+(?:who|which|that|of)\b)"

@@ -495,3 +495,33 @@ def test_an_unnamed_baronet_is_a_rank_no_swap_flips(nlp):
     rejected = Counter()
     insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
     assert insts == [] and rejected[core.REJECT_RANK] >= 1
+
+
+# read, seed 20261132
+
+@pytest.mark.parametrize("text,word,found", [
+    # a sentence-opening adverb the NER glued to the name after it
+    ("Helen thought so. Whereupon Bo turned her back to Riggs.", "Whereupon Bo", ["Bo"]),
+    # a given name before it stays
+    ("Helen thought so. Jane Bo turned her back to Riggs.", "Jane Bo", ["Jane Bo"]),
+])
+def test_a_sentence_opening_word_glued_to_a_name_is_dropped(nlp, text, word, found):
+    book = ("Whereupon they left. Whereupon it rained. Whereupon she smiled. Bo said yes. Then Bo went home. "
+            "Jane Bo came. The house was quiet. ") * 2
+    doc = person_doc(nlp, text, word)
+    assert [m.text for m in doc_mentions(doc, book_evidence(book, "b")) if m.text != "Helen"] == found
+
+
+@pytest.mark.parametrize("text,word,person", [
+    ("Mr. Smee has forgotten where Russell Square is now.", "Russell Square", False),
+    ("She lived in Parley Street for years.", "Parley Street", False),
+    ("Then Russell Street came in and sat down.", "Russell", True),        # a surname alone
+])
+def test_a_name_ending_in_a_street_word_is_a_place(nlp, text, word, person):
+    doc = person_doc(nlp, text, word)
+    assert (mention(doc) is not None) is person
+
+
+def test_an_ape_the_book_calls_one_is_an_animal():
+    assert book_evidence("Kala, the great ape, took the child. Kala ran. ", "b").is_animal("Kala")
+    assert not book_evidence("Kala said yes. Kala said no. Kala said so. Kala went home. ", "b").is_animal("Kala")

@@ -98,3 +98,11 @@ def test_the_recheck_leaves_a_fixed_phrase_as_the_swap_does(nlp):
     row, edits = make_variant(inst, "swap-1")
     assert "mother earth" in row["text"]
     assert kept_gendered_word(inst, row, edits, nlp(row["text"])) is None
+
+
+def test_bachelorhood_flips():
+    # read, seed 20261132: "Miss Sharp's bachelorhood" stayed in a swap (the word was not listed)
+    from pipeline.lang import gendered_words as gw
+
+    assert gw.flip("bachelorhood") == "spinsterhood" and gw.flip("spinsterhood") == "bachelorhood"
+    assert gw.flip("widowhood") == "widowerhood"

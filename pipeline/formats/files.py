@@ -92,8 +92,10 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
     """
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
+    _remove_dead_temporaries(target)
     fd, tmp = tempfile.mkstemp(prefix=f".tmp-{target.name}.", dir=target.parent)
-    os.close(fd)
+    if fcntl is not None:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)   # held while the file is written: its owner lives
     tmp_path = Path(tmp)
     umask = os.umask(0)
     os.umask(umask)
@@ -116,6 +118,36 @@ def atomic_path(target: str | os.PathLike) -> Iterator[Path]:
         with contextlib.suppress(FileNotFoundError):
             tmp_path.unlink()
         raise
+    finally:
+        os.close(fd)
+
+
+def _remove_dead_temporaries(target: Path) -> None:
+    """Remove the temporary files of ``target`` (``.tmp-NAME.*``) that a killed writer left: a
+    writer holds a lock on its temporary file until the rename, so one whose lock is free has
+    no living writer."""
+    if fcntl is None:
+        return
+    prefix = f".tmp-{target.name}."
+    try:
+        names = [n for n in os.listdir(target.parent) if n.startswith(prefix)]
+    except OSError:
+        return
+    for name in names:
+        path = target.parent / name
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            continue
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue                         # a living writer
+        else:
+            with contextlib.suppress(OSError):
+                path.unlink()
+        finally:
+            os.close(fd)
 
 
 def named_os_error(exc: OSError, path: str | os.PathLike) -> OSError:

@@ -41,8 +41,8 @@ from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_B
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import (NameMention, any_title, glued_pieces, guess, mention_from_span, title_gender,
-                                 ungendered_titles)
+from pipeline.lang.names import (NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
+                                 title_gender)
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -648,12 +648,6 @@ def _titled_in_book(evidence: BookEvidence, word: str) -> bool:
     return bool(ev and sum(ev.titled.values()))
 
 
-# kinds of ungendered titles (resources/ungendered_titles.tsv) that the novels of the period give
-# to men only: a "Dr Marjoribanks" or "Judge Thatcher" the book says nothing more of is a man
-# (not "Nurse", "Cousin" or a saint)
-MAN_BY_CONVENTION = frozenset({"academic", "clerical", "office"})
-
-
 def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMention:
     """The mention with the book's gender where its own is missing or strongly contradicted."""
     if evidence is None:
@@ -669,7 +663,7 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
     if m.gender == UNGENDERED or m.gender_source.endswith(("mostly_male", "mostly_female")):
         # a title of the professions of its own: the family's other titles ("Mrs. Thatcher")
         # say nothing of "Judge Thatcher" (read, seed 20261131)
-        own = not (m.title and ungendered_titles().get(m.title.rstrip(".").lower()) in MAN_BY_CONVENTION)
+        own = not (m.title and profession_title(m.title))
         tries = [(m.name, own)] + ([(words[0], False), (words[-1], own)] if len(words) > 1 else [])
         for form, titled in tries:
             found = evidence.gender(form, titled, bare=not m.title)
@@ -682,7 +676,7 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         if family is not None:
             m.gender, m.gender_source = family
         elif m.gender == UNGENDERED and m.title and evidence.text_rules \
-                and ungendered_titles().get(m.title.rstrip(".").lower()) in MAN_BY_CONVENTION:
+                and profession_title(m.title):
             m.gender, m.gender_source = MASCULINE, "title (the period's convention)"
         return m
     family = _family_surname(m, words, evidence) or _pet_of(m, words, evidence)

@@ -41,6 +41,16 @@ def _reason(exc: InputError, path: Path) -> str:
     return str(exc).removeprefix(f"{path}: ")
 
 
+def _read(path: Path, what: str):
+    """The JSON of ``path``; InputError ("WHAT: why", naming it) when it cannot be read or parsed."""
+    try:
+        return read_json(path)
+    except InputError as exc:
+        raise InputError(f"{what}: {_reason(exc, path)}", path) from None
+    except OSError as exc:
+        raise InputError(f"{what}: {exc.strerror or exc}", path) from None
+
+
 def write_manifest(path: str | os.PathLike, settings: dict) -> None:
     """``settings`` (with ``"kind": "persons"``) as the run's manifest, atomically."""
     write_text(path, json.dumps(settings, indent=2) + "\n")
@@ -50,12 +60,7 @@ def read_manifest(path: str | os.PathLike) -> dict:
     """The settings of the persons run whose manifest ``path`` is; InputError (one line naming
     it) when it is unreadable or not a persons run's."""
     path = Path(path)
-    try:
-        old = read_json(path)
-    except InputError as exc:
-        raise InputError(f"unreadable manifest: {_reason(exc, path)}", path) from None
-    except OSError as exc:
-        raise InputError(f"unreadable manifest: {exc.strerror or exc}", path) from None
+    old = _read(path, "unreadable manifest")
     if not isinstance(old, dict) or old.get("kind") != KIND:
         other = (old.get("command") or old.get("kind")) if isinstance(old, dict) else None
         other = other if isinstance(other, str) and other else None
@@ -88,12 +93,7 @@ def read_done(path: str | os.PathLike) -> list[dict]:
     """The book rows of a partition's done marker; InputError (one line naming it) when the
     marker is missing, cut, not JSON, or not a list of book rows."""
     path = Path(path)
-    try:
-        rows = read_json(path)
-    except OSError as exc:
-        raise InputError(f"unreadable partition marker: {exc.strerror or exc}", path) from None
-    except InputError as exc:
-        raise InputError(f"unreadable partition marker: {_reason(exc, path)}", path) from None
+    rows = _read(path, "unreadable partition marker")
     if not isinstance(rows, list):
         raise InputError("partition marker is not a list of book rows", path)
     for i, row in enumerate(rows, 1):

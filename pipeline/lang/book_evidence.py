@@ -54,7 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.lang.aliases import book_aliases
-from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, title_gender, ungendered_titles
+from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, profession_title, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -370,8 +370,7 @@ class BookEvidence:
         got = (getattr(aliases, "titled", None) or {}).get(form.lower()) if aliases is not None else None
         if not got:
             return 0
-        kinds = ungendered_titles()
-        return sum(k for t, k in got.items() if kinds.get(t.rstrip(".").lower()) in ("academic", "clerical", "office"))
+        return sum(k for t, k in got.items() if profession_title(t))
 
     def model_person(self, form: str) -> bool:
         """The learned decision holds ``form``, a first name gender-guesser knows, a person with

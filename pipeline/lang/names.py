@@ -78,6 +78,17 @@ def ungendered_titles() -> dict[str, str]:
                                                                 min_columns=2)}
 
 
+# kinds of ungendered titles (resources/ungendered_titles.tsv) of the professions: they show a
+# person as a gendered title does, and the novels of the period give them to men only ("Dr
+# Marjoribanks", "Judge Thatcher"; not "Nurse", "Cousin" or a saint)
+PROFESSION_KINDS = frozenset({"academic", "clerical", "office"})
+
+
+def profession_title(title: str) -> bool:
+    """``title`` (any case, with or without its period) is a title of the professions."""
+    return ungendered_titles().get(title.rstrip(".").lower()) in PROFESSION_KINDS
+
+
 def ungendered_title(token: str) -> bool:
     """A capitalised title without a traditional gender ("Doctor", "Dr.", "St.")."""
     return bool(token) and token[0].isupper() and _title_key(token) in ungendered_titles()

@@ -3,12 +3,13 @@ all-or-nothing output sets, streamed sha256, strict JSON.
 
 * :func:`atomic_path` -- one file: write a temporary file beside the target, fsync it,
   rename it onto the target, fsync the directory.
-* :func:`output_lock` -- one writer per output directory: an exclusive ``fcntl.flock`` on
-  ``OUT/.counter-gap.lock``, which holds the holder's pid and command line. A second run is
-  refused at once with one line naming that pid. The kernel drops the lock when its holder
-  dies, however it dies, so a lock is never stale. Re-entrant within one process. The lock
-  file is opened with ``O_NOFOLLOW``: a lock that is a symbolic link is refused, naming it,
-  never written through. :func:`output_file_lock` does the same for one output file
+* :func:`output_lock` -- one writer per output directory: a :class:`filelock.FileLock` (an
+  exclusive ``flock``) on ``OUT/.counter-gap.lock``, which holds the holder's pid and command
+  line (filelock's ``on_acquired`` hook writes it). A second run is refused at once with one
+  line naming that pid. The kernel drops the lock when its holder dies, however it dies, so a
+  lock is never stale. Re-entrant within one process (filelock's ``is_singleton``). filelock
+  opens the lock file with ``O_NOFOLLOW``: a lock that is a symbolic link is refused, naming
+  it, never written through. :func:`output_file_lock` does the same for one output file
   (``DIR/.NAME.counter-gap.lock`` beside it).
 * :func:`staged_outputs` -- several files that belong together (a TSV and its Parquet, a
   report's json/md/png), published all-or-nothing:
@@ -36,12 +37,13 @@ all-or-nothing output sets, streamed sha256, strict JSON.
 * :func:`sha256_file`, :func:`jsonable`, :func:`write_json`, :func:`read_json`, :func:`read_head`
   (a file's first bytes), :func:`read_utf8`.
 
-May import: the standard library, numpy (optional) and :mod:`pipeline.errors`.
+May import: the standard library, filelock, numpy (optional) and :mod:`pipeline.errors`.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import json
 import logging
@@ -66,7 +68,6 @@ JOURNAL = ".publishing.json"
 STAGING_PREFIX = ".staging-"
 OWNER = ".owner"
 OWNERLESS_AGE = 24 * 3600      # a staging directory of an older version (no .owner): removed after a day
-_HELD: dict[str, list] = {}    # realpath of a locked directory -> [fd, depth] (this process)
 
 
 def fsync_path(path: str | os.PathLike) -> None:
@@ -220,50 +221,78 @@ def _holder(path: Path) -> str:
     return text.splitlines()[0] if text else "pid unknown"
 
 
-def _open_lock(path: Path) -> int:
-    """Open (creating) a lock file without following a symbolic link: a lock that is a link
-    (or not a regular file) is refused, naming it, instead of writing our pid through it."""
+_NO_FLOCK = {getattr(errno, n) for n in ("ENOSYS", "ENOLCK", "EOPNOTSUPP", "ENOTSUP") if hasattr(errno, n)}
+_WAIT = 0.25        # seconds: a lock whose holder unlinked it is taken on the next poll (not refused)
+
+
+class _NotARegularFile(Exception):
+    """Raised by :func:`_write_holder`: the lock path is a FIFO, a device..."""
+
+
+def _write_holder(fd: int) -> None:
+    """filelock's ``on_acquired`` hook (the lock's descriptor, held): a lock file that is not a
+    regular file (a FIFO, a device) is refused; otherwise our pid and command line replace its
+    text, which a refused second run quotes."""
     import stat
 
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise _NotARegularFile
+    command = " ".join([os.path.basename(sys.executable)] + sys.argv)[:500]
+    os.ftruncate(fd, 0)
+    os.write(fd, f"pid {os.getpid()}: {command}\n".encode("utf-8", "replace"))
+
+
+def _file_lock(path: Path):
+    """The process-wide :class:`filelock.FileLock` of ``path`` (``is_singleton``: one object per
+    path, re-entrant across this process's threads; ``blocking=False`` with a short wait: a
+    second run is refused at once)."""
+    from filelock import FileLock
+
+    return FileLock(path, timeout=_WAIT, thread_local=False, is_singleton=True, fallback_to_soft=False,
+                    on_acquired=_write_holder)
+
+
+@contextlib.contextmanager
+def _locked(out: Path, path: Path, what: str) -> Iterator[None]:
+    """Hold ``path``'s lock for the body: filelock does the locking, this turns its refusals
+    into one-line :class:`InputError`\\ s and removes the lock file on the last release.
+
+    filelock opens the lock file with ``O_NOFOLLOW`` (and ``O_CREAT | O_EXCL`` first), so a
+    lock that is a symbolic link fails with ``ELOOP`` before anything is written through it; no
+    guard of our own is needed, only the message naming it. The lock file is unlinked while
+    still held, before the release: a waiter that opened the old inode finds it unlinked once it
+    gets the flock (filelock checks ``st_nlink``) and starts over on a new file, so removing it
+    keeps the exclusion (filelock itself leaves the file in place)."""
+    from filelock import Timeout
+
+    lock = _file_lock(path)
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0),
-                     0o644)
+        lock.acquire()
+    except Timeout:
+        raise InputError(f"another run is writing into {what} ({_holder(path)}); wait for it to end, "
+                         "or choose another output", out) from None
+    except _NotARegularFile:
+        raise InputError("the lock file is not a regular file; remove it", path) from None
     except OSError as exc:
         if path.is_symlink():
             raise InputError(f"the lock file is a symbolic link (to {os.readlink(path)}): not ours to write "
                              "through; remove it", path) from None
-        raise InputError(f"cannot open the lock file: {exc.strerror or exc}", path) from None
-    if not stat.S_ISREG(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise InputError("the lock file is not a regular file; remove it", path)
-    return fd
-
-
-def _acquire(out: Path, path: Path | None = None, what: str = "this directory") -> int:
-    path = path or out / LOCK_NAME
-    while True:
-        fd = _open_lock(path)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            raise InputError(f"another run is writing into {what} ({_holder(path)}); wait for "
-                             "it to end, or choose another output", out) from None
-        except OSError as exc:         # a file system without flock (some network mounts)
-            logging.getLogger(__name__).warning("%s: cannot lock (%s); nothing stops a second run "
-                                                "into this directory", out, exc.strerror or exc)
-            return fd
-        try:
-            same = os.stat(path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            same = False
-        if same:               # not a lock file its previous holder unlinked meanwhile
-            break
-        os.close(fd)
-    command = " ".join([os.path.basename(sys.executable)] + sys.argv)[:500]
-    os.ftruncate(fd, 0)
-    os.write(fd, f"pid {os.getpid()}: {command}\n".encode("utf-8", "replace"))
-    return fd
+        if exc.errno == errno.EISDIR:
+            raise InputError("the lock file is not a regular file; remove it", path) from None
+        if exc.errno not in _NO_FLOCK:
+            raise InputError(f"cannot open the lock file: {exc.strerror or exc}", path) from None
+        # a file system without flock (some network mounts): warned, not refused
+        logging.getLogger(__name__).warning("%s: cannot lock (%s); nothing stops a second run into %s",
+                                            out, exc.strerror or exc, what)
+        lock = None
+    try:
+        yield
+    finally:
+        if lock is not None:
+            if lock.lock_counter == 1:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)          # while still holding it (see above)
+            lock.release()
 
 
 @contextlib.contextmanager
@@ -276,26 +305,11 @@ def output_lock(out_dir: str | os.PathLike, remove_if_created: bool = False) -> 
     out = Path(out_dir)
     created = not out.exists()
     out.mkdir(parents=True, exist_ok=True)
-    key = os.path.realpath(out)
-    if fcntl is None or key in _HELD:
-        if key in _HELD:
-            _HELD[key][1] += 1
-        try:
-            yield out
-        finally:
-            if key in _HELD:
-                _HELD[key][1] -= 1
-        return
-    fd = _acquire(out)
-    _HELD[key] = [fd, 1]
     try:
-        yield out
+        with _locked(out, out / LOCK_NAME, "this directory"):
+            yield out
     finally:
-        del _HELD[key]
-        with contextlib.suppress(OSError):
-            os.unlink(out / LOCK_NAME)      # while still holding it: see _acquire's inode check
-        os.close(fd)
-        if created and remove_if_created:
+        if created and remove_if_created and not holds_lock(out):
             with contextlib.suppress(OSError):
                 out.rmdir()                  # only when empty
 
@@ -308,37 +322,19 @@ def file_lock_path(target: str | os.PathLike) -> Path:
 
 @contextlib.contextmanager
 def output_file_lock(target: str | os.PathLike) -> Iterator[Path]:
-    """One writer per output FILE (``cda --out FILE``, ``weights --out FILE``): an exclusive
-    flock on :func:`file_lock_path` beside it, as :func:`output_lock` does for a directory (a
-    second run is refused with one line naming the holder; a symlinked lock is refused).
-    Re-entrant in one process; the lock file is removed on release."""
+    """One writer per output FILE (``cda --out FILE``, ``weights --out FILE``): the lock
+    :func:`file_lock_path` beside it, as :func:`output_lock` does for a directory (a second run
+    is refused with one line naming the holder; a symlinked lock is refused). Re-entrant in one
+    process; the lock file is removed on release."""
     target = Path(target)
     target.parent.mkdir(parents=True, exist_ok=True)
-    lock = file_lock_path(target)
-    key = os.path.realpath(lock)
-    if fcntl is None or key in _HELD:
-        if key in _HELD:
-            _HELD[key][1] += 1
-        try:
-            yield target
-        finally:
-            if key in _HELD:
-                _HELD[key][1] -= 1
-        return
-    fd = _acquire(target, lock, "this file")
-    _HELD[key] = [fd, 1]
-    try:
+    with _locked(target, file_lock_path(target), "this file"):
         yield target
-    finally:
-        del _HELD[key]
-        with contextlib.suppress(OSError):
-            os.unlink(lock)
-        os.close(fd)
 
 
 def holds_lock(out_dir: str | os.PathLike) -> bool:
     """Whether this process holds the lock of ``out_dir``."""
-    return os.path.realpath(out_dir) in _HELD
+    return _file_lock(Path(out_dir) / LOCK_NAME).is_locked
 
 
 # ------------------------------------------------------------------ all or nothing -------

@@ -10,7 +10,9 @@ cannot be opened): outputs are written all-or-nothing, so the previous ones are 
 After a command ends with status 0, its settings are recorded with its outputs: ``OUT/run.json``
 for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline.formats.run_record`,
 ``docs/runs.md``). The outputs are the arguments named in the module's ``RUN_OUTPUTS`` (default
-``("out",)``); a command adds its own settings with :func:`pipeline.formats.run_record.note`.
+``("out",)``); a command's own settings are those of the result its run returns
+(:class:`pipeline.runs.settings.RunResult`'s ``settings``; extract and generate still add theirs
+with :func:`pipeline.formats.run_record.note`).
 
 Started from an interpreter that lacks the project's dependencies (the system Python instead of
 ``.venv``), a command prints one line naming ``make setup`` and the venv, exit status 1, instead
@@ -206,7 +208,9 @@ def _recorded_run(args) -> int:
     record = run_record.RunRecord(args) if outputs else None
     status = 1
     try:
-        status = int(args._run(args) or 0)
+        result = args._run(args)        # an int, or a run's result (pipeline.runs.settings.RunResult)
+        status = int(getattr(result, "status", result) or 0)
+        run_record.note(**getattr(result, "settings", None) or {})     # the result's settings go into run.json
     finally:
         if record is not None:
             if status == 0:

@@ -17,35 +17,58 @@ May import (inside :func:`benchmark`): :mod:`pipeline.errors`, :mod:`pipeline.fo
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
 
+from pipeline.errors import InputError
+from pipeline.runs.settings import RunResult, as_paths, as_tuple, choice
 
 SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
+CATEGORY_RULES = ("entity", "table4", "table4-pair")
 
 
 ORDER_SOURCES = ("bug", "cog-bug")       # Maze eligibility by the order of antecedent and pronoun
 
 
-def benchmark(args) -> int:
+@dataclass(frozen=True)
+class BenchmarkSettings:
+    """What one ``benchmark`` run is given (the command's options): ``sources[i]`` read from
+    ``paths[i]``."""
+    sources: tuple[str, ...]
+    paths: tuple[Path, ...]
+    out: Path
+    categories: str = "entity"
+    compare: Path | None = None         # the study's Wino list
+    model: str | None = None
+
+    def __post_init__(self):
+        as_tuple(self, "sources")
+        as_paths(self, "paths", "out", "compare")
+        if len(self.sources) != len(self.paths):
+            raise InputError(f"give one --path per --source ({len(self.sources)} sources, "
+                             f"{len(self.paths)} paths)")
+        for source in self.sources:
+            choice("--source", source, SOURCES)
+        choice("--categories", self.categories, CATEGORY_RULES)
+
+
+def benchmark(s: BenchmarkSettings) -> RunResult:
     from pipeline.core.benchmark_scoring import normalise_text
     from pipeline.core.benchmark_stereotypes import apply_category_rule, compare_categories, count_categories, \
         maze_eligible_by_order, maze_eligible_by_verbs
-    from pipeline.errors import InputError
     from pipeline.formats.benchmarks import write_benchmark
     from pipeline.lang.benchmarks import load_cog_wino, load_source, winobias_list_stereotypes
     from pipeline.formats.files import staged_outputs
 
-    if len(args.source) != len(args.path):
-        raise InputError(f"give one --path per --source ({len(args.source)} sources, "
-                         f"{len(args.path)} paths)")
-    pairs = list(zip(args.source, args.path))
-    compare = args.compare
-    if {"winobias", "winogender"} & set(args.source) and "cog-wino" in args.source:
+    pairs = pairs_given = list(zip(s.sources, s.paths))
+    compare = s.compare
+    if {"winobias", "winogender"} & set(s.sources) and "cog-wino" in s.sources:
         # the study's Wino list holds the WinoBias/Winogender sentences again: it is compared
-        lists = [p for s, p in pairs if s == "cog-wino"]
+        lists = [p for src, p in pairs if src == "cog-wino"]
         if len(lists) > 1 or (compare is not None and str(compare) != str(lists[0])):
             raise InputError("give the study's Wino list once (as --source cog-wino or --compare)")
         compare = lists[0]
-        pairs = [(s, p) for s, p in pairs if s != "cog-wino"]
+        pairs = [(src, p) for src, p in pairs if src != "cog-wino"]
         print(f"--source cog-wino next to WinoBias/Winogender: the list {compare} is compared with our "
               "categories (as --compare), not added to the benchmark")
     items: list[dict] = []
@@ -55,10 +78,10 @@ def benchmark(args) -> int:
     if len(set(ids)) != len(ids):
         raise InputError("the same item id comes from two inputs (one source given twice?)")
     lists = None
-    if args.categories == "table4":
-        wb = [p for s, p in zip(args.source, args.path) if s == "winobias"]
+    if s.categories == "table4":
+        wb = [p for src, p in pairs_given if src == "winobias"]
         lists = winobias_list_stereotypes(wb[0]) if wb else None
-    apply_category_rule(items, args.categories, lists)
+    apply_category_rule(items, s.categories, lists)
     comparison = None
     if compare:
         comparison = compare_categories(items, load_cog_wino(compare), normalise_text)
@@ -69,7 +92,7 @@ def benchmark(args) -> int:
 
         from pipeline.nlp.load import load
 
-        nlp = load(args.model, exclude=("ner", "lemmatizer", "parser"))
+        nlp = load(s.model, exclude=("ner", "lemmatizer", "parser"))
         docs = nlp.pipe((it["text"] for it in verb_items), batch_size=256)
         for it, doc in tqdm(zip(verb_items, docs), total=len(verb_items), desc="tagging",
                             unit="sent", leave=False):
@@ -79,7 +102,7 @@ def benchmark(args) -> int:
         if it["source"] in ORDER_SOURCES:
             it["maze_eligible"] = maze_eligible_by_order(it["pronoun_start"], it["main_start"])
 
-    with staged_outputs(args.out) as stage:
+    with staged_outputs(s.out) as stage:
         write_benchmark(items, stage)
         if comparison is not None:
             from pipeline.formats.gap_tsv import write_tsv
@@ -89,19 +112,20 @@ def benchmark(args) -> int:
     counts = count_categories(it["category"] for it in items)
     coarse = count_categories(it["stereotype"] for it in items)
     n_maze = sum(bool(it["maze_eligible"]) for it in items)
-    print(f"{len(items)} items -> {args.out}/benchmark.parquet, benchmark.tsv")
+    print(f"{len(items)} items -> {s.out}/benchmark.parquet, benchmark.tsv")
     print("categories: " + ", ".join(f"{k} {v:,}" for k, v in counts.items()))
-    print(f"category rule: {args.categories}")
+    print(f"category rule: {s.categories}")
     print("coarse: " + ", ".join(f"{k} {v:,}" for k, v in coarse.items()) + f"; Maze-eligible {n_maze:,}")
     if comparison is not None:
         c = comparison
         print(f"study list {compare}: our category agrees on {c['n_agree']:,} of {c['n_matched']:,} "
               f"matched sentences ({c['n_only_ours']:,} of ours and {c['n_only_study']:,} of the list "
-              f"unmatched) -> {args.out}/category_comparison.tsv")
+              f"unmatched) -> {s.out}/category_comparison.tsv")
         if c["confusion"]:
             print("disagreements (ours -> study): " + ", ".join(f"{k} {v:,}" for k, v in c["confusion"].items()))
         print(disagreement_lines(c["rows"]))
-    return 0
+    outputs = ("benchmark.parquet", "benchmark.tsv") + (("category_comparison.tsv",) if comparison else ())
+    return RunResult(0, tuple(s.out / name for name in outputs))
 
 
 def disagreement_lines(rows: list[dict]) -> str:

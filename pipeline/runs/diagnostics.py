@@ -1,7 +1,8 @@
 """The dataset diagnostics of "The Gap on GAP" (Kocijan et al. 2021): ``analyze`` (personal names
 per example and the rank of the correct candidate), ``weights`` (LP test-set weights) and
 ``baseline`` (name-blind system outputs). ``python -m pipeline analyze|weights|baseline``
-parse their options (:func:`pipeline.options.add_dataset_arguments` and their own) and call
+parse their options (:func:`pipeline.options.add_dataset_arguments` and their own) into
+:class:`AnalyzeSettings`, :class:`WeightsSettings` or :class:`BaselineSettings` and call
 :func:`analyze`, :func:`weights` or :func:`baseline`.
 
 All three start from the same features (:func:`features`): the dataset and its name spans
@@ -22,46 +23,99 @@ from __future__ import annotations
 import json
 import logging
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.runs.settings import RunResult, as_paths, choice
 
 log = logging.getLogger(__name__)
 
 WEIGHT_VARIANTS = ("all", "num", "dist", "trimmed")     # W, W_num, W_dist, W_t
 BASELINE_KINDS = ("random", "dist1", "dist2", "dist3")
+NAME_SOURCES = ("auto", "column", "ner")
+UNNAMED = ("own-span", "leave-out")
 
 
-def features(args, originals_only: bool):
-    """(kind, examples, features, where the names came from) of ``args.dataset``."""
+@dataclass(frozen=True, kw_only=True)
+class DatasetSettings:
+    """The dataset and its names, as the three diagnostics read them
+    (:func:`pipeline.options.add_dataset_arguments`), and the output."""
+    dataset: Path                       # GAP TSV, quadruples Parquet or instances Parquet
+    out: Path                           # analyze: a directory; weights, baseline: a file
+    name_spans: Path | None = None      # {"ID": [[start, end, text], ...]}
+    names_from: str = "auto"            # without name_spans: column, ner, or auto
+    model: str | None = None
+    all_variants: bool = False          # quadruples: all four variants, not only the originals
+    no_progress: bool = False
+
+    def __post_init__(self):
+        as_paths(self, "dataset", "out", "name_spans")
+        choice("--names-from", self.names_from, NAME_SOURCES)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnalyzeSettings(DatasetSettings):
+    """What one ``analyze`` run is given."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class WeightsSettings(DatasetSettings):
+    """What one ``weights`` run is given."""
+    variant: str = "all"                # all = W, num = W_num, dist = W_dist, trimmed = W_t
+    strict: bool = False                # a set present in one gender only is an error, not a warning
+    unnamed: str = "own-span"
+
+    def __post_init__(self):
+        super().__post_init__()
+        choice("--variant", self.variant, WEIGHT_VARIANTS)
+        choice("--unnamed", self.unnamed, UNNAMED)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BaselineSettings(DatasetSettings):
+    """What one ``baseline`` run is given (every variant of a quadruple is analysed)."""
+    kind: str
+    names_from: str = "ner"
+    seed: int = 0
+
+    def __post_init__(self):
+        super().__post_init__()
+        choice("--kind", self.kind, BASELINE_KINDS)
+
+
+def features(s: DatasetSettings, originals_only: bool):
+    """(kind, examples, features, where the names came from) of ``s.dataset``."""
     from pipeline.core.analysis import analyse_records
-    from pipeline.formats.datasets import read_dataset_args
+    from pipeline.formats.datasets import read_dataset, read_name_spans
     from pipeline.nlp import load as nlp_load
     from pipeline.runs.progress import bar
 
-    records, kind, spans = read_dataset_args(args, originals_only=originals_only)
-    nlp = nlp_load.load(args.model)
-    if args.no_progress:
-        examples, feats, source = analyse_records(records, nlp, spans, args.names_from, None, args.dataset)
+    records, kind = read_dataset(s.dataset, originals_only=originals_only)
+    spans = read_name_spans(s.name_spans, {r["id"]: r["text"] for r in records}) if s.name_spans else None
+    nlp = nlp_load.load(s.model)
+    if s.no_progress:
+        examples, feats, source = analyse_records(records, nlp, spans, s.names_from, None, s.dataset)
     else:
         with bar(len(records), "analyse", "ex") as shown:     # the core reports, the run draws
-            examples, feats, source = analyse_records(records, nlp, spans, args.names_from, shown.update,
-                                                      args.dataset)
+            examples, feats, source = analyse_records(records, nlp, spans, s.names_from, shown.update,
+                                                      s.dataset)
     return kind, examples, feats, source
 
 
-def analyze(args) -> int:
-    """summary.json, summary.md, names.png and rank.png in ``args.out``, and a summary."""
+def analyze(s: AnalyzeSettings) -> RunResult:
+    """summary.json, summary.md, names.png and rank.png in ``s.out``, and a summary."""
     from pipeline.core import analysis as A
     from pipeline.formats.files import jsonable, staged_outputs, write_text
     from pipeline.report.analysis import markdown_summary, mean_sd_text, plot_histograms
     from pipeline.vocab import GENDERS
 
-    kind, examples, feats, described = features(args, originals_only=not args.all_variants)
+    kind, examples, feats, described = features(s, originals_only=not s.all_variants)
     summary = A.summarize(feats)
-    out = Path(args.out)
+    out = Path(s.out)
     out.mkdir(parents=True, exist_ok=True)
-    dataset = Path(args.dataset).name
+    dataset = Path(s.dataset).name
     with staged_outputs(out) as stage:
-        write_text(stage / "summary.json", json.dumps(jsonable({"dataset": str(args.dataset), "kind": kind,
+        write_text(stage / "summary.json", json.dumps(jsonable({"dataset": str(s.dataset), "kind": kind,
                                                                    "names": described, "genders": summary}),
                                                        indent=2) + "\n")
         write_text(stage / "summary.md", markdown_summary(summary, dataset, described))
@@ -74,29 +128,29 @@ def analyze(args) -> int:
               f"rank of correct candidate {mean_sd_text(e['rank']['mean'], e['rank']['sd'])} (n={e['rank']['n']}, "
               f"{e['correct_candidate_not_a_name']} ranked by their own span)")
     print(f"wrote {out}/summary.md, summary.json, names.png, rank.png")
-    return 0
+    return RunResult(0, tuple(out / n for n in ("summary.json", "summary.md", "names.png", "rank.png")))
 
 
-def weights(args) -> int:
-    """The weights JSON {example ID: weight} at ``args.out``, and a summary."""
+def weights(s: WeightsSettings) -> RunResult:
+    """The weights JSON {example ID: weight} at ``s.out``, and a summary."""
     from pipeline.core import weights as W
     from pipeline.formats.files import write_text
 
     t0 = time.perf_counter()
-    kind, _, feats, source = features(args, originals_only=not args.all_variants)
-    weights, sol, sel = W.compute_weights(feats, args.variant, args.strict, args.unnamed)
-    label = W.VARIANTS[args.variant]
+    kind, _, feats, source = features(s, originals_only=not s.all_variants)
+    weights, sol, sel = W.compute_weights(feats, s.variant, s.strict, s.unnamed)
+    label = W.VARIANTS[s.variant]
     if sel.one_gender_sets:
-        listing = ", ".join(f"{s} (only {g}, {n})" for s, g, n in sel.one_gender_sets)
+        listing = ", ".join(f"{name} (only {g}, {n})" for name, g, n in sel.one_gender_sets)
         log.warning("%s: sets present in only one gender: %s; their %d example(s) get weight 0",
                     label, listing, len(sel.forced_zero))
-    write_text(args.out, json.dumps(weights, indent=0) + "\n")
+    write_text(s.out, json.dumps(weights, indent=0) + "\n")
     by_reason: dict[str, int] = {}
     for r in sel.dropped.values():
         by_reason[r] = by_reason.get(r, 0) + 1
     dropped = ", ".join(f"{n} {r}" for r, n in sorted(by_reason.items())) or "none"
     nonzero = {g: sum(1 for it in sel.items if it.group == g and weights[it.id] > 0) for g in ("masculine", "feminine")}
-    print(f"{label} on {Path(args.dataset).name} ({kind}; names: {source}): {len(sel.items)} of "
+    print(f"{label} on {Path(s.dataset).name} ({kind}; names: {source}): {len(sel.items)} of "
           f"{len(feats)} examples in the program (left out: {dropped})")
     print(f"  non-zero weight: {nonzero['masculine']} masculine, {nonzero['feminine']} feminine; "
           f"forced to 0 by one-gender sets: {len(sel.forced_zero)}")
@@ -104,24 +158,24 @@ def weights(args) -> int:
           f"{sol.n_variables} LP variables; LP time {sol.seconds:.3f} s; total {time.perf_counter() - t0:.2f} s")
     ws = [weights[it.id] for it in sel.items]
     print(f"  weights: min {min(ws):.4g}, max {max(ws):.4g}, zero {sum(w <= 0 for w in ws)}")
-    print(f"wrote {args.out}")
-    return 0
+    print(f"wrote {s.out}")
+    return RunResult(0, (s.out,))
 
 
-def baseline(args) -> int:
-    """The GAP system TSV of the baseline ``args.kind`` at ``args.out``, and a summary."""
+def baseline(s: BaselineSettings) -> RunResult:
+    """The GAP system TSV of the baseline ``s.kind`` at ``s.out``, and a summary."""
     from pipeline.core.baselines import system_rows
     from pipeline.formats.gap_tsv import write_system_tsv
 
-    kind, _, feats, source = features(args, originals_only=False)
-    rows = system_rows(args.kind, [f.id for f in feats], [f.ranked for f in feats], args.seed)
+    kind, _, feats, source = features(s, originals_only=False)
+    rows = system_rows(s.kind, [f.id for f in feats], [f.ranked for f in feats], s.seed)
     columns = list(rows[0]) if rows else ["ID", "A-coref", "B-coref"]
-    write_system_tsv(rows, args.out, columns)
+    write_system_tsv(rows, s.out, columns)
     n_answer = sum(r["A-coref"] == "TRUE" or r["B-coref"] == "TRUE" for r in rows)
-    print(f"{args.kind}: {len(rows)} examples of {Path(args.dataset).name} ({kind}; names: {source}); "
-          f"{n_answer} answered A or B" + (" in this draw" if args.kind == "random" else ""))
-    if args.kind == "random":
+    print(f"{s.kind}: {len(rows)} examples of {Path(s.dataset).name} ({kind}; names: {source}); "
+          f"{n_answer} answered A or B" + (" in this draw" if s.kind == "random" else ""))
+    if s.kind == "random":
         ea = sum(float(r["A-prob"]) + float(r["B-prob"]) - float(r["AB-prob"]) for r in rows)
         print(f"  expected number answering A or B: {ea:.2f}")
-    print(f"wrote {args.out}")
-    return 0
+    print(f"wrote {s.out}")
+    return RunResult(0, (s.out,))

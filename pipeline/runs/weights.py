@@ -7,11 +7,17 @@ May import: :mod:`pipeline.formats`, :mod:`pipeline.runs`.
 
 from __future__ import annotations
 
+from pipeline.runs.diagnostics import WeightsSettings
+from pipeline.runs.settings import RunResult
 
-def weights(args) -> int:
-    """The ``weights`` command -> the exit status; a second run into the same file is refused."""
+__all__ = ["WeightsSettings", "weights"]
+
+
+def weights(s: WeightsSettings) -> RunResult:
+    """The ``weights`` run (:class:`pipeline.runs.diagnostics.WeightsSettings`) -> its result; a
+    second run into the same file is refused."""
     from pipeline.formats.files import output_file_lock
     from pipeline.runs.diagnostics import weights as run_weights
 
-    with output_file_lock(args.out):
-        return run_weights(args)
+    with output_file_lock(s.out):
+        return run_weights(s)

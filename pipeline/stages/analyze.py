@@ -26,7 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     opt.out_dir(parser, "summary.md, summary.json, *.png")
 
 
-def run(args) -> int:
-    from pipeline.runs.diagnostics import analyze
+def run(args):
+    from pipeline.runs.diagnostics import AnalyzeSettings, analyze
 
-    return analyze(args)
+    return analyze(AnalyzeSettings(
+        dataset=args.dataset, out=args.out, name_spans=args.name_spans, names_from=args.names_from, model=args.model,
+        no_progress=args.no_progress, all_variants=args.all_variants))

@@ -28,7 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     opt.out_file(parser, "system output TSV, GAP system format")
 
 
-def run(args) -> int:
-    from pipeline.runs.diagnostics import baseline
+def run(args):
+    from pipeline.runs.diagnostics import BaselineSettings, baseline
 
-    return baseline(args)
+    return baseline(BaselineSettings(
+        dataset=args.dataset, out=args.out, name_spans=args.name_spans, names_from=args.names_from, model=args.model,
+        no_progress=args.no_progress, kind=args.kind, seed=args.seed))

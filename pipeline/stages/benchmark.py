@@ -1,6 +1,7 @@
 """``python -m pipeline benchmark``: WinoBias / Winogender / BUG / SoWinoBias into one benchmark.
 
-Parses the options and calls :func:`pipeline.runs.benchmark.benchmark` (docs/benchmarks.md).
+Parses the options into :class:`pipeline.runs.benchmark.BenchmarkSettings` and calls
+:func:`pipeline.runs.benchmark.benchmark` (docs/benchmarks.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -38,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     opt.model(parser, "for the verb tags of Maze eligibility")
 
 
-def run(args) -> int:
-    from pipeline.runs.benchmark import benchmark
+def run(args):
+    from pipeline.runs.benchmark import BenchmarkSettings, benchmark
 
-    return benchmark(args)
+    return benchmark(BenchmarkSettings(sources=args.source, paths=args.path, out=args.out,
+                                       categories=args.categories, compare=args.compare, model=args.model))

@@ -36,7 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     opt.out_file(parser, "weights JSON {example ID: weight}")
 
 
-def run(args) -> int:
-    from pipeline.runs.weights import weights
+def run(args):
+    from pipeline.runs.weights import WeightsSettings, weights
 
-    return weights(args)
+    return weights(WeightsSettings(
+        dataset=args.dataset, out=args.out, name_spans=args.name_spans, names_from=args.names_from, model=args.model,
+        no_progress=args.no_progress, all_variants=args.all_variants, variant=args.variant, strict=args.strict,
+        unnamed=args.unnamed))

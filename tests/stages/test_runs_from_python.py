@@ -1,0 +1,102 @@
+"""Every run called from Python with its settings object (no ``argparse.Namespace``), on the
+tiny fixtures of its command's own tests: the outputs are those of the command, the settings
+are typed and checked when built (one :class:`pipeline.errors.InputError` line)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+from pathlib import Path
+
+import pytest
+
+from pipeline.cli import main
+from pipeline.errors import InputError
+from pipeline.runs.settings import RunResult
+
+
+def _cli(argv) -> int:
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return main([str(a) for a in argv])
+
+
+def _quiet(call):
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
+        result = call()
+    return result, out.getvalue()
+
+
+def _same_files(a: Path, b: Path, names) -> None:
+    for name in names:
+        assert (a / name).read_bytes() == (b / name).read_bytes(), name
+
+
+def test_benchmark_from_python(tmp_path):
+    from pipeline.runs.benchmark import BenchmarkSettings, benchmark
+    from tests.lang.test_benchmarks import write_winobias
+    from tests.stages.test_benchmarks_command import ANTI, PRO
+
+    wb = tmp_path / "wb"
+    wb.mkdir()
+    write_winobias(wb, PRO, ANTI)
+    s = BenchmarkSettings(sources=["winobias"], paths=[str(wb)], out=tmp_path / "py")
+    assert s.paths == (wb,) and s.sources == ("winobias",)
+    result, text = _quiet(lambda: benchmark(s))
+    assert result == RunResult(0, (s.out / "benchmark.parquet", s.out / "benchmark.tsv"))
+    assert "4 items -> " in text
+    assert _cli(["benchmark", "--source", "winobias", "--path", wb, "--out", tmp_path / "cli"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["benchmark.parquet", "benchmark.tsv"])
+    with pytest.raises(InputError, match=r"give one --path per --source \(1 sources, 2 paths\)"):
+        BenchmarkSettings(sources=["winobias"], paths=[wb, wb], out=tmp_path / "x")
+
+
+@pytest.fixture
+def toy_gap(tmp_path):
+    from tests.stages.test_run_records import _gap
+
+    return _gap(tmp_path)
+
+
+def test_analyze_from_python(toy_gap, tmp_path):
+    from pipeline.runs.diagnostics import AnalyzeSettings, analyze
+
+    data, spans = toy_gap
+    s = AnalyzeSettings(dataset=str(data), name_spans=str(spans), out=tmp_path / "py", no_progress=True)
+    assert isinstance(s.dataset, Path) and isinstance(s.name_spans, Path)
+    result, text = _quiet(lambda: analyze(s))
+    assert result.status == 0 and {p.name for p in result.outputs} == {"summary.json", "summary.md",
+                                                                        "names.png", "rank.png"}
+    assert "names:" in text
+    assert _cli(["analyze", "--dataset", data, "--name-spans", spans, "--out", tmp_path / "cli", "--no-progress"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["summary.json", "summary.md"])
+    with pytest.raises(InputError, match="--names-from must be one of auto, column, ner, got 'spans'"):
+        AnalyzeSettings(dataset=data, out=tmp_path / "x", names_from="spans")
+
+
+def test_weights_from_python(toy_gap, tmp_path):
+    from pipeline.runs.weights import WeightsSettings, weights
+
+    data, spans = toy_gap
+    s = WeightsSettings(dataset=data, name_spans=spans, out=tmp_path / "py.json", variant="num", no_progress=True)
+    result, _ = _quiet(lambda: weights(s))
+    assert result == RunResult(0, (tmp_path / "py.json",))
+    assert _cli(["weights", "--dataset", data, "--name-spans", spans, "--variant", "num", "--no-progress",
+                 "--out", tmp_path / "cli.json"]) == 0
+    assert (tmp_path / "py.json").read_bytes() == (tmp_path / "cli.json").read_bytes()
+    with pytest.raises(InputError, match="--variant must be one of all, num, dist, trimmed, got 'W'"):
+        WeightsSettings(dataset=data, out=tmp_path / "w.json", variant="W")
+
+
+def test_baseline_from_python(toy_gap, tmp_path):
+    from pipeline.runs.diagnostics import BaselineSettings, baseline
+
+    data, spans = toy_gap
+    s = BaselineSettings(dataset=data, name_spans=spans, kind="dist1", out=tmp_path / "py.tsv", no_progress=True)
+    assert s.names_from == "ner"            # the command's default for baseline
+    result, text = _quiet(lambda: baseline(s))
+    assert result == RunResult(0, (tmp_path / "py.tsv",)) and text.startswith("dist1: ")
+    assert _cli(["baseline", "--dataset", data, "--name-spans", spans, "--kind", "dist1", "--out",
+                 tmp_path / "cli.tsv", "--no-progress"]) == 0
+    assert (tmp_path / "py.tsv").read_bytes() == (tmp_path / "cli.tsv").read_bytes()
+    with pytest.raises(InputError, match="--kind must be one of random, dist1, dist2, dist3"):
+        BaselineSettings(dataset=data, out=tmp_path / "b.tsv", kind="dist4")

@@ -4,27 +4,74 @@ embeddings (the command parses the options and calls :func:`embeddings`).
 Loads each ``--vectors NAME=FILE`` (word2vec text/binary, GloVe text, or ``spacy:PIPELINE``),
 measures single-attribute WEAT (adjectives vs occupations, adjectives vs definitional words),
 clustering and recoverability of the reference embedding's most biased words, and GIPE, then
-writes ``OUT/embeddings.json`` and ``OUT/embeddings.md`` together. See docs/embeddings.md.
+writes ``OUT/embeddings.json`` and ``OUT/embeddings.md`` together. The settings are an
+:class:`EmbeddingsSettings`. See docs/embeddings.md.
 
 May import: every layer below the runs.
 """
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.runs.settings import RunResult, as_paths, at_least, choice
+
+DIRECTIONS = ("pca", "he-she")
 
 
-def _parse_vectors(specs: list[str]) -> dict[str, str]:
+def _parse_vectors(specs) -> dict[str, str]:
+    """``NAME=FILE`` strings (or (NAME, FILE) pairs) -> {NAME: FILE}, in order."""
     from pipeline.errors import InputError
 
     out = {}
     for spec in specs:
-        name, sep, path = spec.partition("=")
+        if isinstance(spec, str):
+            name, sep, path = spec.partition("=")
+        else:
+            name, path = spec
+            sep, path = "=", os.fspath(path)
         if not sep or not name or not path:
             raise InputError(f"--vectors wants NAME=FILE, got {spec!r}")
         if name in out:
             raise InputError(f"--vectors name {name!r} given twice")
         out[name] = path
     return out
+
+
+@dataclass(frozen=True)
+class EmbeddingsSettings:
+    """What one ``embeddings`` run is given (the command's options). ``vectors``: (NAME, FILE)
+    pairs, FILE a word2vec text/binary or GloVe text file or ``spacy:PIPELINE`` (``NAME=FILE``
+    strings are split)."""
+    vectors: tuple[tuple[str, str], ...]
+    out: Path
+    reference: str | None = None        # default: the first of vectors
+    direction: str = "pca"
+    n_cluster: int = 1500
+    n_svm: int = 5000
+    draws: int = 10_000
+    seed: int = 0
+    vocab_limit: int = 50_000
+    gipe_vocab: int = 10_000
+    gipe_neighbours: int = 100
+    gipe_theta: float = 0.05
+    definitional: Path | None = None    # default resources/definitional_pairs.tsv
+
+    def __post_init__(self):
+        from pipeline.errors import InputError
+
+        specs = _parse_vectors(self.vectors)
+        if not specs:
+            raise InputError("give at least one --vectors NAME=FILE")
+        object.__setattr__(self, "vectors", tuple(specs.items()))
+        as_paths(self, "out", "definitional")
+        if self.reference is not None and self.reference not in specs:
+            raise InputError(f"--reference {self.reference!r} is not one of the --vectors names ({', '.join(specs)})")
+        choice("--direction", self.direction, DIRECTIONS)
+        for name in ("n_cluster", "n_svm", "draws", "vocab_limit", "gipe_vocab", "gipe_neighbours"):
+            at_least(f"--{name.replace('_', '-')}", getattr(self, name), 0)
 
 
 def word_lists(definitional_path=None):
@@ -43,15 +90,12 @@ def word_lists(definitional_path=None):
                      exclude=gendered | {"he", "she", "him", "her", "his", "hers", "himself", "herself"})
 
 
-def embeddings(args) -> int:
+def embeddings(args: EmbeddingsSettings) -> RunResult:
     import logging
     import time
-    from pathlib import Path
-
     from tqdm import tqdm
 
     from pipeline.core.embeddings import Options, diagnose
-    from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs, write_json, write_text
     from pipeline.formats.vectors import load_vectors
     from pipeline.nlp.load import load as load_pipeline
@@ -59,10 +103,8 @@ def embeddings(args) -> int:
 
     log = logging.getLogger(__name__)
     t0 = time.time()
-    specs = _parse_vectors(args.vectors)
+    specs = dict(args.vectors)
     reference = args.reference or next(iter(specs))
-    if reference not in specs:
-        raise InputError(f"--reference {reference!r} is not one of the --vectors names ({', '.join(specs)})")
     lists = word_lists(args.definitional)
     embeddings = {}
     for name, path in tqdm(specs.items(), desc="loading vectors", unit="file", disable=len(specs) < 2):
@@ -87,4 +129,4 @@ def embeddings(args) -> int:
     print(f"embeddings: {len(embeddings)} embedding(s), reference {reference}, "
           f"{result['most_biased']['n']} most biased words; wrote {out / 'embeddings.json'} and "
           f"{out / 'embeddings.md'} in {time.time() - t0:.1f} s")
-    return 0
+    return RunResult(0, (out / "embeddings.json", out / "embeddings.md"))

@@ -1,4 +1,5 @@
-"""The ``label`` run (``python -m pipeline label`` parses the options and calls :func:`label`):
+"""The ``label`` run (``python -m pipeline label`` parses the options into a
+:class:`LabelSettings` and calls :func:`label`):
 gold A-coref/B-coref for extracted instances (or generated quadruples) whose
 context lies in coreference-annotated text (CoNLL-2012 clusters: LitBank, OntoNotes).
 
@@ -15,7 +16,10 @@ May import: :mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.errors
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
+
+from pipeline.runs.settings import RunResult, as_paths
 
 
 CONLL_SUFFIXES = (".conll", ".gold_conll", ".v4_gold_conll", ".conllu")
@@ -63,7 +67,18 @@ def read_coref_documents(files: list[Path]):
     return docs
 
 
-def label(args) -> int:
+@dataclass(frozen=True)
+class LabelSettings:
+    """What one ``label`` run is given (the command's options)."""
+    instances: Path             # instances.parquet or quadruples.parquet, or the directory holding one
+    coref: Path                 # a CoNLL-2012 file with coreference clusters, or a directory of them
+    out: Path
+
+    def __post_init__(self):
+        as_paths(self, "instances", "coref", "out")
+
+
+def label(args: LabelSettings) -> RunResult:
     from tqdm import tqdm
 
     from pipeline.core.label import label_records, summarize
@@ -114,4 +129,4 @@ def label(args) -> int:
     else:
         print("  no instance lies in annotated text: precision undefined")
     print(f"wrote {out / 'labelled.parquet'} and {out / 'label_summary.json'}")
-    return 0
+    return RunResult(0, (out / "labelled.parquet", out / "label_summary.json"))

@@ -1,24 +1,45 @@
-"""The ``namemap`` run (``python -m pipeline namemap`` parses the options and calls
-:func:`namemap`): gender-guesser's dictionary (:mod:`pipeline.formats.name_map`) -> the optimal
+"""The ``namemap`` run (``python -m pipeline namemap`` parses the options into a
+:class:`NamemapSettings` and calls :func:`namemap`): gender-guesser's dictionary (:mod:`pipeline.formats.name_map`) -> the optimal
 matchings (:mod:`pipeline.core.namemap`) -> ``name_map.parquet`` and ``name_map.tsv`` written
 together into ``--out`` -> a summary with the time and peak memory. Manual: docs/cda.md.
 
-May import: the standard library; inside functions: :mod:`pipeline.core`, :mod:`pipeline.formats`,
-:mod:`pipeline.report` (``usage``).
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`; inside functions:
+:mod:`pipeline.core`, :mod:`pipeline.report` (``usage``).
 """
 
 from __future__ import annotations
 
+import math
 import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.formats.name_map import DEFAULT_MAP_DIR
+from pipeline.runs.settings import RunResult, as_paths
 
 
-def namemap(args) -> int:
+@dataclass(frozen=True)
+class NamemapSettings:
+    """What one ``namemap`` run is given (the command's options)."""
+    out: Path = DEFAULT_MAP_DIR
+    alpha: float | None = None          # default pipeline.core.namemap.ALPHA (12/11)
+    nam_dict: Path | None = None        # default: the installed gender-guesser's nam_dict.txt
+
+    def __post_init__(self):
+        from pipeline.errors import InputError
+
+        as_paths(self, "out", "nam_dict")
+        if self.alpha is not None and not math.isfinite(self.alpha):
+            raise InputError(f"--alpha must be a finite number, got {self.alpha!r}")
+
+
+def namemap(args: NamemapSettings) -> RunResult:
     from pipeline.core.namemap import ALPHA, build_name_map, map_records
     from pipeline.formats.files import sha256_file, staged_outputs
     from pipeline.formats.name_map import load_nam_dict, nam_dict_path, write_map
 
     t0, c0 = time.perf_counter(), time.process_time()
-    alpha = args.alpha = ALPHA if args.alpha is None else args.alpha     # the run record shows the alpha used
+    alpha = ALPHA if args.alpha is None else args.alpha
     path = args.nam_dict or nam_dict_path()
     entries = load_nam_dict(path)
     t_parse = time.perf_counter() - t0
@@ -30,7 +51,7 @@ def namemap(args) -> int:
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
     print_summary(results, entries, path, alpha, t_parse, t_match, elapsed, cpu)
     print(f"wrote {args.out / 'name_map.parquet'} and {args.out / 'name_map.tsv'} ({len(rows)} rows)")
-    return 0
+    return RunResult(0, (args.out / "name_map.parquet", args.out / "name_map.tsv"))
 
 
 def print_summary(results, entries, path, alpha, t_parse, t_match, elapsed, cpu) -> None:

@@ -30,6 +30,17 @@ class RunResult:
     def __int__(self) -> int:
         return self.status
 
+    def __eq__(self, other) -> bool:
+        """Equal to another result with the same fields, or to its exit status as an int (a
+        command's ``run(args) == 0`` holds as when it returned the status)."""
+        if isinstance(other, int) and not isinstance(other, bool):
+            return self.status == other
+        if isinstance(other, RunResult):
+            return (self.status, self.outputs, self.settings) == (other.status, other.outputs, other.settings)
+        return NotImplemented
+
+    __hash__ = None         # holds a dict
+
 
 def as_paths(settings, *names: str) -> None:
     """Turn the fields ``names`` of a frozen settings object into :class:`Path` (a ``str`` or

@@ -1,6 +1,7 @@
 """``embeddings``: SoWinoBias's embedding-space diagnostics for one or more word embeddings.
 
-Parses the options and calls :func:`pipeline.runs.embeddings.embeddings` (docs/embeddings.md).
+Parses the options into :class:`pipeline.runs.embeddings.EmbeddingsSettings` and calls
+:func:`pipeline.runs.embeddings.embeddings` (docs/embeddings.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -36,7 +37,9 @@ def add_arguments(parser) -> None:
                         "(default resources/definitional_pairs.tsv)")
 
 
-def run(args) -> int:
-    from pipeline.runs.embeddings import embeddings
+def run(args):
+    from dataclasses import fields
 
-    return embeddings(args)
+    from pipeline.runs.embeddings import EmbeddingsSettings, embeddings
+
+    return embeddings(EmbeddingsSettings(**{f.name: getattr(args, f.name) for f in fields(EmbeddingsSettings)}))

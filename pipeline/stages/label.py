@@ -2,7 +2,8 @@
 coreference-annotated text (``python -m pipeline label --instances OUT_OR_FILE --coref
 DIR_OR_FILE --out DIR``).
 
-Parses the options and calls :func:`pipeline.runs.label.label` (manual: docs/label.md).
+Parses the options into :class:`pipeline.runs.label.LabelSettings` and calls
+:func:`pipeline.runs.label.label` (manual: docs/label.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -30,7 +31,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.out_dir(p, "labelled.parquet and label_summary.json")
 
 
-def run(args) -> int:
-    from pipeline.runs.label import label
+def run(args):
+    from pipeline.runs.label import LabelSettings, label
 
-    return label(args)
+    return label(LabelSettings(instances=args.instances, coref=args.coref, out=args.out))

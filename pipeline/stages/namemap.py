@@ -1,6 +1,7 @@
 """``namemap``: build the n-CDA name map (see :mod:`pipeline.core.namemap` for the method).
 
-Parses the options and calls :func:`pipeline.runs.namemap.namemap` (gender-guesser's dictionary
+Parses the options into :class:`pipeline.runs.namemap.NamemapSettings` and calls
+:func:`pipeline.runs.namemap.namemap` (gender-guesser's dictionary
 -> the matchings -> ``name_map.parquet`` and ``name_map.tsv`` in ``--out``).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.formats.name_map`
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="a nam_dict.txt to use instead of the one in the installed gender-guesser")
 
 
-def run(args) -> int:
-    from pipeline.runs.namemap import namemap
+def run(args):
+    from pipeline.runs.namemap import NamemapSettings, namemap
 
-    return namemap(args)
+    return namemap(NamemapSettings(out=args.out, alpha=args.alpha, nam_dict=args.nam_dict))

@@ -100,3 +100,66 @@ def test_baseline_from_python(toy_gap, tmp_path):
     assert (tmp_path / "py.tsv").read_bytes() == (tmp_path / "cli.tsv").read_bytes()
     with pytest.raises(InputError, match="--kind must be one of random, dist1, dist2, dist3"):
         BaselineSettings(dataset=data, out=tmp_path / "b.tsv", kind="dist4")
+
+
+def test_embeddings_from_python(tmp_path):
+    import json
+
+    from pipeline.runs.embeddings import EmbeddingsSettings, embeddings
+    from tests.stages.test_embeddings_cmd import real_word_embedding
+
+    real_word_embedding().save_word2vec_format(str(tmp_path / "v.txt"))
+    small = dict(n_cluster=200, n_svm=300, gipe_vocab=100, gipe_neighbours=10, draws=200)
+    s = EmbeddingsSettings(vectors=[("v", tmp_path / "v.txt")], out=str(tmp_path / "py"), **small)
+    assert s.vectors == (("v", str(tmp_path / "v.txt")),) and s.out == tmp_path / "py"
+    assert EmbeddingsSettings(vectors=[f"v={tmp_path / 'v.txt'}"], out=s.out, **small) == s
+    result, text = _quiet(lambda: embeddings(s))
+    assert result == RunResult(0, (tmp_path / "py" / "embeddings.json", tmp_path / "py" / "embeddings.md"))
+    assert "embeddings: 1 embedding(s), reference v" in text
+    assert _cli(["embeddings", "--vectors", f"v={tmp_path / 'v.txt'}", "--out", tmp_path / "cli", "--n-cluster",
+                 "200", "--n-svm", "300", "--gipe-vocab", "100", "--gipe-neighbours", "10", "--draws", "200"]) == 0
+    assert json.loads((tmp_path / "py" / "embeddings.json").read_text()) == \
+        json.loads((tmp_path / "cli" / "embeddings.json").read_text())
+    with pytest.raises(InputError, match=r"--reference 'w' is not one of the --vectors names \(v\)"):
+        EmbeddingsSettings(vectors=[("v", "v.txt")], out=tmp_path / "x", reference="w")
+    with pytest.raises(InputError, match="--vectors name 'v' given twice"):
+        EmbeddingsSettings(vectors=["v=a.txt", "v=b.txt"], out=tmp_path / "x")
+
+
+def test_namemap_from_python(tmp_path):
+    from pipeline.runs.namemap import NamemapSettings, namemap
+    from tests.stages.test_run_records import _namemap
+
+    _, _, (nam_dict,) = _namemap(None, tmp_path)
+    s = NamemapSettings(out=tmp_path / "py", nam_dict=str(nam_dict), alpha=1.2)
+    result, text = _quiet(lambda: namemap(s))
+    assert result == RunResult(0, (tmp_path / "py" / "name_map.parquet", tmp_path / "py" / "name_map.tsv"))
+    assert "(alpha = 1.2)" in text
+    assert _cli(["namemap", "--out", tmp_path / "cli", "--nam-dict", nam_dict, "--alpha", "1.2"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["name_map.tsv", "name_map.parquet"])
+    with pytest.raises(InputError, match="--alpha must be a finite number, got nan"):
+        NamemapSettings(alpha=float("nan"))
+
+
+def test_label_from_python(tmp_path):
+    from pipeline.formats import schemas
+    from pipeline.formats.files import read_json
+    from pipeline.formats.tables import read_table, write_records
+    from pipeline.runs.label import LabelSettings, label
+    from tests.core.test_label import CONLL, TEXT, _inst
+
+    (tmp_path / "1342_tiny_brat.conll").write_text(CONLL, encoding="utf-8")
+    row = {name: None for name in schemas.INSTANCES.names}
+    row.update(_inst(TEXT, "Jane", "Lydia"), instance_id="1342_tiny-0")
+    (tmp_path / "run").mkdir()
+    write_records([row], tmp_path / "run" / "instances.parquet", schemas.INSTANCES, fill_missing=True)
+    s = LabelSettings(instances=str(tmp_path / "run"), coref=str(tmp_path), out=str(tmp_path / "py"))
+    assert (s.instances, s.coref, s.out) == (tmp_path / "run", tmp_path, tmp_path / "py")
+    result, text = _quiet(lambda: label(s))
+    assert result == RunResult(0, (tmp_path / "py" / "labelled.parquet", tmp_path / "py" / "label_summary.json"))
+    assert result == 0 and text.startswith("label: 1 instances against 1 annotated documents")
+    assert [r["label"] for r in read_table(tmp_path / "py" / "labelled.parquet").to_pylist()] == ["A"]
+    assert _cli(["label", "--instances", tmp_path / "run", "--coref", tmp_path, "--out", tmp_path / "cli"]) == 0
+    assert read_json(tmp_path / "py" / "label_summary.json") == read_json(tmp_path / "cli" / "label_summary.json")
+    with pytest.raises(InputError, match="file not found"):
+        label(LabelSettings(instances=tmp_path / "nope.parquet", coref=tmp_path, out=tmp_path / "o"))

@@ -163,6 +163,8 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
             for lineno, line in enumerate(fh, start=1):
                 if "\0" in line:
                     raise InputError("a NUL byte (binary data, not CoNLL-2012 text)", path, lineno)
+                if lineno == 1 and line.startswith("\ufeff"):      # a byte-order mark (Windows editors)
+                    line = line[1:]
                 stripped = line.strip()
                 if doc is None:
                     if stripped.startswith("#begin document"):
@@ -171,6 +173,8 @@ def read_documents(path: str | os.PathLike, min_columns: int = MIN_COLUMNS) -> I
                             raise InputError("malformed '#begin document' line (expected "
                                              "'#begin document (ID); part NNN')", path, lineno)
                         key = (m.group("id"), m.group("part") or "")
+                        if not key[0].strip():
+                            raise InputError("an empty document id: '#begin document ()'", path, lineno)
                         if key in seen:
                             raise InputError(f"document {key[0]!r}" + (f" part {key[1]}" if key[1] else "")
                                              + f" is given twice (first at line {seen[key]}): every "

@@ -351,6 +351,8 @@ def check_unique_ids(rows: list[dict], path, lines: list[int] | None = None) -> 
     for k, row in enumerate(rows):
         line = lines[k] if lines else k + 2
         key = str(row["ID"])
+        if not key.strip() or row["ID"] is None:
+            raise InputError("an empty ID: every example needs its own ID", path, line)
         if key in seen:
             raise InputError(f"duplicate ID {key!r} (first on row {seen[key]}): every example needs "
                              "its own ID", path, line)

@@ -1,18 +1,27 @@
 """The malformed-input probe set (a helper module, not a test module).
 
-Each case builds its inputs in a directory and names the command line to run; the expected
-outcome is one of:
+Each case builds its inputs in a directory and names what to run: a command line (through
+:func:`pipeline.cli.main`) or, for a reader probed without the command around it, a callable
+(an :class:`~pipeline.errors.InputError` it raises counts as the command's one-line error).
+The expected outcome is one of:
 
-* ``"error"``: a one-line ``error: ...`` on standard error, exit status 2, and the output
-  directory (pre-filled with a previous run's files where the case says so) untouched;
+* ``"error"``: a one-line ``error: ...`` on standard error, exit status 2, naming ``names``
+  (a file of the case) when the case gives it, and the output directory (pre-filled with a
+  previous run's files where the case says so) untouched;
 * ``"ok"``: exit 0 (a file that the world really produces, read correctly), with ``says`` in
-  the output.
+  the output and ``check`` (if any) finding nothing wrong;
+* ``"skip"``: exit 0 and the skip's reason (``says``) in the output: the bad part is left out
+  with the reason, the rest goes on.
 
 :func:`classify` runs one case in-process through :func:`pipeline.cli.main` and says what
 happened: ``pass``, ``traceback`` (an exception escaped), ``silent`` (exit 0 where an error
-was due), ``multi-line`` (exit 2 but not one line), ``changed`` (the previous outputs were
-touched) or ``wrong`` (any other mismatch). ``python -m tests.chaos.malformed`` prints the
-figures (``make chaos`` runs it).
+or a skip was due), ``multi-line`` (exit 2 but not one line), ``unnamed`` (the line does not
+name the file), ``changed`` (the previous outputs were touched), ``refused`` (an error where
+the input is good), ``hang`` (past the case's ``timeout``), ``memory`` (an ``isolated`` case,
+run in a child process, whose peak RSS passed :data:`MEMORY_LIMIT`) or ``wrong`` (any other
+mismatch). A case with ``xfail`` is a known open bug (a strict xfail in the test).
+``python -m tests.chaos.malformed`` prints the figures; the new probes of issue 45's
+categories are in :mod:`tests.chaos.probes` (:func:`all_cases` gives both).
 """
 
 from __future__ import annotations
@@ -81,15 +90,24 @@ def make_inputs(root: Path, instances: Path) -> Inputs:
     return Inputs(root, instances, dataset, quadruples, conll)
 
 
+MEMORY_LIMIT = 2 << 30          # bytes of peak RSS an isolated case may reach
+
+
 @dataclass
 class Case:
     name: str
-    build: Callable[[Inputs, Path], list[str]]     # (inputs, case dir) -> argv
-    expect: str = "error"                          # "error" or "ok"
-    says: str = ""                                 # text expected in the output
+    build: Callable[[Inputs, Path], list[str] | Callable]  # (inputs, case dir) -> argv, or a callable
+    expect: str = "error"                          # "error", "ok" or "skip"
+    says: str = ""                                 # text expected in the output (skip: the reason)
     out: str | None = None                         # output dir (relative to the case dir) pre-filled
     patch: Callable | None = None                  # a context manager factory simulating the world
     tags: tuple = field(default_factory=tuple)
+    category: str = "malformed input"              # issue 45's category (the summary counts by it)
+    names: str = ""                                # a file name the error line must hold
+    check: Callable | None = None                  # (case dir, output text) -> what is wrong, or None
+    timeout: float = 120                           # seconds before the case is a hang
+    isolated: bool = False                         # run in a child process, its peak RSS measured
+    xfail: str = ""                                # a known open bug: why (a strict xfail)
 
 
 # ----------------------------------------------------------------------- builders ----------
@@ -351,9 +369,35 @@ CASES: list[Case] = [
 @dataclass
 class Outcome:
     case: str
-    verdict: str          # pass | traceback | silent | multi-line | changed | wrong
+    verdict: str          # pass | traceback | silent | multi-line | unnamed | changed | refused | hang | memory | wrong
     code: int | None
     detail: str
+    rss: int = 0          # peak RSS of the child (bytes) of an isolated case
+
+
+class _Hang(BaseException):
+    """Raised by the alarm of a case that ran past its timeout."""
+
+
+@contextlib.contextmanager
+def _hang_guard(seconds: float):
+    """SIGALRM after ``seconds`` (main thread only; elsewhere no guard)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def alarm(signum, frame):
+        raise _Hang()
+    previous = signal.signal(signal.SIGALRM, alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _snapshot(d: Path) -> dict:
@@ -363,7 +407,10 @@ def _snapshot(d: Path) -> dict:
 
 
 def run_case(case: Case, inputs: Inputs, d: Path) -> Outcome:
+    if case.isolated and not _CHILD:
+        return _run_isolated(case, inputs, d)
     from pipeline.cli import main
+    from pipeline.errors import InputError
 
     d.mkdir(parents=True, exist_ok=True)
     before = None
@@ -377,9 +424,20 @@ def run_case(case: Case, inputs: Inputs, d: Path) -> Outcome:
     code, tb = None, ""
     patch = case.patch() if case.patch else contextlib.nullcontext()
     try:
-        argv = case.build(inputs, d)
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(stdout), patch:
-            code = main(argv)
+        with _hang_guard(case.timeout):
+            argv = case.build(inputs, d)
+            with contextlib.redirect_stderr(err), contextlib.redirect_stdout(stdout), patch:
+                if callable(argv):
+                    try:
+                        stdout.write(f"{argv()}\n")
+                        code = 0
+                    except InputError as exc:
+                        err.write(f"error: {exc}\n")
+                        code = 2
+                else:
+                    code = main(argv)
+    except _Hang:
+        return Outcome(case.name, "hang", None, f"no answer in {case.timeout:g} s")
     except SystemExit as exc:            # argparse
         code = exc.code if isinstance(exc.code, int) else 2
     except BaseException:                # noqa: BLE001 -- what the probe counts
@@ -388,17 +446,103 @@ def run_case(case: Case, inputs: Inputs, d: Path) -> Outcome:
     text = err.getvalue() + stdout.getvalue()
     if tb:
         return Outcome(case.name, "traceback", None, tb.strip().splitlines()[-1])
-    if case.expect == "ok":
-        ok = code == 0 and case.says in text
-        return Outcome(case.name, "pass" if ok else ("wrong" if code == 0 else "refused"), code,
-                       (lines or [text.strip()[-200:]])[0])
+    if case.expect in ("ok", "skip"):
+        if code != 0:
+            return Outcome(case.name, "refused", code, (lines or [text.strip()[-200:]])[0])
+        if case.says not in text:
+            return Outcome(case.name, "silent" if case.expect == "skip" else "wrong", code,
+                           f"{case.says!r} not in the output: {text.strip()[-300:]}")
+        problem = case.check(d, text) if case.check else None
+        if problem:
+            return Outcome(case.name, "wrong", code, problem)
+        return Outcome(case.name, "pass", code, (lines or [case.says])[0][:200])
     if code == 0:
-        return Outcome(case.name, "silent", code, "exit 0")
+        return Outcome(case.name, "silent", code, "exit 0: " + text.strip()[-200:])
     if code != 2 or len(lines) != 1 or "Traceback" in err.getvalue():
         return Outcome(case.name, "multi-line" if code == 2 else "wrong", code, err.getvalue()[-300:])
+    if case.names and case.names not in lines[0]:
+        return Outcome(case.name, "unnamed", code, f"{case.names!r} not named: {lines[0][:300]}")
+    if case.says and case.says not in lines[0]:
+        return Outcome(case.name, "wrong", code, f"{case.says!r} not said: {lines[0][:300]}")
     if before is not None and _snapshot(d / case.out) != before:
         return Outcome(case.name, "changed", code, "previous outputs changed")
     return Outcome(case.name, "pass", code, lines[0][:200])
+
+
+_CHILD = False           # True in the child process of an isolated case
+
+
+def _run_isolated(case: Case, inputs: Inputs, d: Path) -> Outcome:
+    """The case in a child process (``python -m tests.chaos.malformed --child``), its outcome and
+    its peak RSS (the child's ``VmHWM``; if it died without saying, ``ru_maxrss`` from
+    ``os.wait4``, which also counts the pages it shared with this process before its exec);
+    past :data:`MEMORY_LIMIT`: ``memory``; past the timeout: ``hang`` (the child is killed)."""
+    import subprocess
+    import time
+
+    d.mkdir(parents=True, exist_ok=True)
+    spec = json.dumps({"case": case.name, "dir": str(d),
+                       "inputs": {k: str(v) for k, v in vars(inputs).items()}})
+    root = Path(__file__).resolve().parents[2]
+    log = d / "child.out"
+    with open(log, "w") as f:
+        proc = subprocess.Popen([sys.executable, "-m", "tests.chaos.malformed", "--child", spec], cwd=root,
+                                env=dict(os.environ, TQDM_DISABLE="1"), stdout=f, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + case.timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            os.wait4(proc.pid, 0)
+            proc.returncode = -9
+            return Outcome(case.name, "hang", None, f"no answer in {case.timeout:g} s (child killed)")
+        time.sleep(0.05)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    rss = usage.ru_maxrss * 1024      # counts the parent's pages too (vfork before exec): a bound only
+    text = log.read_text(errors="replace")
+    last = [ln for ln in text.splitlines() if ln.startswith("{\"verdict\"")]
+    if not last:
+        return Outcome(case.name, "memory" if rss > MEMORY_LIMIT else "wrong", proc.returncode,
+                       f"child ended {proc.returncode} without an outcome: {text[-300:]}", rss)
+    got = json.loads(last[-1])
+    rss = got["hwm"] or rss
+    if rss > MEMORY_LIMIT:
+        return Outcome(case.name, "memory", got["code"], f"peak RSS {rss:,} bytes", rss)
+    return Outcome(case.name, got["verdict"], got["code"], got["detail"], rss)
+
+
+def _child(spec: str) -> int:
+    global _CHILD
+    _CHILD = True
+    args = json.loads(spec)
+    inputs = Inputs(**{k: Path(v) for k, v in args["inputs"].items()})
+    [case] = [c for c in all_cases() if c.name == args["case"]]
+    outcome = run_case(case, inputs, Path(args["dir"]))
+    print(json.dumps({"verdict": outcome.verdict, "code": outcome.code, "detail": outcome.detail,
+                      "hwm": _peak_rss()}), flush=True)
+    return 0
+
+
+def _peak_rss() -> int:
+    """This process's peak RSS in bytes (``VmHWM``: of its own address space, since the exec)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+def all_cases() -> list[Case]:
+    """This module's cases and the probes of :mod:`tests.chaos.probes`."""
+    from tests.chaos.probes import PROBES
+
+    return CASES + PROBES
 
 
 def sample_instances(root: Path) -> Path:
@@ -420,7 +564,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="chaos-") as tmp:
         root = Path(tmp)
         inputs = make_inputs(root / "inputs", sample_instances(root))
-        wanted = [c for c in CASES if not argv or any(a in c.name for a in argv)]
+        wanted = [c for c in all_cases() if not argv or any(a in c.name for a in argv)]
         outcomes = [run_case(c, inputs, root / f"case{k}") for k, c in enumerate(wanted)]
     counts: dict[str, int] = {}
     for o in outcomes:
@@ -431,4 +575,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--child"]:
+        sys.exit(_child(sys.argv[2]))
     sys.exit(main(sys.argv[1:]))

@@ -55,11 +55,19 @@ def inputs(tmp_path_factory):
     return malformed.make_inputs(root / "inputs", malformed.sample_instances(root))
 
 
-@pytest.mark.parametrize("case", malformed.CASES, ids=lambda c: c.name)
-def test_malformed_input(case, inputs, tmp_path):
-    """One line and exit 2 (previous outputs untouched), or read correctly: never a traceback,
-    never a silent acceptance."""
+def _param(case):
+    marks = [pytest.mark.xfail(strict=True, reason=case.xfail)] if case.xfail else []
+    return pytest.param(case, id=case.name, marks=marks)
+
+
+@pytest.mark.parametrize("case", [_param(c) for c in malformed.all_cases()])
+def test_malformed_input(case, inputs, tmp_path, record_property):
+    """One line and exit 2 naming the file (previous outputs untouched), a skip with the reason,
+    or read correctly: never a traceback, a silent acceptance, a hang or 2 GB of memory (the
+    cases of malformed.py and probes.py; the conftest counts the verdicts by category)."""
     outcome = malformed.run_case(case, inputs, tmp_path)
+    if outcome.rss:
+        record_property("rss", outcome.rss)
     assert outcome.verdict == "pass", f"{outcome.verdict}: {outcome.detail}"
 
 

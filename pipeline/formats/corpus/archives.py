@@ -16,6 +16,7 @@ import contextlib
 import gzip
 import io
 import lzma
+import stat
 import zipfile
 import zlib
 
@@ -83,6 +84,11 @@ def zip_text_entries(path: str) -> tuple[list[tuple[str, int]], list[tuple[str, 
         name = info.filename
         if name in seen:
             others.append((name, "duplicate member name in the zip"))
+        elif info.create_system == 3 and stat.S_ISLNK(info.external_attr >> 16):
+            others.append((name, "zip member is a symbolic link: not followed, not read"))
+        elif any(ord(ch) < 32 or ord(ch) == 127 for ch in name):
+            others.append((name.encode("unicode_escape").decode("ascii"),
+                           "zip member name holds a control character (a line break, a tab...): not read"))
         elif name.lower().endswith(".txt"):
             texts.append((name, info.file_size))
         else:

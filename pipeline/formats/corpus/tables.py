@@ -27,6 +27,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from pathlib import Path
 from typing import Iterator
 
@@ -210,6 +211,16 @@ def csv_header(path: Path) -> tuple[list[str], int]:
     return rows[0], end
 
 
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not JSON")
+
+
+def json_object(line: bytes):
+    """``json.loads`` of one JSON-lines line, refusing Python's extensions ``NaN`` and
+    ``Infinity`` (a ``ValueError``); a line nested too deep raises ``RecursionError``."""
+    return json.loads(line, parse_constant=_no_constant)
+
+
 def _jsonl_columns(path: Path) -> list[str]:
     """The keys of the first JSON object of the file (the first 1,000 lines are looked at)."""
     with open(path, "rb") as f:
@@ -219,8 +230,8 @@ def _jsonl_columns(path: Path) -> list[str]:
             if line is None or not line.strip():         # over the cap: never held, not a header either
                 continue
             try:
-                obj = json.loads(line)
-            except ValueError:
+                obj = json_object(line)
+            except (ValueError, RecursionError):
                 continue
             if isinstance(obj, dict):
                 return list(obj)
@@ -342,12 +353,15 @@ def _rows_jsonl(unit: Unit):
             if not line.strip():
                 continue
             try:
-                obj = json.loads(line)
+                obj = json_object(line)
             except UnicodeDecodeError:          # a ValueError too, without .msg: first
                 yield i + 1, None, "not UTF-8"
                 continue
             except ValueError as exc:
                 yield i + 1, None, f"not JSON ({getattr(exc, 'msg', exc)} at column {getattr(exc, 'colno', '?')})"
+                continue
+            except RecursionError:
+                yield i + 1, None, "not JSON (nested too deep)"
                 continue
             if not isinstance(obj, dict):
                 yield i + 1, None, f"not a JSON object ({type(obj).__name__})"
@@ -371,6 +385,9 @@ def _rows_csv(unit: Unit):
                 break
             if data is None:
                 yield i, None, f"too large: a record of {size:,} bytes (more than {MAX_FIELD:,})"
+                continue
+            if data.count(b'"') & 1:        # only the end of the file ends such a record
+                yield i, None, "a quoted field never closed (the file ends inside it)"
                 continue
             try:
                 recs = list(csv.reader(io.StringIO(data.decode("utf-8", errors="surrogateescape"), newline="")))
@@ -418,6 +435,8 @@ def row_book(unit: Unit, number: int, row: dict) -> Book:
         value = row.get(id_col)
         if value is None or _cell(value) == "":
             raise BookSkipped("null id", f"column {id_col!r}")
+        if isinstance(value, (bool, list, dict)) or (isinstance(value, float) and not math.isfinite(value)):
+            raise BookSkipped("id is not a string or a number", f"column {id_col!r}: {_cell(value)[:40]}")
         book_id = _cell(value)
     text = row.get(text_col)
     if text is None:

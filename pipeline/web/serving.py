@@ -7,23 +7,29 @@
   - a peer address that is not loopback: 403 (a proxy in front would have to be put there on
     purpose);
   - a ``Host`` header that is not ``127.0.0.1:PORT`` or ``localhost:PORT`` of the port served:
-    403. A page of another site that reaches ``127.0.0.1:PORT`` through DNS rebinding sends
-    its own host name, so it can neither read passages nor post answers;
-  - a request body over :data:`MAX_BODY` bytes: 413, before the body is read;
-  - a POST without the per-session CSRF token: 403. The page carries the token (a ``<meta
-    name="csrf-token">`` filled in for ``{{CSRF_TOKEN}}``) and sets it as an HttpOnly,
-    SameSite=Strict cookie; the page's script sends it back in the ``X-CSRF-Token`` header,
-    and the two must match. The token is issued by the server: a random nonce and its
-    HMAC-SHA256 under a secret the server draws at start (:func:`issue_token`,
-    :func:`token_valid`), so a cookie/header pair the client chose itself (or one of a
-    previous server process) is refused, and the page issues a fresh one. A GET that writes
-    (the annotation app's ``/api/next`` leases a question) is listed in
+    403. The names are Flask's ``TRUSTED_HOSTS`` (werkzeug raises ``SecurityError`` for any
+    other, answered here with 403 and one sentence); werkzeug ignores the port in that check,
+    so the port of ``request.host`` is compared with the one served. A page of another site
+    that reaches ``127.0.0.1:PORT`` through DNS rebinding sends its own host name, so it can
+    neither read passages nor post answers;
+  - a request body over :data:`MAX_BODY` bytes: 413, before the body is read (Flask's
+    ``MAX_CONTENT_LENGTH``, and the declared length checked first);
+  - a POST without the session's CSRF token: 403. The token is drawn by the server once per
+    session and kept in Flask's ``session`` (a cookie signed with the app's ``SECRET_KEY``,
+    drawn at every start; HttpOnly, SameSite=Strict): :func:`csrf_token`, which the page
+    templates call (``<meta name="csrf-token" content="{{ csrf_token() }}">``). The page's
+    script sends it back in the ``X-CSRF-Token`` header, and it must equal the one in the
+    signed session, so a cookie/header pair the client chose itself (or a session of a
+    previous server process) is refused and a reload of the page gives a fresh session. A GET
+    that writes (the annotation app's ``/api/next`` leases a question) is listed in
     ``app.config["CSRF_GET_PATHS"]`` and needs the token too;
   - a storage failure (a full disk, a read-only or busy database: ``sqlite3.OperationalError``,
     ``OSError``) answers 503 with one log line instead of a 500 and a traceback;
   - every response carries :data:`SECURITY_HEADERS` (a Content-Security-Policy without inline
     script, ``nosniff``, no framing, no referrer), and the server announces no version
     (``Server: counter-gap``).
+* Pages are Jinja templates of each app's ``templates`` folder, rendered with Flask's
+  ``render_template`` (autoescaped).
 * :func:`serve_until_stopped`: serve until Ctrl-C or SIGTERM, then close the socket.
 
 May import: the standard library, werkzeug/Flask, :mod:`pipeline.errors`.
@@ -37,11 +43,11 @@ import secrets
 import signal
 
 HOST = "127.0.0.1"
-HOST_NAMES = ("127.0.0.1", "localhost")
+TRUSTED_HOSTS = ["127.0.0.1", "localhost"]
 MAX_BODY = 1 << 20                 # 1 MiB: an answer is a few hundred bytes
-CSRF_COOKIE = "cg_csrf"
+SESSION_COOKIE = "counter_gap"     # + "_PORT" once served: two apps on two ports keep their own
+CSRF_KEY = "csrf_token"            # the token's key in the signed session
 CSRF_HEADER = "X-CSRF-Token"
-CSRF_MARK = "{{CSRF_TOKEN}}"
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -54,22 +60,15 @@ SECURITY_HEADERS = {
 SERVER_NAME = "counter-gap"
 
 
-def issue_token(secret: bytes) -> str:
-    """A CSRF token of this server: ``nonce.signature`` (HMAC-SHA256 of the nonce)."""
-    nonce = secrets.token_urlsafe(24)
-    return f"{nonce}.{_sign(secret, nonce)}"
+def csrf_token() -> str:
+    """This session's CSRF token, drawn on first use and kept in Flask's signed session (the
+    templates call it; :func:`protect` checks it)."""
+    from flask import session
 
-
-def _sign(secret: bytes, nonce: str) -> str:
-    import hashlib
-
-    return hmac.new(secret, nonce.encode(), hashlib.sha256).hexdigest()
-
-
-def token_valid(secret: bytes, token: str) -> bool:
-    """Whether ``token`` was issued by the server holding ``secret``."""
-    nonce, dot, sig = (token or "").rpartition(".")
-    return bool(dot and nonce) and hmac.compare_digest(sig.encode(), _sign(secret, nonce).encode())
+    token = session.get(CSRF_KEY)
+    if not isinstance(token, str) or not token:
+        token = session[CSRF_KEY] = secrets.token_urlsafe(32)
+    return token
 
 
 def check_port(port) -> int:
@@ -92,6 +91,7 @@ def make_server(app, port: int = 0):
     check_port(port)
     server = _make(HOST, port, app, threaded=True, request_handler=Handler)
     app.config["SERVED_PORT"] = server.port
+    app.config["SESSION_COOKIE_NAME"] = f"{SESSION_COOKIE}_{server.port}"
     return server
 
 
@@ -102,31 +102,33 @@ def is_loopback(address: str | None) -> bool:
         return False
 
 
-def host_allowed(host: str | None, served_port: int) -> bool:
-    """Whether a ``Host`` header names this server: 127.0.0.1 or localhost, and the port served
-    (no port: 80)."""
-    host = (host or "").strip().lower()
-    name, sep, port = host.rpartition(":")
-    if not sep or "]" in port:
-        name, port = host, ""
-    if name not in HOST_NAMES:
-        return False
-    try:
-        return (int(port) if port else 80) == served_port
-    except ValueError:
-        return False
-
-
 def protect(app, what: str) -> None:
     """Register the guards of the module doc on ``app``."""
-    from flask import jsonify, request
-    from werkzeug.exceptions import RequestEntityTooLarge
+    from flask import jsonify, request, session
+    from werkzeug.exceptions import RequestEntityTooLarge, SecurityError
 
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
-    secret = app.config.setdefault("CSRF_SECRET", secrets.token_bytes(32))
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY, TRUSTED_HOSTS=list(TRUSTED_HOSTS),
+                      SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Strict")
+    app.config.setdefault("SESSION_COOKIE_NAME", SESSION_COOKIE)
+    if "SERVED_PORT" not in app.config:
+        app.config["SESSION_COOKIE_NAME"] = SESSION_COOKIE      # make_server names the port
+    if not app.secret_key:
+        app.secret_key = secrets.token_bytes(32)       # per server start: older sessions are void
+    app.jinja_env.globals["csrf_token"] = csrf_token
 
     def refuse(message: str, status: int):
         return jsonify(error=f"refused: {message}"), status
+
+    def foreign_host(served: int):
+        return refuse(f"this {what} answers only to 127.0.0.1:{served} or localhost:{served} "
+                      f"(Host {request.headers.get('Host')!r})", 403)
+
+    def served_port() -> int:
+        return app.config.get("SERVED_PORT") or int(request.environ.get("SERVER_PORT") or 80)
+
+    @app.errorhandler(SecurityError)
+    def _untrusted_host(exc):
+        return foreign_host(served_port())
 
     @app.errorhandler(RequestEntityTooLarge)
     def _too_large(exc):
@@ -153,32 +155,26 @@ def protect(app, what: str) -> None:
         if not is_loopback(request.remote_addr):
             return refuse(f"this {what} serves the local machine only (request from "
                           f"{request.remote_addr})", 403)
-        served = app.config.get("SERVED_PORT") or int(request.environ.get("SERVER_PORT") or 80)
-        if not host_allowed(request.headers.get("Host"), served):
-            return refuse(f"this {what} answers only to 127.0.0.1:{served} or localhost:{served} "
-                          f"(Host {request.headers.get('Host')!r})", 403)
+        served = served_port()
+        if isinstance(request.routing_exception, SecurityError):    # not a TRUSTED_HOSTS name
+            return foreign_host(served)
+        port = request.host.rpartition(":")[2] if ":" in request.host else "80"
+        if port != str(served):
+            return foreign_host(served)
         if (request.content_length or 0) > MAX_BODY:
             return refuse(f"a request body of at most {MAX_BODY:,} bytes", 413)
         if request.method not in SAFE_METHODS or request.path in app.config.get("CSRF_GET_PATHS", ()):
-            cookie = request.cookies.get(CSRF_COOKIE) or ""
-            header = request.headers.get(CSRF_HEADER) or ""
-            if not cookie or not hmac.compare_digest(cookie.encode(), header.encode()) \
-                    or not token_valid(secret, cookie):
+            expected = session.get(CSRF_KEY)
+            sent = request.headers.get(CSRF_HEADER) or ""
+            if not isinstance(expected, str) or not expected \
+                    or not hmac.compare_digest(expected.encode(), sent.encode()):
                 return refuse("missing or wrong CSRF token: reload the page", 403)
         return None
 
     @app.after_request
-    def _token(response):
+    def _headers(response):
         for name, value in SECURITY_HEADERS.items():
             response.headers.setdefault(name, value)
-        if request.method == "GET" and response.mimetype == "text/html" and not response.direct_passthrough:
-            body = response.get_data(as_text=True)
-            if CSRF_MARK in body:
-                token = request.cookies.get(CSRF_COOKIE) or ""
-                if not token_valid(secret, token):
-                    token = issue_token(secret)
-                response.set_data(body.replace(CSRF_MARK, token))
-                response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="Strict")
         return response
 
 

@@ -57,6 +57,40 @@ def test_the_experiment_app_refuses_a_chosen_csrf_pair(mz):
     assert mz.client.post("/api/start", json={"key": "W1", "consent": True}).status_code == 200
 
 
+def test_the_csrf_token_is_the_signed_sessions_own(mz):
+    """The token lives in Flask's session, signed with the app's SECRET_KEY: another session's
+    token is refused, and so is a session cookie signed with another key (a forged one, or one
+    of a previous server process); the same cookie signed with the app's key is accepted."""
+    from flask import Flask
+
+    from pipeline.web.serving import CSRF_KEY
+
+    other = page_client(mz.app)                                   # a second browser
+    token = mz.client.environ_base["HTTP_X_CSRF_TOKEN"]
+    start = {"key": "W1", "consent": True}
+    assert other.post("/api/start", json=start, headers={"X-CSRF-Token": token}).status_code == 403
+
+    def cookie_signed_with(secret):
+        signer = Flask("t")
+        signer.secret_key = secret
+        return signer.session_interface.get_signing_serializer(signer).dumps({CSRF_KEY: "chosen"})
+
+    name = mz.app.config["SESSION_COOKIE_NAME"]
+    for secret, status in ((b"not the server's key", 403), (mz.app.secret_key, 200)):
+        client = mz.app.test_client()
+        client.set_cookie(name, cookie_signed_with(secret))
+        assert client.post("/api/start", json=start, headers={"X-CSRF-Token": "chosen"}).status_code == status
+
+
+def test_hosts_are_flasks_trusted_hosts_and_the_port_is_checked(mz):
+    assert mz.app.config["TRUSTED_HOSTS"] == ["127.0.0.1", "localhost"]
+    client = mz.app.test_client()
+    assert client.get("/", headers={"Host": "localhost"}).status_code == 200     # port 80 when not served
+    for host in ("evil.example", "localhost.evil.example", "localhost:8080", "127.0.0.1:1"):
+        res = client.get("/", headers={"Host": host})
+        assert res.status_code == 403 and "answers only to" in res.get_json()["error"], host
+
+
 # ------------------------------------------------------------------ JSON fields -----------
 
 @pytest.mark.parametrize("field,value", [

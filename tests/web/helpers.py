@@ -7,7 +7,7 @@ import re
 
 def page_client(app):
     """A Flask test client that has opened the app's page, as a browser does first: it keeps
-    the CSRF cookie and sends the page's token with every request (``X-CSRF-Token``)."""
+    the signed session cookie and sends the page's CSRF token with every request (``X-CSRF-Token``)."""
     client = app.test_client()
     page = client.get("/").get_data(as_text=True)
     m = re.search(r'<meta name="csrf-token" content="([^"]+)">', page)

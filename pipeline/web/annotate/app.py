@@ -56,7 +56,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
 
     ``quadruples_path``: a quadruples Parquet file or a GAP TSV file (persons found with the
     spaCy pipeline ``model``: :func:`pipeline.runs.annotation_rows.annotation_rows`)."""
-    from flask import Flask, jsonify, request
+    from flask import Flask, jsonify, render_template, request
 
     if assignments < 1:
         raise InputError("--assignments must be at least 1")
@@ -70,14 +70,13 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
         raise InputError(f"the database holds answers to {len(unknown)} instance(s) not in the "
                          f"quadruples file, e.g. {unknown[0]!r}", db_path)
 
-    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static",
+                template_folder=str(TEMPLATES))       # pages: Jinja templates (render_template)
     protect(app, "annotation app")
     app.config["CSRF_GET_PATHS"] = ("/api/next",)          # it leases a question: a write
     app.config.update(JSON_SORT_KEYS=False, COUNTER_GAP={"db": str(db_path), "info": info,
                                                           "instances": len(questions),
                                                           "conversion": conversion})
-    page = (TEMPLATES / "app.html").read_text(encoding="utf-8")
-
     def annotator_name(value) -> str:
         if value is not None and not isinstance(value, str):
             raise AnswerError("the annotator name must be a string", "no-name")
@@ -105,7 +104,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
 
     @app.get("/")
     def index():
-        return page, 200, {"Content-Type": "text/html; charset=utf-8"}
+        return render_template("app.html")
 
     @app.get("/api/next")
     def api_next():

@@ -114,11 +114,11 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
     if completion_url is not None and "{code}" not in completion_url:
         raise InputError("--completion-url must contain {code} (where the code goes)")
 
-    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static")
+    app = Flask(__name__, static_folder=str(STATIC), static_url_path="/static",
+                template_folder=str(TEMPLATES))       # pages: Jinja templates (render_template)
     app.config.update(EXPERIMENT={"db": str(db_path), "experiment": experiment,
                                   "slots": len(slots), "info": info})
-    page = (TEMPLATES / "experiment.html").read_text(encoding="utf-8")
-    app.extensions[EXTENSION] = Experiment(experiment, slots, Path(db_path), completion_url, page)
+    app.extensions[EXTENSION] = Experiment(experiment, slots, Path(db_path), completion_url)
 
     protect(app, "experiment app")
 

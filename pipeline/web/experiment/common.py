@@ -33,7 +33,6 @@ class Experiment:
     slots: dict[str, list[dict]]       # the plan's participant slot -> its rows in order
     db_path: Path
     completion_url: str | None
-    page: str                          # the HTML of the one page
 
     def connected(self, fn):
         """``fn(con)`` on a fresh connection, closed afterwards."""

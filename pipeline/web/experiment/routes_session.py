@@ -7,7 +7,7 @@ standard library, :mod:`pipeline.formats`, :mod:`pipeline.web.experiment`.
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify, render_template, request
 
 from pipeline.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
@@ -19,8 +19,7 @@ session = Blueprint("session", __name__)
 
 @session.get("/")
 def index():
-    exp = current()
-    return exp.page.replace("{{EXPERIMENT}}", exp.kind), 200, {"Content-Type": "text/html; charset=utf-8"}
+    return render_template("experiment.html", experiment=current().kind)
 
 
 @session.get("/api/state")

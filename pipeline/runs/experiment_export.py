@@ -1,5 +1,5 @@
 """The ``experiment-export`` run: the experiment database as the results files (the command
-parses the options and calls :func:`experiment_export`).
+parses the options into an :class:`ExperimentExportSettings` and calls :func:`experiment_export`).
 
 Writes, all-or-nothing, into ``--out``:
 
@@ -21,6 +21,21 @@ May import: the standard library; inside :func:`experiment_export`: :mod:`pipeli
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.runs.settings import RunResult, as_paths
+
+
+@dataclass(frozen=True)
+class ExperimentExportSettings:
+    """What one ``experiment-export`` run is given (the command's options)."""
+    db: Path                        # the SQLite file of experiment-serve
+    out: Path
+    plan: Path | None = None        # plan.parquet; default: the path stored in the database
+
+    def __post_init__(self):
+        as_paths(self, "db", "out", "plan")
 
 
 QA_ANSWER_COLUMNS = ["key", "slot", "position", "item_id", "kind", "alpha", "n_words", "pace",
@@ -93,7 +108,7 @@ def export_rows(db: dict, plan: dict[tuple[str, int], dict]) -> dict[str, list[d
     return out
 
 
-def experiment_export(args) -> int:
+def experiment_export(args: ExperimentExportSettings) -> RunResult:
     from pipeline.errors import InputError
     from pipeline.formats import human_results
     from pipeline.formats.experiment_db import HASH_KEY, read_all
@@ -135,4 +150,4 @@ def experiment_export(args) -> int:
         print(f"{len(rows['maze_trials'])} pronoun trials, {len(rows['maze_words'])} words from "
               f"{len(rows['codes'])} participant(s), {done} completed")
     print(f"wrote {', '.join(written + ['codes.csv'])} in {args.out}")
-    return 0
+    return RunResult(0, tuple(args.out / name for name in written + ["codes.csv"]))

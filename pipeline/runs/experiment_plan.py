@@ -1,5 +1,6 @@
 """The ``experiment-plan`` run: a seeded, balanced plan of the timed QA or Maze experiment (the
-command parses the options and calls :func:`experiment_plan`).
+command parses the options into an :class:`ExperimentPlanSettings` and calls
+:func:`experiment_plan`).
 
 Reads a benchmark (``benchmark.parquet``, the ``BENCHMARK`` schema, through
 :mod:`pipeline.formats.benchmarks`), parses its sentences with spaCy (filler questions from
@@ -14,6 +15,34 @@ May import: the standard library; inside :func:`experiment_plan`: :mod:`pipeline
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.runs.settings import RunResult, as_paths, at_least, choice
+
+EXPERIMENTS = ("qa", "maze")
+
+
+@dataclass(frozen=True)
+class ExperimentPlanSettings:
+    """What one ``experiment-plan`` run is given (the command's options)."""
+    benchmark: Path                 # benchmark.parquet (command benchmark)
+    experiment: str                 # qa or maze
+    participants: int               # participant slots
+    out: Path
+    seed: int = 0
+    targets: int = 20               # QA: target questions per participant, as many fillers
+    calibration: int = 4            # QA: calibration sentences per participant
+    items: int = 10                 # Maze: sentences per participant
+    lexicon_size: int = 20_000      # Maze: distractors from this many most frequent English words
+    model: str | None = None
+
+    def __post_init__(self):
+        as_paths(self, "benchmark", "out")
+        choice("--experiment", self.experiment, EXPERIMENTS)
+        at_least("--participants", self.participants, 1)
+        for name in ("targets", "calibration", "items"):
+            at_least(f"--{name}", getattr(self, name), 0)
 
 
 def read_benchmark(path) -> list[dict]:
@@ -46,7 +75,7 @@ def tsv_lines(rows: list[dict]) -> list[list[str]]:
     return out
 
 
-def experiment_plan(args) -> int:
+def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
     import random
     from collections import Counter
 
@@ -110,4 +139,4 @@ def experiment_plan(args) -> int:
     if alphas:
         print("alpha: " + ", ".join(f"{a} x{n}" for a, n in sorted(alphas.items(), reverse=True)))
     print(f"wrote {args.out}/plan.parquet and {args.out}/plan.tsv")
-    return 0
+    return RunResult(0, (args.out / "plan.parquet", args.out / "plan.tsv"))

@@ -1,5 +1,6 @@
 """The ``humans`` run: analyse human experiment results (``python -m pipeline humans qa|maze``
-parses the options and calls :func:`humans` with them).
+parses the options into a :class:`QaSettings` or a :class:`MazeSettings` and calls :func:`humans`
+with it).
 
 * ``humans qa --results FILE [--results FILE] [--participants FILE ...] [--questions main|all]
   [--benchmark FILE --models PER_ITEM | --models EVAL/metrics.json] [--maze TRIALS ...] --out DIR``:
@@ -22,9 +23,60 @@ May import (inside functions): :mod:`pipeline.errors`, :mod:`pipeline.formats`, 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
+from pipeline.runs.settings import RunResult, as_paths, as_tuple, choice
+
+QUESTIONS = ("main", "all")
 
 
-def _run_qa(args) -> int:
+def _results(s) -> None:
+    from pipeline.errors import InputError
+
+    as_tuple(s, "results")
+    if isinstance(s.results, (str, Path)):
+        object.__setattr__(s, "results", (s.results,))
+    as_paths(s, "results", "out", "models", "benchmark")
+    if not s.results:
+        raise InputError("give at least one --results FILE")
+
+
+@dataclass(frozen=True)
+class QaSettings:
+    """What one ``humans qa`` run is given (the command's options)."""
+    results: tuple[Path, ...]                   # QA results CSVs, analysed together
+    out: Path
+    participants: tuple[Path, ...] | None = None    # only these workers (mturk_id lists, enrollment files)
+    questions: str = "main"                     # main: Wino questions on the main entity; all: also the other
+    min_filler_accuracy: float | None = None    # percent: batches below it are left out
+    benchmark: Path | None = None               # benchmark.parquet of the sentences (with a per_item --models)
+    models: Path | None = None                  # per_item.parquet or metrics.json of `evaluate`
+    maze: tuple[Path, ...] | None = None        # Maze trials CSVs: Delta_MAZE under Table 2
+
+    def __post_init__(self):
+        from pipeline.errors import InputError
+
+        _results(self)
+        as_paths(self, "participants", "maze")
+        choice("--questions", self.questions, QUESTIONS)
+        if self.models is not None and self.models.suffix.lower() != ".json" and self.benchmark is None:
+            raise InputError("--models needs --benchmark (to find the QA sentences among its items)")
+
+
+@dataclass(frozen=True)
+class MazeSettings:
+    """What one ``humans maze`` run is given (the command's options)."""
+    results: tuple[Path, ...]                   # Maze trials CSVs, analysed together
+    out: Path
+    models: Path | None = None                  # metrics.json of `evaluate` on a benchmark
+    benchmark: Path | None = None               # benchmark.parquet: synthetic vs natural by item source
+
+    def __post_init__(self):
+        _results(self)
+
+
+def _run_qa(args: QaSettings) -> RunResult:
     from pipeline.core.benchmark_scoring import normalise_text
     from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
     from pipeline.errors import InputError
@@ -44,7 +96,7 @@ def _run_qa(args) -> int:
     result = analyse_qa(rows, participants, args.min_filler_accuracy, path=results_path,
                         questions=args.questions, enrollment=enrollment)
     maze = None
-    if getattr(args, "maze", None):
+    if args.maze:
         from pipeline.core.humans import maze_table2, trial_kind
         from pipeline.formats.human_results import read_maze_trials
 
@@ -65,9 +117,7 @@ def _run_qa(args) -> int:
                              args.models)
         table2_models = models_by_dataset(data)
         result["table2_models"] = table2_models
-    elif args.models is not None:
-        if args.benchmark is None:
-            raise InputError("--models needs --benchmark (to find the QA sentences among its items)")
+    elif args.models is not None:             # a per_item table; QaSettings checked --benchmark is given
         from pipeline.formats.benchmarks import read_benchmark
         from pipeline.formats.tables import read_table
 
@@ -119,10 +169,10 @@ def _run_qa(args) -> int:
         print(f"{rescored} filler answer(s) scored by matching the filler answer differ from the "
               "recorded is_correct")
     print(f"-> {args.out}/qa.json, qa_participants.csv, qa.md, qa.png")
-    return 0
+    return RunResult(0, tuple(args.out / n for n in ("qa.json", "qa_participants.csv", "qa.md", "qa.png")))
 
 
-def _run_maze(args) -> int:
+def _run_maze(args: MazeSettings) -> RunResult:
     from pipeline.core.benchmark_scoring import normalise_text
     from pipeline.core.humans import analyse_maze_by_kind, trial_kind
     from pipeline.errors import InputError
@@ -130,7 +180,7 @@ def _run_maze(args) -> int:
     from pipeline.formats.human_results import read_maze_trials
     from pipeline.report.humans import maze_markdown, plot_maze
 
-    files = args.results if isinstance(args.results, list) else [args.results]
+    files = list(args.results)
     rows = []
     for f in files:
         rows.extend(read_maze_trials(f))
@@ -160,10 +210,11 @@ def _run_maze(args) -> int:
     print(maze_markdown(result))
     print(f"{len(rows)} trial(s) of {len(files)} file(s), layout {', '.join(layouts)}; "
           f"-> {args.out}/maze.json, maze.md, maze.png")
-    return 0
+    return RunResult(0, tuple(args.out / n for n in ("maze.json", "maze.md", "maze.png")))
 
 
-def humans(args) -> int:
-    if args.action == "qa":
-        return _run_qa(args)
-    return _run_maze(args)
+def humans(s: QaSettings | MazeSettings) -> RunResult:
+    """``humans qa`` for a :class:`QaSettings`, ``humans maze`` for a :class:`MazeSettings`."""
+    if isinstance(s, QaSettings):
+        return _run_qa(s)
+    return _run_maze(s)

@@ -1,7 +1,8 @@
 """``experiment-export``: the experiment database -> CSV files.
 
-Parses the options and calls :func:`pipeline.runs.experiment_export.experiment_export`
-(the files: its module doc and docs/experiment.md).
+Parses the options into :class:`pipeline.runs.experiment_export.ExperimentExportSettings` and
+calls :func:`pipeline.runs.experiment_export.experiment_export` (the files: its module doc and
+docs/experiment.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -24,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="plan.parquet (default: the path stored in the database)")
 
 
-def run(args) -> int:
-    from pipeline.runs.experiment_export import experiment_export
+def run(args):
+    from pipeline.runs.experiment_export import ExperimentExportSettings, experiment_export
 
-    return experiment_export(args)
+    return experiment_export(ExperimentExportSettings(db=args.db, out=args.out, plan=args.plan))

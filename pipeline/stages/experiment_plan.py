@@ -1,7 +1,8 @@
 """``experiment-plan``: a seeded balanced plan of the human QA or Maze experiment.
 
-Parses the options and calls :func:`pipeline.runs.experiment_plan.experiment_plan` (the plan:
-its module doc and docs/experiment.md).
+Parses the options into :class:`pipeline.runs.experiment_plan.ExperimentPlanSettings` and calls
+:func:`pipeline.runs.experiment_plan.experiment_plan` (the plan: its module doc and
+docs/experiment.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -35,7 +36,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     opt.model(parser, "for the verb tags of Maze distractors")
 
 
-def run(args) -> int:
-    from pipeline.runs.experiment_plan import experiment_plan
+def run(args):
+    from dataclasses import fields
 
-    return experiment_plan(args)
+    from pipeline.runs.experiment_plan import ExperimentPlanSettings, experiment_plan
+
+    return experiment_plan(ExperimentPlanSettings(**{f.name: getattr(args, f.name)
+                                                     for f in fields(ExperimentPlanSettings)}))

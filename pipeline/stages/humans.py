@@ -1,7 +1,8 @@
 """``python -m pipeline humans qa|maze``: analyse human experiment results.
 
-Parses the options and calls :func:`pipeline.runs.humans.humans` (the outputs: its module doc
-and docs/benchmarks.md).
+Parses the options into :class:`pipeline.runs.humans.QaSettings` or
+:class:`pipeline.runs.humans.MazeSettings` and calls :func:`pipeline.runs.humans.humans` (the
+outputs: its module doc and docs/benchmarks.md).
 
 May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Never another command.
 """
@@ -56,7 +57,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     opt.out_dir(mz)
 
 
-def run(args) -> int:
-    from pipeline.runs.humans import humans
+def run(args):
+    from pipeline.runs.humans import MazeSettings, QaSettings, humans
 
-    return humans(args)
+    if args.action == "maze":
+        return humans(MazeSettings(results=args.results, out=args.out, models=args.models, benchmark=args.benchmark))
+    return humans(QaSettings(results=args.results, out=args.out, participants=args.participants,
+                             questions=args.questions, min_filler_accuracy=args.min_filler_accuracy,
+                             benchmark=args.benchmark, models=args.models, maze=args.maze))

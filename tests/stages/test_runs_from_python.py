@@ -163,3 +163,71 @@ def test_label_from_python(tmp_path):
     assert read_json(tmp_path / "py" / "label_summary.json") == read_json(tmp_path / "cli" / "label_summary.json")
     with pytest.raises(InputError, match="file not found"):
         label(LabelSettings(instances=tmp_path / "nope.parquet", coref=tmp_path, out=tmp_path / "o"))
+
+
+def test_humans_qa_and_maze_from_python(tmp_path):
+    import json
+
+    from pipeline.formats.human_results import write_maze_trials, write_qa_results
+    from pipeline.runs.humans import MazeSettings, QaSettings, humans
+    from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
+
+    write_qa_results(QA_ROWS, tmp_path / "qa.csv")
+    (tmp_path / "passed.csv").write_text("mturk_id\nW1\nW2\n")
+    s = QaSettings(results=[str(tmp_path / "qa.csv")], participants=[tmp_path / "passed.csv"], out=tmp_path / "py")
+    assert s.results == (tmp_path / "qa.csv",) and s.participants == (tmp_path / "passed.csv",)
+    result, text = _quiet(lambda: humans(s))
+    assert result == 0 and {p.name for p in result.outputs} == {"qa.json", "qa_participants.csv", "qa.md", "qa.png"}
+    assert "Delta_QA" in text
+    assert _cli(["humans", "qa", "--results", tmp_path / "qa.csv", "--participants", tmp_path / "passed.csv",
+                 "--out", tmp_path / "cli"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["qa.json", "qa_participants.csv", "qa.md"])
+    with pytest.raises(InputError, match=r"--models needs --benchmark"):
+        QaSettings(results=[tmp_path / "qa.csv"], out=tmp_path / "x", models=tmp_path / "per_item.parquet")
+
+    write_maze_trials(MAZE_ROWS, tmp_path / "maze.csv")
+    m = MazeSettings(results=tmp_path / "maze.csv", out=tmp_path / "mz")
+    assert m.results == (tmp_path / "maze.csv",)
+    result, _ = _quiet(lambda: humans(m))
+    assert result == RunResult(0, tuple(tmp_path / "mz" / n for n in ("maze.json", "maze.md", "maze.png")))
+    assert _cli(["humans", "maze", "--results", tmp_path / "maze.csv", "--out", tmp_path / "mz-cli"]) == 0
+    assert json.loads((tmp_path / "mz" / "maze.json").read_text()) == \
+        json.loads((tmp_path / "mz-cli" / "maze.json").read_text())
+    with pytest.raises(InputError, match="give at least one --results FILE"):
+        MazeSettings(results=[], out=tmp_path / "x")
+
+
+def test_experiment_plan_from_python(tmp_path):
+    from pipeline.runs.experiment_plan import ExperimentPlanSettings, experiment_plan
+    from tests.experiment_helpers import make_items, write_benchmark
+
+    write_benchmark(make_items(40), tmp_path / "bench.parquet")
+    s = ExperimentPlanSettings(benchmark=str(tmp_path / "bench.parquet"), experiment="qa", participants=2,
+                               targets=4, calibration=2, out=tmp_path / "py")
+    result, text = _quiet(lambda: experiment_plan(s))
+    assert result == RunResult(0, (tmp_path / "py" / "plan.parquet", tmp_path / "py" / "plan.tsv"))
+    assert text.startswith("qa plan: 2 participant(s)")
+    assert _cli(["experiment-plan", "--benchmark", tmp_path / "bench.parquet", "--experiment", "qa",
+                 "--participants", "2", "--targets", "4", "--calibration", "2", "--out", tmp_path / "cli"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["plan.tsv", "plan.parquet"])
+    with pytest.raises(InputError, match="--participants must be >= 1, got 0"):
+        ExperimentPlanSettings(benchmark=tmp_path / "bench.parquet", experiment="qa", participants=0, out=tmp_path)
+    with pytest.raises(InputError, match="--experiment must be one of qa, maze, got 'spr'"):
+        ExperimentPlanSettings(benchmark=tmp_path / "bench.parquet", experiment="spr", participants=1, out=tmp_path)
+
+
+def test_experiment_export_from_python(tmp_path):
+    from pipeline.runs.experiment_export import ExperimentExportSettings, experiment_export
+    from tests.stages.test_run_records import _experiment_export
+
+    _experiment_export(None, tmp_path)          # a plan and a database with one participant started
+    s = ExperimentExportSettings(db=str(tmp_path / "db.sqlite"), out=tmp_path / "py")
+    assert s.db == tmp_path / "db.sqlite" and s.plan is None
+    result, text = _quiet(lambda: experiment_export(s))
+    assert result == RunResult(0, tuple(tmp_path / "py" / n for n in ("qa_results.csv", "qa_answers.csv",
+                                                                       "codes.csv")))
+    assert text.startswith("0 trial answers (0 with calibration) from 0 participant(s)")
+    assert _cli(["experiment-export", "--db", tmp_path / "db.sqlite", "--out", tmp_path / "cli"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["qa_results.csv", "qa_answers.csv", "codes.csv"])
+    with pytest.raises(InputError, match="file not found"):
+        experiment_export(ExperimentExportSettings(db=tmp_path / "none.sqlite", out=tmp_path / "o"))

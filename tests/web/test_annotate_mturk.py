@@ -50,11 +50,27 @@ def test_a_widget_using_dollar_braces_is_a_template_error(tmp_path, monkeypatch)
         render_template(2)
 
 
-def test_a_template_without_its_marks_is_a_template_error(tmp_path, monkeypatch):
+def test_a_template_without_its_questions_or_widget_is_a_template_error(tmp_path, monkeypatch):
+    """The layout is a Jinja template: one that leaves out the question blocks (no
+    ``${qI_...}`` placeholders), the inlined widget, or that does not parse stops the export
+    with a TemplateError naming what is wrong."""
     templates = tmp_path / "templates"
     templates.mkdir()
-    (templates / "mturk.html").write_text("<crowd-form>{{STYLE}}{{SCRIPT}}</crowd-form>", encoding="utf-8")
-    (templates / "mturk_question.html").write_text("<div>{{I}}</div>", encoding="utf-8")
+    (templates / "mturk_question.html").write_text((mturk.TEMPLATES / "mturk_question.html").read_text(
+        encoding="utf-8"), encoding="utf-8")
     monkeypatch.setattr(mturk, "TEMPLATES", templates)
-    with pytest.raises(TemplateError, match="lacks {{QUESTIONS}}"):
-        render_template(2)
+    for page, message in (("<crowd-form>{{ style|safe }}{{ script|safe }}</crowd-form>", "has no placeholder"),
+                          ('<crowd-form>{% for i in range(1, n + 1) %}{% include "mturk_question.html" %}'
+                           "{% endfor %}</crowd-form>", "does not inline static/annotate.js"),
+                          ("<crowd-form>{% for i in range(1, n + 1) %}</crowd-form>", "templates/mturk.html, line 1")):
+        (templates / "mturk.html").write_text(page, encoding="utf-8")
+        with pytest.raises(TemplateError, match=message):
+            render_template(2)
+
+
+def test_the_preview_is_the_layout_with_a_plain_form_and_no_remote_script():
+    values = {f"q{i}_{f}": f"&lt;v{i}{f}&gt;" for i in range(1, 3) for f in ("id", "text", "spans")}
+    page = mturk.preview_page(2, values)
+    assert page.startswith("<!doctype html>") and "crowd-html-elements.js" not in page and "<crowd-form" not in page
+    assert '<form data-preview="1">' in page and 'id="cg-submit"' in page
+    assert 'data-text="&lt;v2text&gt;"' in page and "${q1_" not in page and "${q2_" not in page

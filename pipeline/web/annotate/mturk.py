@@ -1,13 +1,14 @@
 """The annotation task as Amazon Mechanical Turk files: the batch rows, the HTML layout with
 ``${qI_...}`` placeholders, and a locally usable preview of one task.
 
-The layout is built from this package's templates and static widget (the same JavaScript
-checks as the local web app), so MTurk and the web app ask the same question.
+The layout is the Jinja template ``templates/mturk.html`` (one ``mturk_question.html`` block
+per question) with this package's static widget inlined (the same JavaScript checks as the
+local web app), so MTurk and the web app ask the same question.
 
 The batch columns are :mod:`pipeline.formats.mturk_csv`.
 
-May import: the standard library, :mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`,
-:mod:`pipeline.web.annotate`.
+May import: the standard library, jinja2 (inside functions; Flask's and spaCy's template
+engine), :mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`.
 """
 
 from __future__ import annotations
@@ -49,28 +50,35 @@ def batch_rows(tasks: list[list[Question]], per_task: int) -> tuple[list[str], l
     return header, out
 
 
-def render_template(per_task: int) -> str:
-    """The MTurk HTML layout with ``${qI_...}`` placeholders for ``per_task`` questions."""
-    page = (TEMPLATES / "mturk.html").read_text(encoding="utf-8")
-    block = (TEMPLATES / "mturk_question.html").read_text(encoding="utf-8")
+def _layout(per_task: int, preview: bool) -> str:
+    """``templates/mturk.html`` rendered by Jinja (autoescaped; the packaged widget's CSS and
+    JavaScript inlined as they are), then checked: every ``${qI_...}`` placeholder present."""
+    import jinja2
+
     script = (STATIC / "annotate.js").read_text(encoding="utf-8")
     style = (STATIC / "annotate.css").read_text(encoding="utf-8")
     for name, text in (("annotate.js", script), ("annotate.css", style)):
         if "${" in text:
             raise TemplateError(f"static/{name} uses '${{', which MTurk would substitute")
-    for name, text, marks in (("mturk.html", page, ("{{STYLE}}", "{{SCRIPT}}", "{{QUESTIONS}}")),
-                              ("mturk_question.html", block, ("{{I}}",))):
-        absent = [m for m in marks if m not in text]
-        if absent:
-            raise TemplateError(f"templates/{name} lacks {', '.join(absent)}")
-    questions = "".join(block.replace("{{I}}", str(i)) for i in range(1, per_task + 1))
-    layout = (page.replace("{{STYLE}}", style).replace("{{SCRIPT}}", script)
-              .replace("{{QUESTIONS}}", questions).replace("{{N}}", str(per_task)))
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
+                             autoescape=jinja2.select_autoescape(["html"]), keep_trailing_newline=True)
+    try:
+        layout = env.get_template("mturk.html").render(style=style, script=script, n=per_task, preview=preview)
+    except jinja2.TemplateError as exc:
+        where = f"templates/{exc.name}, line {exc.lineno}: " if getattr(exc, "lineno", None) else "templates: "
+        raise TemplateError(f"{where}{exc.message or exc}") from None
+    if script.strip() not in layout or style.strip() not in layout:
+        raise TemplateError("templates/mturk.html does not inline static/annotate.js and annotate.css")
     for i in range(1, per_task + 1):
         for f in INPUT_FIELDS:
             if "${" + batch_column(i, f) + "}" not in layout:
                 raise TemplateError(f"the layout has no placeholder ${{{batch_column(i, f)}}}")
     return layout
+
+
+def render_template(per_task: int) -> str:
+    """The MTurk HTML layout with ``${qI_...}`` placeholders for ``per_task`` questions."""
+    return _layout(per_task, preview=False)
 
 
 PLACEHOLDER = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
@@ -84,13 +92,10 @@ def fill_template(template: str, values: dict) -> str:
                            template)
 
 
-def preview_page(template: str, values: dict) -> str:
-    """A locally usable page: no remote script, a plain form that shows the answers."""
-    page = fill_template(template, values)
-    page = page.replace('<script src="https://assets.crowd.aws/crowd-html-elements.js"></script>', "")
-    page = page.replace('<crowd-form answer-format="flatten-objects">', '<form data-preview="1">')
-    page = page.replace("</crowd-form>", '<button type="submit" id="cg-submit">Submit</button>\n</form>')
-    return "<!doctype html>\n<meta charset=\"utf-8\">\n<title>counter-gap task preview</title>\n" + page
+def preview_page(per_task: int, values: dict) -> str:
+    """A locally usable page of one task (``values``: a batch row): the layout rendered with
+    ``preview`` (no remote script, a plain form that shows the answers), filled as MTurk does."""
+    return fill_template(_layout(per_task, preview=True), values)
 
 
 def mturk_files(tasks: list[list[Question]], per_task: int) -> tuple[list[str], list[dict], str, str]:
@@ -100,4 +105,4 @@ def mturk_files(tasks: list[list[Question]], per_task: int) -> tuple[list[str], 
     as its ``layout`` by the ``annotate-export`` command."""
     header, recs = batch_rows(tasks, per_task)
     template = render_template(per_task)
-    return header, recs, template, preview_page(template, recs[0])
+    return header, recs, template, preview_page(per_task, recs[0])

@@ -1,5 +1,6 @@
-"""The ``annotate-export`` run (``python -m pipeline annotate-export`` parses the options and
-calls :func:`export`): quadruples -> an Amazon Mechanical Turk batch (CSV + HTML template).
+"""The ``annotate-export`` run (``python -m pipeline annotate-export`` parses the options into
+an :class:`AnnotateExportSettings` and calls :func:`annotate_export`, that is :func:`export`):
+quadruples -> an Amazon Mechanical Turk batch (CSV + HTML template).
 
 ``quadruples`` is ``quadruples.parquet`` of ``generate`` or a GAP TSV file (GAP's files,
 Counter-GAP's csv-quoted releases such as ``C-GAP-withdot.dev.tsv``), told apart by content;
@@ -41,11 +42,47 @@ May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core.an
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from pipeline.runs.settings import RunResult, as_paths
+
 # layout(tasks, per_task) -> (batch header, batch rows, task.html, preview.html)
 Layout = Callable[[list, int], "tuple[list[str], list[dict], str, str]"]
+OUTPUTS = ("batch.csv", "task.html", "preview.html", "export.json")
+
+
+@dataclass(frozen=True)
+class AnnotateExportSettings:
+    """What one ``annotate-export`` run is given (the command's options)."""
+    quadruples: Path                # quadruples.parquet of generate, or a GAP TSV file
+    out: Path
+    per_task: int = 10              # questions per task (HIT), check questions included
+    checks: int = 1                 # known-answer check questions per task
+    check_items: Path | None = None     # default resources/annotation_checks.txt
+    assignments: int = 3            # workers per task, recorded in export.json
+    seed: int = 0
+    model: str | None = None        # the spaCy pipeline for a GAP TSV input
+
+    def __post_init__(self):
+        from pipeline.errors import InputError
+
+        as_paths(self, "quadruples", "out", "check_items")
+        if self.per_task < 1:
+            raise InputError("--per-task must be at least 1")
+        if self.checks < 0 or self.checks >= self.per_task:
+            raise InputError("--checks must be between 0 and --per-task - 1")
+
+
+def annotate_export(s: AnnotateExportSettings, *, layout: Layout) -> RunResult:
+    """The whole ``annotate-export`` run: :func:`export` with the MTurk ``layout``, its summary
+    printed; the result's ``summary`` is :func:`export`'s."""
+    summary = export(s.quadruples, s.out, s.per_task, s.checks, s.check_items, s.assignments, s.seed, s.model,
+                     layout=layout)
+    for line in summary_lines(summary, s.out):
+        print(line)
+    return RunResult(0, tuple(s.out / name for name in OUTPUTS), summary=summary)
 
 
 def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignments=3,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -156,23 +157,34 @@ def _files(systems: list[tuple[str, str]]) -> dict[str, list]:
     return files
 
 
+@dataclass(frozen=True)
+class BenchmarkScoreSettings:
+    """The part of :class:`pipeline.runs.evaluate.EvaluateSettings` that :func:`evaluate_benchmark`
+    gives the benchmark kind (which reads only these fields)."""
+    dataset: Path
+    systems: list = field(default_factory=list)         # (name, file or files)
+    resamples: int = 10_000
+    seed: int = 0
+    allow_missing: bool = False
+    max_unmatched: float | None = None
+
+
 def evaluate_benchmark(dataset_path: str | os.PathLike, systems: dict,
                        out_dir: str | os.PathLike, resamples: int = 10_000, seed: int = 0,
                        allow_missing: bool = False, max_unmatched: float | None = None) -> dict:
     """Score ``systems`` (name -> output file, or list of files) on a benchmark Parquet; write
     the outputs of the module doc into ``out_dir`` (all or nothing); return the metrics."""
-    from types import SimpleNamespace
+    from dataclasses import replace
 
     from pipeline.formats.files import staged_outputs
 
-    s = SimpleNamespace(dataset=dataset_path, resamples=resamples, seed=seed, allow_missing=allow_missing,
-                        max_unmatched=max_unmatched, systems=[])
+    s = BenchmarkScoreSettings(dataset=Path(dataset_path), resamples=resamples, seed=seed,
+                               allow_missing=allow_missing, max_unmatched=max_unmatched)
     kind = BenchmarkEvaluation()
     items = kind.read_gold(s)
     read = {}
     for name, path in systems.items():
-        s.systems = [(name, path)]
-        read.update(kind.read_systems(items, s))
+        read.update(kind.read_systems(items, replace(s, systems=[(name, path)])))
         read[name]["files"] = path
     metrics = kind.score(items, read, s)
     with staged_outputs(Path(out_dir)) as stage:

@@ -21,11 +21,13 @@ from pipeline.errors import InputError
 @dataclass(frozen=True)
 class RunResult:
     """What a run returns: the exit status (0, or 1 when part of the work failed), the output
-    files and directories it wrote, and ``settings``: what the run adds to the ``settings`` of
-    its run record (``run.json``, written by the CLI from this result; empty for most runs)."""
+    files and directories it wrote, ``settings``: what the run adds to the ``settings`` of its
+    run record (``run.json``, written by the CLI from this result; empty for most runs), and
+    ``summary``: the counts it reports (annotate-export's ``export.json``...), when it has them."""
     status: int = 0
     outputs: tuple[Path, ...] = ()
     settings: dict = field(default_factory=dict)
+    summary: dict = field(default_factory=dict)
 
     def __int__(self) -> int:
         return self.status
@@ -36,7 +38,8 @@ class RunResult:
         if isinstance(other, int) and not isinstance(other, bool):
             return self.status == other
         if isinstance(other, RunResult):
-            return (self.status, self.outputs, self.settings) == (other.status, other.outputs, other.settings)
+            return ((self.status, self.outputs, self.settings, self.summary)
+                    == (other.status, other.outputs, other.settings, other.summary))
         return NotImplemented
 
     __hash__ = None         # holds a dict

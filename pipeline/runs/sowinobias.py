@@ -1,6 +1,7 @@
-"""The ``sowinobias`` run (``python -m pipeline sowinobias`` parses the options and calls
-:func:`build_test_set`): the SoWinoBias template test set (Dawkins 2021), its nearest-candidate
-baseline and that baseline's evaluation.
+"""The ``sowinobias`` run (``python -m pipeline sowinobias`` parses the options into a
+:class:`SowinobiasSettings` and calls :func:`sowinobias`, that is :func:`build_test_set`): the
+SoWinoBias template test set (Dawkins 2021), its nearest-candidate baseline and that baseline's
+evaluation.
 
 Flow: ``occupations.tsv`` and ``adjectives.tsv`` (:func:`load_vocabulary`) ->
 :mod:`pipeline.core.sowinobias_templates` (all pairs, a seeded sample, the records and their GAP
@@ -19,14 +20,40 @@ May import: :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.core
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.core.sowinobias_scoring import DEFAULT_RESAMPLES
 from pipeline.core.sowinobias_templates import DEFAULT_SEED
 from pipeline.errors import InputError
 from pipeline.formats.resources import resource_path
+from pipeline.runs.settings import RunResult, as_paths
 
 RESOURCES = resource_path("sowinobias")
+OUTPUTS = ("sowinobias.parquet", "sowinobias.tsv", "baseline_nearest.tsv", "evaluation")
+
+
+@dataclass(frozen=True)
+class SowinobiasSettings:
+    """What one ``sowinobias`` run is given (the command's options)."""
+    out: Path
+    sample: int | None = None       # a seeded sample of N pairs; None: all combinations
+    seed: int = DEFAULT_SEED        # of the sample and of the bootstrap
+    resamples: int = DEFAULT_RESAMPLES
+    vocab: Path = RESOURCES         # the directory with occupations.tsv and adjectives.tsv
+
+    def __post_init__(self):
+        if self.vocab is None:      # the command's --vocab not given
+            object.__setattr__(self, "vocab", RESOURCES)
+        as_paths(self, "out", "vocab")
+        if self.resamples < 0:
+            raise InputError(f"--resamples must be >= 0 (0: no bootstrap), got {self.resamples}")
+
+
+def sowinobias(s: SowinobiasSettings) -> RunResult:
+    """The whole ``sowinobias`` run: :func:`build_test_set`, its summary printed."""
+    print(build_test_set(s.out, s.sample, s.seed, s.resamples, s.vocab), end="")
+    return RunResult(0, tuple(s.out / name for name in OUTPUTS))
 
 
 def load_vocabulary(directory: str | Path = RESOURCES):

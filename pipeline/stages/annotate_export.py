@@ -3,8 +3,9 @@
 ``--quadruples`` takes ``quadruples.parquet`` of ``generate`` or a GAP TSV file (persons found
 with ``--model``). Writes ``batch.csv`` (one row per task), ``task.html`` (the MTurk layout),
 ``preview.html`` (the layout filled with the first task) and ``export.json`` into ``--out``,
-all-or-nothing. The run is :func:`pipeline.runs.annotate_export.export` (the outputs in
-detail: its module doc; docs/annotate.md); the MTurk layout is rendered from the web app's
+all-or-nothing. The options become a :class:`pipeline.runs.annotate_export.AnnotateExportSettings`;
+the run is :func:`pipeline.runs.annotate_export.annotate_export` (the outputs in detail: its
+module doc; docs/annotate.md); the MTurk layout is rendered from the web app's
 templates by :func:`pipeline.web.annotate.mturk.mturk_files`, which this command hands to the
 run (a run may not import the web layer).
 
@@ -50,11 +51,11 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
                       layout=mturk_files)
 
 
-def run(args) -> int:
-    from pipeline.runs.annotate_export import summary_lines
+def run(args):
+    from dataclasses import fields
 
-    s = export(args.quadruples, args.out, args.per_task, args.checks, args.check_items,
-               args.assignments, args.seed, args.model)
-    for line in summary_lines(s, args.out):
-        print(line)
-    return 0
+    from pipeline.runs.annotate_export import AnnotateExportSettings, annotate_export
+    from pipeline.web.annotate.mturk import mturk_files
+
+    return annotate_export(AnnotateExportSettings(**{f.name: getattr(args, f.name)
+                                                     for f in fields(AnnotateExportSettings)}), layout=mturk_files)

@@ -35,9 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="directory with occupations.tsv and adjectives.tsv (default: resources/sowinobias)")
 
 
-def run(args) -> int:
-    from pipeline.runs.sowinobias import RESOURCES, build_test_set
+def run(args):
+    from pipeline.runs.sowinobias import SowinobiasSettings, sowinobias
 
-    vocab = args.vocab if args.vocab is not None else RESOURCES
-    print(build_test_set(args.out, args.sample, args.seed, args.resamples, vocab), end="")
-    return 0
+    return sowinobias(SowinobiasSettings(out=args.out, sample=args.sample, seed=args.seed, resamples=args.resamples,
+                                         vocab=args.vocab))

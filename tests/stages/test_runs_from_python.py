@@ -231,3 +231,41 @@ def test_experiment_export_from_python(tmp_path):
     _same_files(tmp_path / "py", tmp_path / "cli", ["qa_results.csv", "qa_answers.csv", "codes.csv"])
     with pytest.raises(InputError, match="file not found"):
         experiment_export(ExperimentExportSettings(db=tmp_path / "none.sqlite", out=tmp_path / "o"))
+
+
+def test_sowinobias_from_python(tmp_path):
+    from pipeline.runs.sowinobias import RESOURCES, SowinobiasSettings, sowinobias
+
+    s = SowinobiasSettings(out=str(tmp_path / "py"), sample=20, resamples=20, vocab=None)
+    assert s.out == tmp_path / "py" and s.vocab == RESOURCES
+    result, text = _quiet(lambda: sowinobias(s))
+    assert result == 0 and [p.name for p in result.outputs] == ["sowinobias.parquet", "sowinobias.tsv",
+                                                                  "baseline_nearest.tsv", "evaluation"]
+    assert "| baseline_nearest | 20 |" in text
+    assert _cli(["sowinobias", "--out", tmp_path / "cli", "--sample", "20", "--resamples", "20"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["sowinobias.parquet", "sowinobias.tsv", "baseline_nearest.tsv",
+                                                    "evaluation/metrics.json"])
+    with pytest.raises(InputError, match=r"--resamples must be >= 0 \(0: no bootstrap\), got -1"):
+        SowinobiasSettings(out=tmp_path / "x", resamples=-1)
+
+
+def test_annotate_export_from_python(tmp_path):
+    import json
+
+    from pipeline.runs.annotate_export import AnnotateExportSettings, annotate_export
+    from pipeline.web.annotate.mturk import mturk_files
+    from tests.annotate_helpers import quad_rows, write_quadruples
+
+    write_quadruples(quad_rows(3), tmp_path / "q.parquet")
+    s = AnnotateExportSettings(quadruples=str(tmp_path / "q.parquet"), out=tmp_path / "py", per_task=4)
+    result, text = _quiet(lambda: annotate_export(s, layout=mturk_files))
+    assert result.status == 0 and result.outputs == tuple(tmp_path / "py" / n for n in ("batch.csv", "task.html",
+                                                                                          "preview.html", "export.json"))
+    assert result.summary["per_task"] == 4 and "wrote " in text
+    assert _cli(["annotate-export", "--quadruples", tmp_path / "q.parquet", "--out", tmp_path / "cli",
+                 "--per-task", "4"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["batch.csv", "task.html", "preview.html"])
+    assert json.loads((tmp_path / "py" / "export.json").read_text()) == \
+        json.loads((tmp_path / "cli" / "export.json").read_text())
+    with pytest.raises(InputError, match="--checks must be between 0 and --per-task - 1"):
+        AnnotateExportSettings(quadruples=tmp_path / "q.parquet", out=tmp_path / "x", per_task=2, checks=2)

@@ -114,9 +114,11 @@ def read_results(path, texts: dict[str, str], parse_spans: Callable) -> tuple[li
     TypeError on a bad value). Each answer is a dict ``{row, annotator, item, spans, none,
     contradiction}`` (the keys of :func:`pipeline.formats.annotation_store.read_answers`), in
     file order. Refused with a one-line :class:`InputError` naming the row: a missing
-    required column, an empty ``WorkerId``, an answer to an id not in ``texts``, an
+    required column, a row of more fields than the header, an assignment given twice (its
+    votes would count twice), an empty ``WorkerId``, an answer to an id not in ``texts``, an
     ``Input.qI_text`` that is not that item's text (results of another quadruples file), bad
-    spans or a bad ``none`` box, a file the csv module cannot read. An empty ``Input.qI_id``
+    spans (not a list, an offset of 1e400, past the end of the text) or a bad ``none`` box, a
+    file the csv module cannot read. An empty ``Input.qI_id``
     is an unused slot of a short task.
     """
     import csv
@@ -138,10 +140,18 @@ def read_results(path, texts: dict[str, str], parse_spans: Callable) -> tuple[li
             missing = [c for c in required if c not in header]
             if missing:
                 raise InputError(f"missing column(s) {', '.join(missing)}", path)
+            assignments: dict[str, int] = {}
             for row, rec in enumerate(reader, start=2):
+                if None in rec:
+                    raise InputError(f"{len(header) + len(rec[None])} fields, the header has {len(header)}", path, row)
                 if (rec.get("AssignmentStatus") or "").strip().lower() == REJECTED:
                     rejected += 1
                     continue
+                assignment = (rec["AssignmentId"] or "").strip()
+                if assignment and assignment in assignments:
+                    raise InputError(f"assignment {assignment!r} given twice (first on row {assignments[assignment]}): "
+                                     "its votes would count twice", path, row)
+                assignments[assignment] = row
                 worker = (rec["WorkerId"] or "").strip()
                 if not worker:
                     raise InputError("empty WorkerId", path, row)
@@ -161,9 +171,13 @@ def read_results(path, texts: dict[str, str], parse_spans: Callable) -> tuple[li
                                          "results of another quadruples file?", path, row)
                     try:
                         spans = parse_spans(rec[answer_column(i, "spans")])
-                    except (ValueError, KeyError, TypeError) as exc:
+                    except (ValueError, KeyError, TypeError, OverflowError) as exc:   # 1e400: int(inf)
                         raise InputError(f"{answer_column(i, 'spans')} is not a JSON list of spans ({exc})",
                                          path, row) from None
+                    past = [(a, b) for a, b in spans if b > len(texts[item])]
+                    if past:
+                        raise InputError(f"{answer_column(i, 'spans')}: span {list(past[0])} is past the end of the "
+                                         f"text of {item!r} ({len(texts[item])} characters)", path, row)
                     none = parse_flag(rec[answer_column(i, "none")], path, row, answer_column(i, "none"))
                     answers.append({"row": row, "annotator": worker, "item": item, "spans": spans, "none": none,
                                     "contradiction": (rec[answer_column(i, "contradiction")] or "").strip()})

@@ -441,11 +441,11 @@ def run_case(case: Case, inputs: Inputs, d: Path) -> Outcome:
     except SystemExit as exc:            # argparse
         code = exc.code if isinstance(exc.code, int) else 2
     except BaseException:                # noqa: BLE001 -- what the probe counts
-        tb = traceback.format_exc(limit=3)
+        tb = traceback.format_exc(limit=-3)
     lines = [ln for ln in err.getvalue().splitlines() if ln.startswith("error:")]
     text = err.getvalue() + stdout.getvalue()
     if tb:
-        return Outcome(case.name, "traceback", None, tb.strip().splitlines()[-1])
+        return Outcome(case.name, "traceback", None, " | ".join(tb.strip().splitlines()[-4:]))
     if case.expect in ("ok", "skip"):
         if code != 0:
             return Outcome(case.name, "refused", code, (lines or [text.strip()[-200:]])[0])

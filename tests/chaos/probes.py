@@ -541,3 +541,389 @@ WORD_CASES = [
 
 
 PROBES += GAP_CASES + CONLL_CASES + WORD_CASES
+
+
+# ----------------------------------------------------------------------- evaluate results ---
+
+def _system(name, content, expect="error", says="", fname="s.tsv", extra=()):
+    """evaluate --system s=FILE on the tiny dataset, FILE holding ``content`` (text, bytes, or a
+    callable of the dataset's rows)."""
+    def build(inputs, d):
+        data = content(gap_dataset_rows()) if callable(content) else content
+        path = _w(d / fname, data)
+        return ["evaluate", "--dataset", str(inputs.dataset), "--out", str(d / "out"), "--resamples", "10",
+                "--system", f"s={path}", *extra]
+    return Case(f"evaluate --system: {name}", build, expect=expect, says=says,
+                names=fname if expect == "error" else "", category="evaluate results")
+
+
+def _sys_rows(rows, a="TRUE", b="FALSE", ids=None, header="ID\tA-coref\tB-coref\n"):
+    return header + "".join(f"{i}\t{a}\t{b}\n" for i in (ids or [r["ID"] for r in rows]))
+
+
+def _gold(name, content, says="", fname="gold.tsv"):
+    def build(inputs, d):
+        path = _w(d / fname, content)
+        system = _w(d / "s.tsv", _sys_rows(gap_dataset_rows()))
+        return ["evaluate", "--dataset", str(path), "--out", str(d / "out"), "--resamples", "10",
+                "--system", f"s={system}"]
+    return Case(f"evaluate --dataset: {name}", build, names=fname, says=says, category="evaluate results")
+
+
+EVAL_CASES = [
+    _system("zero bytes", b""),
+    _system("a header only", "ID\tA-coref\tB-coref\n"),
+    _system("IDs the dataset lacks", lambda rows: _sys_rows(rows, ids=["x1", "x2", "x3", "x4"])),
+    _system("an ID given twice", lambda rows: _sys_rows(rows) + f"{rows[0]['ID']}\tFALSE\tTRUE\n"),
+    _system("A-coref 'maybe'", lambda rows: _sys_rows(rows, a="maybe")),
+    _system("no B-coref column", lambda rows: "ID\tA-coref\n" + "".join(f"{r['ID']}\tTRUE\n" for r in rows)),
+    _system("a row of one field", lambda rows: _sys_rows(rows) + "lonely\n"),
+    _system("not UTF-8 (UTF-16 without BOM)", lambda rows: _sys_rows(rows).encode("utf-16-le")),
+    _system("an A-prob of NaN", lambda rows: "ID\tA-coref\tB-coref\tA-prob\tB-prob\n" + "".join(
+        f"{r['ID']}\tTRUE\tFALSE\tnan\t0.1\n" for r in rows)),
+    _system("an A-prob of 7", lambda rows: "ID\tA-coref\tB-coref\tA-prob\tB-prob\n" + "".join(
+        f"{r['ID']}\tTRUE\tFALSE\t7\t0.1\n" for r in rows)),
+    _system("JSON lines of a JSON array", "[1, 2, 3]\n", fname="s.jsonl"),
+    _system("JSON lines without doc_key", '{"clusters": []}\n', fname="s.jsonl"),
+    _system("JSON lines, a line not JSON", '{"doc_key": "0", "document": ["a"], "clusters": []}\n{oops\n',
+            fname="s.jsonl"),
+    _system("JSON lines, clusters not a list", '{"doc_key": "0", "document": ["a"], "clusters": 5}\n', fname="s.jsonl"),
+    _system("a CoNLL file of no document", "# nothing\n", fname="s.conll"),
+    Case("evaluate --system: a file that does not exist", lambda i, d: [
+        "evaluate", "--dataset", str(i.dataset), "--out", str(d / "out"), "--system", f"s={d / 'missing.tsv'}"],
+         names="missing.tsv", category="evaluate results"),
+    Case("evaluate --system: one name given twice", lambda i, d: [
+        "evaluate", "--dataset", str(i.dataset), "--out", str(d / "out"), "--resamples", "10",
+        "--system", f"s={_w(d / 'a.tsv', _sys_rows(gap_dataset_rows()))}",
+        "--system", f"s={_w(d / 'b.tsv', _sys_rows(gap_dataset_rows()))}"], category="evaluate results"),
+    _system("CRLF line endings (read)", lambda rows: _sys_rows(rows).replace("\n", "\r\n"), expect="ok",
+            says="Acc"),
+    _system("a byte-order mark (read)", lambda rows: "\ufeff" + _sys_rows(rows), expect="ok", says="Acc"),
+    _system("no header (the scorer's own form, read)", lambda rows: _sys_rows(rows, header=""), expect="ok", says="Acc"),
+    _gold("zero bytes", b""),
+    _gold("a header only", GAP_HEADER),
+    _gold("a Parquet of random bytes", os.urandom(512), fname="gold.parquet"),
+    _gold("a suffix no reader knows", "ID\tA-coref\n", fname="gold.xlsx"),
+]
+
+
+# ----------------------------------------------------------------------- MTurk results ------
+
+def _results(name, change, expect="error", says="", fname="results.csv"):
+    """annotate-import --results on the tiny MTurk CSV changed by ``change(text, inputs)``."""
+    def build(inputs, d):
+        data = change(_mturk_csv(inputs), inputs)
+        path = _w(d / fname, data)
+        return ["annotate-import", "--results", str(path), "--quadruples", str(inputs.quadruples), "--out",
+                str(d / "out")]
+    return Case(f"annotate-import: {name}", build, expect=expect, says=says,
+                names=fname if expect == "error" else "", out=None, category="annotation results")
+
+
+def _csv_edit(fn):
+    """``fn(rows)`` on the CSV's rows (a list of lists, the header first), written back."""
+    def change(text, inputs):
+        import csv
+
+        rows = list(csv.reader(io.StringIO(text)))
+        fn(rows)
+        buf = io.StringIO()
+        csv.writer(buf).writerows(rows)
+        return buf.getvalue()
+    return change
+
+
+def _col(rows, name):
+    return rows[0].index(name)
+
+
+RESULT_CASES = [
+    _results("no WorkerId column", _csv_edit(lambda rows: [r.pop(2) for r in rows])),
+    _results("answer spans that are not JSON", _csv_edit(lambda rows: rows[1].__setitem__(_col(rows, "Answer.q1_spans"), "[[0, 3,"))),
+    _results("answer spans past the end of the text", _csv_edit(lambda rows: rows[1].__setitem__(
+        _col(rows, "Answer.q1_spans"), "[[100000, 100004, \"Ann\"]]")), says="row 2: "),
+    Case("annotate-import: answer spans of fractional offsets (0.9)", _results("", _csv_edit(
+        lambda rows: rows[1].__setitem__(_col(rows, "Answer.q1_spans"), "[[0.9, 3.9, \"Ann\"]]"))).build,
+         names="results.csv", says="row 2: ", category="annotation results",
+         xfail="pipeline/core/annotation_questions.py parse_spans truncates 0.9 to 0 with int(): the span is "
+               "stored as [0, 3], a correct answer (the issue's web finding, in the import path)"),
+    _results("answer spans of negative offsets", _csv_edit(lambda rows: rows[1].__setitem__(
+        _col(rows, "Answer.q1_spans"), "[[-4, -1, \"Ann\"]]"))),
+    _results("answer spans of 1e400", _csv_edit(lambda rows: rows[1].__setitem__(
+        _col(rows, "Answer.q1_spans"), "[[1e400, 3, \"Ann\"]]"))),
+    _results("a question id the quadruples lack", _csv_edit(lambda rows: rows[1].__setitem__(
+        _col(rows, "Input.q1_id"), "no-such-question"))),
+    _results("an empty WorkerId", _csv_edit(lambda rows: rows[1].__setitem__(2, ""))),
+    _results("Answer.q1_none 'perhaps'", _csv_edit(lambda rows: rows[1].__setitem__(_col(rows, "Answer.q1_none"), "perhaps"))),
+    _results("a row cut in the middle (truncated download)", lambda text, i: text[: text.index("\n", len(text) // 2) - 20]),
+    _results("a row of more fields than the header", _csv_edit(lambda rows: rows[2].append("extra"))),
+    _results("tab-separated instead of comma-separated", lambda text, i: text.replace(",", "\t")),
+    _results("zero bytes", lambda text, i: b""),
+    _results("one assignment twice", _csv_edit(lambda rows: rows.append(list(rows[1])))),
+    _results("a byte-order mark (read)", lambda text, i: "\ufeff" + text, expect="ok", says="votes"),
+    _results("CRLF line endings (read)", lambda text, i: text.replace("\r\n", "\n").replace("\n", "\r\n"),
+             expect="ok", says="votes"),
+]
+
+
+# ----------------------------------------------------------------------- name spans ---------
+
+TEXTS = {"t-1": "Ann met Cleo.", "t-2": "Bob left."}
+GOOD_SPANS = {"t-1": [[0, 3, "Ann"], [8, 12, "Cleo"]], "t-2": [[0, 3, "Bob"]]}
+
+
+def _spans(name, content, expect="error", says=""):
+    def build(inputs, d):
+        from pipeline.formats.datasets import read_name_spans
+
+        data = content if isinstance(content, (str, bytes)) else json.dumps(content)
+        path = _w(d / "spans.json", data)
+        return lambda: read_name_spans(path, TEXTS)
+    return Case(f"--name-spans: {name}", build, expect=expect, says=says,
+                names="spans.json" if expect == "error" else "", category="name spans")
+
+
+SPAN_CASES = [
+    _spans("not JSON", '{"t-1": [[0, 3, "Ann"]'),
+    _spans("a JSON list", [[0, 3, "Ann"]]),
+    _spans("zero bytes", b""),
+    _spans("an ID of the dataset missing", {"t-1": GOOD_SPANS["t-1"]}),
+    _spans("an offset past the end of the text", {**GOOD_SPANS, "t-2": [[0, 300, "Bob"]]}),
+    _spans("a span whose text is not the text at its offsets", {**GOOD_SPANS, "t-2": [[0, 3, "Tom"]]}),
+    _spans("an end before its start", {**GOOD_SPANS, "t-2": [[3, 0, "Bob"]]}),
+    _spans("NaN as an offset", '{"t-1": [[0, 3, "Ann"], [8, 12, "Cleo"]], "t-2": [[NaN, 3, "Bob"]]}'),
+    _spans("a span of two numbers only", {**GOOD_SPANS, "t-2": [[0, 3]]}),
+    _spans("a span as an object", {**GOOD_SPANS, "t-2": [{"start": 0, "end": 3}]}),
+    _spans("true as an offset", {**GOOD_SPANS, "t-2": [[True, 3, "Bob"]]}),
+    _spans("nested 100,000 deep", "[" * 100_000 + "]" * 100_000),
+    _spans("not UTF-8", json.dumps(GOOD_SPANS).replace("Ann", "Ann\u00e9").encode("latin-1")),
+    _spans("the examples as given (read)", GOOD_SPANS, expect="ok", says="Cleo"),
+]
+
+PROBES += EVAL_CASES + RESULT_CASES + SPAN_CASES
+
+
+# ----------------------------------------------------------------------- HTML in text fields
+
+XSS = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+RAW = ("<script>alert", "<img src=x")
+H = "HTML in text fields"
+
+
+def _raw_in(text: str) -> str:
+    return next((r for r in RAW if r in text), "")
+
+
+def _html_quadruples(path: Path, in_names: bool = False) -> list[dict]:
+    """The tiny quadruples with HTML appended to every text (offsets unchanged) and, with
+    ``in_names``, a book title of HTML."""
+    from tests.annotate_helpers import make_quadruple, write_quadruples
+
+    rows = make_quadruple("1") + make_quadruple("2", "feminine")
+    for r in rows:
+        r["text"] = r["text"] + " " + XSS
+        if in_names:
+            r["book"] = XSS
+    write_quadruples(rows, path)
+    return rows
+
+
+def _annotate_pages(inputs, d):
+    """The annotate app with HTML in every text and an annotator name of HTML: no HTML page holds
+    it raw, and every answer that holds it is JSON."""
+    def run():
+        from pipeline.web.annotate.app import create_app
+        from tests.web.helpers import page_client
+
+        rows = _html_quadruples(d / "q.parquet", in_names=True)
+        client = page_client(create_app(d / "q.parquet", d / "a.sqlite", assignments=2))
+        seen = []
+        for url in ("/", f"/api/next?annotator={XSS}", "/api/next?annotator=ann", "/static/app.js",
+                    "/no-such-page<script>alert(1)</script>"):
+            res = client.get(url)
+            seen.append((url, res.mimetype, res.get_data(as_text=True)))
+        res = client.post("/api/answer", json={"annotator": XSS, "id": rows[0]["id"], "spans": [], "none": True})
+        seen.append(("POST /api/answer", res.mimetype, res.get_data(as_text=True)))
+        for url, mime, body in seen:
+            if mime != "application/json" and _raw_in(body):
+                return f"UNESCAPED in {url} ({mime})"
+        return "escaped"
+    return run
+
+
+def _experiment_pages(inputs, d):
+    def run():
+        from pipeline.web.experiment.app import create_app
+        from tests.experiment_helpers import qa_plan_file
+        from tests.web.helpers import page_client
+
+        qa_plan_file(d / "plan.parquet")
+        client = page_client(create_app(d / "plan.parquet", d / "e.sqlite"))
+        seen = []
+        for method, url, body in (("post", "/api/start", {"key": XSS, "consent": True}),
+                                  ("get", f"/api/state?key={XSS}", None), ("get", "/", None),
+                                  ("get", f"/?key={XSS}", None), ("get", "/static/experiment.js", None)):
+            res = getattr(client, method)(url, json=body) if body else getattr(client, method)(url)
+            seen.append((url, res.mimetype, res.get_data(as_text=True)))
+        for url, mime, text in seen:
+            if mime != "application/json" and _raw_in(text):
+                return f"UNESCAPED in {url} ({mime})"
+        return "escaped"
+    return run
+
+
+def _scripts_never_parse_html(inputs, d):
+    """The pages' scripts put data into the page as text: no innerHTML / outerHTML /
+    insertAdjacentHTML / document.write but clearing an element (``= ""``)."""
+    def run():
+        import re
+
+        root = Path(__file__).resolve().parents[2] / "pipeline" / "web"
+        for js in sorted(root.rglob("*.js")):
+            for n, line in enumerate(js.read_text(encoding="utf-8").splitlines(), 1):
+                if re.search(r"\.(innerHTML|outerHTML)\s*=(?!\s*\"\"\s*;)|insertAdjacentHTML|document\.write", line):
+                    return f"UNESCAPED: {js.name}:{n}: {line.strip()}"
+        return "escaped"
+    return run
+
+
+def _export_html(inputs, d):
+    """annotate-export of quadruples holding HTML: the preview page and the MTurk template carry
+    it escaped (the MTurk CSV holds it HTML-escaped, as MTurk substitutes it raw)."""
+    def build():
+        _html_quadruples(d / "q.parquet", in_names=True)
+        return ["annotate-export", "--quadruples", str(d / "q.parquet"), "--out", str(d / "export"),
+                "--checks", "0"]
+    return build()
+
+
+def _export_check(d, text):
+    for p in sorted((d / "export").rglob("*")):
+        if p.is_file() and p.suffix in (".html", ".csv") and _raw_in(p.read_text(encoding="utf-8", errors="replace")):
+            return f"UNESCAPED in {p.name}"
+    if "&lt;script&gt;" not in (d / "export" / "preview.html").read_text(encoding="utf-8"):
+        return "the texts are not in preview.html: the probe shows nothing"
+    return None
+
+
+def _report_html(inputs, d):
+    """evaluate --report with HTML in the dataset's IDs and texts and in a system's name."""
+    from pipeline.formats.gap_tsv import write_gap_tsv
+
+    rows = gap_dataset_rows()
+    for r in rows:
+        r["ID"] = r["ID"].replace("0", "<b>0</b>", 1)
+        r["URL"] = XSS
+    write_gap_tsv(rows, d / "gold.tsv")
+    system = _w(d / "s.tsv", "ID\tA-coref\tB-coref\n" + "".join(
+        f"{r['ID']}\t{'TRUE' if k % 2 else 'FALSE'}\tFALSE\n" for k, r in enumerate(rows)))
+    return ["evaluate", "--dataset", str(d / "gold.tsv"), "--out", str(d / "out"), "--resamples", "10",
+            "--system", f"<script>alert(1)</script>{system.name}={system}", "--report"]
+
+
+def _report_check(d, text):
+    page = d / "out" / "report.html"
+    if not page.exists():
+        return "no report.html"
+    body = page.read_text(encoding="utf-8")
+    if _raw_in(body) or "<b>0</b>" in body:
+        return "UNESCAPED in report.html"
+    if "&lt;script&gt;alert(1)" not in body:
+        return "the system's name is not in report.html: the probe shows nothing"
+    return None
+
+
+def _votes_html(inputs, d):
+    """annotate-import of votes whose WorkerIds and contradiction notes hold HTML: published as
+    pseudonyms, the notes nowhere raw in an HTML-rendered file (README.md of the card)."""
+    text = _mturk_csv(inputs).replace("W2", "<img src=x onerror=alert(1)>")
+    path = _w(d / "results.csv", text)
+    return ["annotate-import", "--results", str(path), "--quadruples", str(inputs.quadruples), "--out", str(d / "out")]
+
+
+def _card_check(d, text):
+    for p in sorted((d / "out").rglob("*")):
+        if p.is_file() and p.suffix in (".md", ".json", ".tsv") and _raw_in(p.read_text(encoding="utf-8", errors="replace")):
+            return f"UNESCAPED in {p.name}"
+    return None
+
+
+HTML_CASES = [
+    Case("HTML in texts, book titles and annotator names: the annotate app's pages", _annotate_pages,
+         expect="ok", says="escaped", category=H),
+    Case("HTML in a participant key: the experiment app's pages", _experiment_pages, expect="ok", says="escaped",
+         category=H),
+    Case("HTML in any data: the web apps' scripts never parse it as HTML", _scripts_never_parse_html,
+         expect="ok", says="escaped", category=H),
+    Case("HTML in texts and book titles: annotate-export's task pages", _export_html, expect="ok", says="",
+         check=_export_check, category=H),
+    Case("HTML in IDs, URLs and a system's name: evaluate's report.html", _report_html, expect="ok", says="",
+         check=_report_check, category=H),
+    Case("HTML in WorkerIds: annotate-import's published files", _votes_html, expect="ok", says="",
+         check=_card_check, category=H),
+]
+
+
+# ----------------------------------------------------------------------- read-only, full disk
+
+D = "read-only and full disks"
+
+
+def _conll_cmd(inputs, d):
+    return ["cda", "--conll", str(inputs.conll), "--mode", "acda", "--out", str(d / "out" / "out.conll"),
+            "--no-progress"]
+
+
+def _weights_cmd(inputs, d):
+    return ["weights", "--dataset", str(inputs.dataset), "--out", str(d / "out" / "w.json")]
+
+
+def _export_cmd(inputs, d):
+    return ["annotate-export", "--quadruples", str(inputs.quadruples), "--out", str(d / "out"), "--checks", "0"]
+
+
+def _evaluate_cmd(inputs, d):
+    system = _w(d / "s.tsv", "ID\tA-coref\tB-coref\n" + "".join(f"{r['ID']}\tTRUE\tFALSE\n" for r in gap_dataset_rows()))
+    return ["evaluate", "--dataset", str(inputs.dataset), "--out", str(d / "out"), "--resamples", "10",
+            "--system", f"s={system}", "--report"]
+
+
+def _label_cmd(inputs, d):
+    return ["label", "--instances", str(inputs.instances), "--coref", str(inputs.conll), "--out", str(d / "out")]
+
+
+def _generate_gap_cmd(inputs, d):
+    return ["generate", "--gap-tsv", str(_w(d / "g.tsv", GAP_HEADER + ROW)), "--out", str(d / "out")]
+
+
+def _write_failure(err: int, where: str):
+    """Every write of a file's bytes fails with ``err`` (``os.write`` and the buffered file
+    objects' flush do not go through one function: the atomic writers' ``fsync`` is hit
+    instead, before any rename), naming nothing: the error line must name the file."""
+    @contextlib.contextmanager
+    def patch():
+        real = os.fsync
+
+        def fsync(fd):
+            raise OSError(err, os.strerror(err))
+        os.fsync = fsync
+        try:
+            yield
+        finally:
+            os.fsync = real
+    return patch
+
+
+DISK_CASES = []
+for _name, _cmd in (("cda", _conll_cmd), ("weights", _weights_cmd), ("annotate-export", _export_cmd),
+                    ("evaluate --report", _evaluate_cmd), ("label", _label_cmd), ("generate --gap-tsv", _generate_gap_cmd)):
+    for _err, _what in ((errno.EROFS, "a read-only file system"), (errno.ENOSPC, "a full disk (rename)")):
+        DISK_CASES.append(Case(f"{_name} onto {_what}", _cmd, patch=_failing_writes(_err), category=D,
+                               says=os.strerror(_err)))
+DISK_CASES.append(Case("cda onto a disk that reports ENOSPC at fsync (NFS, delayed allocation)", _conll_cmd,
+                       patch=_write_failure(errno.ENOSPC, ""), category=D, says="No space left on device",
+                       names="out.conll",
+                       xfail="pipeline/formats/files.py fsync_path swallows every OSError of os.fsync: a file "
+                             "whose data never reached the disk is renamed into place and the run exits 0"))
+
+PROBES += HTML_CASES + DISK_CASES

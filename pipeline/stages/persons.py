@@ -1,10 +1,11 @@
 """Persons command: books -> the cast of every book (``python -m pipeline persons``).
 
 Parses the options and calls :func:`pipeline.runs.persons.persons` (docs/persons.md):
-``OUT/persons.parquet``, ``OUT/cast.parquet`` and ``OUT/cast.tsv``, resumable.
+``OUT/persons.parquet``, ``OUT/cast.parquet`` and ``OUT/cast.tsv``, resumable. The resolved
+spaCy model goes into ``run.json``'s settings through the result returned to the CLI.
 
 May import: :mod:`pipeline.runs` (inside :func:`run`), :mod:`pipeline.formats` (books: its corpus
-options; run_record), :mod:`pipeline.nlp.load`. Never another command.
+options), :mod:`pipeline.nlp.load`. Never another command.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     add_corpus_arguments(p)
 
 
-def run(args) -> int:
-    from pipeline.formats import run_record
+def run(args):
     from pipeline.formats.books import corpus_spec
     from pipeline.nlp.load import resolve_model_name
     from pipeline.runs.persons import PersonsSettings, persons
+    from pipeline.runs.settings import RunResult
 
-    run_record.note(model=resolve_model_name(args.model))
-    return persons(PersonsSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,
-                                   cast=args.cast, overwrite=args.overwrite, explain=args.explain, book=args.book))
+    recorded = {"model": resolve_model_name(args.model)}        # run.json's settings
+    return RunResult(persons(PersonsSettings(
+        out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers, cast=args.cast,
+        overwrite=args.overwrite, explain=args.explain, book=args.book)), settings=recorded)

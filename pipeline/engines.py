@@ -51,7 +51,6 @@ project's stages.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import logging
 import multiprocessing as mp
 import os
@@ -227,6 +226,7 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
     books_bar = make(total=sum(weight(t) for t in tasks), desc="books", unit="book", position=0)
     words_bar = make(desc=f"{counted}s", unit=counted, unit_scale=True, position=1)
     reported: dict = {}              # task key -> words reported while it ran
+    key = _keys(tasks)
 
     def progress(key, words: int) -> None:
         reported[key] = reported.get(key, 0) + words
@@ -236,7 +236,7 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
         nonlocal total
         words = write(task, result) or 0
         total += words
-        words_bar.update(words - reported.pop(_key(task), 0))
+        words_bar.update(words - reported.pop(key(task), 0))
         books_bar.update(weight(task))
 
     def fail(task: Task, reason: str) -> None:
@@ -250,17 +250,20 @@ def run_books(tasks: Sequence[Task], book_fn: Callable[..., Any],
             if scheduler:
                 _run_dask(tasks, book_fn, emit, fail, scheduler)
             elif workers == 1:
-                _run_here(tasks, book_fn, emit, fail, progress)
+                _run_here(tasks, book_fn, emit, fail, progress, key)
             else:
-                _run_pool(tasks, book_fn, emit, fail, workers, label, progress)
+                _run_pool(tasks, book_fn, emit, fail, workers, label, progress, key)
     finally:
         words_bar.close()
         books_bar.close()
     return total
 
 
-def _key(task: Task) -> str:
-    return hashlib.blake2s(repr(task).encode("utf-8", "replace"), digest_size=8).hexdigest()
+def _keys(tasks: Sequence[Task]) -> Callable[[Task], str]:
+    """The key of each task of a run (what its progress datagrams carry): its place in
+    ``tasks``, found by identity (a task's repr can be a whole book's instances)."""
+    place = {id(task): str(i) for i, task in enumerate(tasks)}
+    return lambda task: place[id(task)]
 
 
 @contextlib.contextmanager
@@ -284,13 +287,13 @@ def _reason(exc: BaseException) -> str:
     return " ".join(f"{type(exc).__name__}: {exc}".split())
 
 
-def _run_here(tasks, book_fn, emit, fail, progress) -> None:
+def _run_here(tasks, book_fn, emit, fail, progress, key) -> None:
     global _progress
     previous, _progress = _progress, progress
     try:
         for task in tasks:
             try:
-                result = _call(book_fn, _key(task), task)
+                result = _call(book_fn, key(task), task)
             except Exception as exc:      # noqa: BLE001 -- a lost task, not a lost run
                 fail(task, _reason(exc))
             else:
@@ -299,11 +302,11 @@ def _run_here(tasks, book_fn, emit, fail, progress) -> None:
         _progress = previous
 
 
-def _run_alone(ctx, book_fn, task, channel, progress) -> tuple[str, Any]:
+def _run_alone(ctx, book_fn, task, channel, progress, key) -> tuple[str, Any]:
     """Run one task in a fresh process of its own: ("ok", result), ("error", reason) or
     ("died", reason naming the signal)."""
     receive, send = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_alone, args=(send, os.getpid(), channel.path, book_fn, _key(task), task),
+    proc = ctx.Process(target=_alone, args=(send, os.getpid(), channel.path, book_fn, key(task), task),
                        daemon=True)
     proc.start()
     send.close()
@@ -328,7 +331,7 @@ def _run_alone(ctx, book_fn, task, channel, progress) -> tuple[str, Any]:
         receive.close()
 
 
-def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress) -> None:
+def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress, key) -> None:
     ctx = mp.get_context("spawn")     # a fresh interpreter per worker: no forked spaCy state
     channel = _Progress()
     pending: deque = deque(tasks)
@@ -337,7 +340,7 @@ def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress) -> None
         while pending or suspects:
             if suspects:              # alone in a process of its own: finishes, or it was the one
                 task = suspects.popleft()
-                kind, value = _run_alone(ctx, book_fn, task, channel, progress)
+                kind, value = _run_alone(ctx, book_fn, task, channel, progress, key)
                 if kind == "ok":
                     emit(task, value)
                 else:
@@ -348,14 +351,16 @@ def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress) -> None
                                        initializer=_worker_init, initargs=(os.getpid(), channel.path))
             try:
                 broken = False
-                while (pending or running) and not broken:
-                    while pending and len(running) < workers:
-                        task = pending.popleft()
-                        running[pool.submit(_call, book_fn, _key(task), task)] = task
+                _submit(pool, running, pending, workers, book_fn, key)
+                while running and not broken:
                     done, _ = wait(running, timeout=PROGRESS_POLL_SECONDS, return_when=FIRST_COMPLETED)
                     channel.drain(progress)
-                    for future in done:
-                        task = running.pop(future)
+                    finished = [(future, running.pop(future)) for future in done]
+                    # the next tasks go out before the results are written: a worker never
+                    # waits for this process to write the book it has just finished
+                    if not any(_broke(future) for future, _ in finished):
+                        _submit(pool, running, pending, workers, book_fn, key)
+                    for future, task in finished:
                         broken |= _settle(future, task, emit, fail, suspects)
                 if broken:
                     # the pool marks every unfinished future broken; some may have finished first
@@ -367,10 +372,31 @@ def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress) -> None
             except BaseException:       # Ctrl-C, SIGTERM, or an error while writing: stop the workers now
                 _stop(pool)
                 raise
-            pool.shutdown(wait=True, cancel_futures=True)
+            # every result is in: the workers exit while this process goes on (merging the run's
+            # files); the executor joins them, at the latest when this interpreter exits
+            pool.shutdown(wait=False, cancel_futures=True)
             channel.drain(progress)
     finally:
         channel.close()
+
+
+def _submit(pool: ProcessPoolExecutor, running: dict, pending: deque, workers: int, book_fn, key) -> None:
+    """Submit pending tasks until ``workers`` are in flight (none to a pool that broke)."""
+    while pending and len(running) < workers:
+        task = pending[0]
+        try:
+            future = pool.submit(_call, book_fn, key(task), task)
+        except BrokenProcessPool:       # a worker died: the futures in flight say so, or a fresh
+            return                      # pool takes the pending tasks
+        pending.popleft()
+        running[future] = task
+
+
+def _broke(future) -> bool:
+    """Whether a future :func:`wait` handed back shows that its pool broke (a worker died)."""
+    if not future.done():
+        return True
+    return not future.cancelled() and isinstance(future.exception(), BrokenProcessPool)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:

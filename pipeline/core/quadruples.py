@@ -37,6 +37,7 @@ touches a file.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -206,6 +207,11 @@ def _deity(tok: str, prev: str, nxt: str) -> bool:
     return tok in _DEITY_WORDS and not nxt[:1].isupper() and prev.lower() not in _ADDRESS_BEFORE
 
 
+# whether the text writes "Mr." / "Mrs." with a period (a flipped title follows its use)
+_MR_PERIOD = re.compile(r"\bMrs?\.")
+_MR_SPACE = re.compile(r"\bMrs? ")
+
+
 def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList | None = None) -> list[Edit]:
     """Gendered-word substitutions of a gender-swapped variant (tokens outside names)."""
     words = words or gw.builtin()
@@ -221,7 +227,7 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         return k >= 0 and prot_starts[k][1] > s
 
     heads = inst.get("token_heads") or []
-    period = bool(re.search(r"\bMrs?\.", text)) or not re.search(r"\bMrs? ", text)
+    period = bool(_MR_PERIOD.search(text)) or not _MR_SPACE.search(text)
     edits: dict[int, Edit] = {}
     for i, (tok, s) in enumerate(zip(toks, starts)):
         e = s + len(tok)
@@ -319,6 +325,13 @@ def _before_gerund(i: int, toks: list[str], tags: list[str]) -> bool:
 _DETERMINERS = {"his", "her", "my", "your", "their", "our", "its", "the", "a", "an", "this", "that", "these", "those"}
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _glued_pieces(token: str) -> tuple[tuple[int, str], ...]:
+    """:func:`pipeline.lang.names.glued_pieces` of ``token``, remembered (asked of every
+    unlisted token of every swap)."""
+    return tuple(glued_pieces(token))
+
+
 def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], words: gw.WordList,
                 in_name) -> Edit | None:
     """The edit flipping the gendered words of token ``i`` when it is several words glued by a
@@ -328,7 +341,7 @@ def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], wor
     no name shares it (its index is the token's), else only the flipped pieces (index -1).
     A glued "his" before punctuation is independent ("a note of his.--Do" -> "of hers.--Do")."""
     tok, s = toks[i], starts[i]
-    pieces = glued_pieces(tok)
+    pieces = _glued_pieces(tok)
     if not pieces:
         return None
     nxt_tag = tags[i + 1] if i + 1 < len(tags) else ""
@@ -357,7 +370,27 @@ def _glued_edit(i: int, toks: list[str], starts: list[int], tags: list[str], wor
 
 # ---------------------------------------------------------------------------- variants -----
 
-def _apply(text: str, edits: list[Edit]) -> tuple[str, list[tuple[int, int]], callable]:
+class _Shift:
+    """Original offset (outside every edit) -> its offset in the edited text: ``shift(x)``, or
+    ``shift.many(xs)`` for a list of offsets."""
+
+    __slots__ = ("marks", "deltas")
+
+    def __init__(self, marks: list[int], deltas: list[int]):
+        self.marks, self.deltas = marks, deltas       # the end of each edit, the shift after it
+
+    def __call__(self, x: int) -> int:
+        k = bisect.bisect_right(self.marks, x) - 1
+        return x + (self.deltas[k] if k >= 0 else 0)
+
+    def many(self, xs: list[int]) -> list[int]:
+        marks, deltas, right = self.marks, self.deltas, bisect.bisect_right
+        if not marks:
+            return list(xs)
+        return [x + (deltas[k] if (k := right(marks, x) - 1) >= 0 else 0) for x in xs]
+
+
+def _apply(text: str, edits: list[Edit]) -> tuple[str, list[tuple[int, int]], _Shift]:
     """Apply sorted, non-overlapping edits. Returns (new text, new span of each edit, shift)
     where shift maps an original offset outside every edit to its new offset."""
     out, pos, delta = [], 0, 0
@@ -374,16 +407,62 @@ def _apply(text: str, edits: list[Edit]) -> tuple[str, list[tuple[int, int]], ca
         marks.append(ed.end)
         deltas.append(delta)
     out.append(text[pos:])
-
-    def shift(x: int) -> int:
-        k = bisect.bisect_right(marks, x) - 1
-        return x + (deltas[k] if k >= 0 else 0)
-
-    return "".join(out), new_spans, shift
+    return "".join(out), new_spans, _Shift(marks, deltas)
 
 
 def _names_by_role(inst: dict) -> dict[str, dict]:
     return {n["role"]: n for n in inst["names"]}
+
+
+class _Shared:
+    """What the variants of one instance share, made once for the four (:func:`quadruple`):
+    the names by role, each person's forms (:class:`PersonForms`), the shape of each name
+    mention, the tokens outside the name mentions and the gendered-word edits of the two
+    swaps (:func:`word_edits`, the same for both: the same text, the same names)."""
+
+    def __init__(self, inst: dict, words: gw.WordList | None):
+        self.inst, self.words = inst, words
+        self.by_role = _names_by_role(inst)
+        self.forms = {r: PersonForms(self.by_role[r]) for r in ROLES}
+        self._shapes: dict | None = None
+        self._word_edits: list[Edit] | None = None
+        self._outside: tuple | None = None
+
+    def shapes(self, slot: str) -> list[tuple[bool, str, bool]]:
+        """The shape of each mention of ``slot``'s person (:func:`_shape`)."""
+        if self._shapes is None:
+            self._shapes = {r: [_shape(m, self.by_role[r]["name"]) for m in self.by_role[r]["mentions"]]
+                            for r in ROLES}
+        return self._shapes[slot]
+
+    def word_edits(self) -> list[Edit]:
+        """The swaps' gendered-word edits (a new list; the Edit objects are the same for both
+        swaps: nothing changes an Edit once made)."""
+        if self._word_edits is None:
+            protected = [(m["start"], m["end"]) for n in self.inst["names"] for m in n["mentions"]]
+            self._word_edits = word_edits(self.inst, protected, self.words)
+        return list(self._word_edits)
+
+    def outside(self) -> tuple[list[tuple[int, str, str, str, str]], list[int]]:
+        """The tokens outside every name mention as (index, text, tag, dep, ent), and their
+        starts in the original text."""
+        if self._outside is None:
+            inst = self.inst
+            mention_spans = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
+            mstarts = [s for s, _ in mention_spans]
+            deps = inst.get("token_deps") or [""] * len(inst["tokens"])
+            ents = inst.get("token_ents") or ["O"] * len(inst["tokens"])
+            tags = inst["token_tags"]
+            kept, starts = [], []
+            right = bisect.bisect_right
+            for i, (tok, s) in enumerate(zip(inst["tokens"], inst["token_starts"])):
+                k = right(mstarts, s) - 1
+                if k >= 0 and mention_spans[k][0] <= s < mention_spans[k][1]:
+                    continue
+                kept.append((i, tok, tags[i], deps[i], ents[i]))
+                starts.append(s)
+            self._outside = (kept, starts)
+        return self._outside
 
 
 def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
@@ -400,35 +479,37 @@ def make_variant(inst: dict, variant: str, words: gw.WordList | None = None,
         raise GenerateError(f"unknown name form convention {name_forms!r}")
     if variant not in SOURCE_ROLE:
         raise GenerateError(f"unknown variant {variant!r}")
-    by_role = _names_by_role(inst)
-    edits = _variant_edits(inst, variant, by_role, words, name_forms)
+    return _make_variant(_Shared(inst, words), variant, name_forms)
+
+
+def _make_variant(shared: _Shared, variant: str, name_forms: str) -> tuple[dict, list[Edit]]:
+    """:func:`make_variant` with what the variants of the instance share made already."""
+    inst, by_role = shared.inst, shared.by_role
+    edits = _variant_edits(shared, variant, name_forms)
     new_text, new_spans, shift = _apply(inst["text"], edits)
     name_new, word_new = _placed_edits(edits, new_spans)
     names = _variant_names(variant, by_role, name_new, shift)
-    toks_out, pron_new = _variant_tokens(inst, names, word_new, shift)
+    toks_out, pron_new = _variant_tokens(shared, names, word_new, shift)
     gap = _gap_fields(inst, by_role, names)
     return _variant_record(inst, variant, new_text, names, toks_out, pron_new, gap), edits
 
 
-def _variant_edits(inst: dict, variant: str, by_role: dict[str, dict], words: gw.WordList | None,
-                   name_forms: str) -> list[Edit]:
+def _variant_edits(shared: _Shared, variant: str, name_forms: str) -> list[Edit]:
     """The edits of a variant, sorted by position: every name mention rewritten as the person
     now at its slot (none for the original), and the gendered words flipped (swaps only)."""
-    forms = {r: PersonForms(by_role[r]) for r in ROLES}
+    inst, by_role, forms = shared.inst, shared.by_role, shared.forms
     edits: list[Edit] = []
     if variant != "original":
         for slot in ROLES:
             person = forms[SOURCE_ROLE[variant][slot]]
-            canon = by_role[slot]["name"]
-            for k, m in enumerate(by_role[slot]["mentions"]):
-                new, title, built = person.render(_shape(m, canon), name_forms)
+            for k, (m, shape) in enumerate(zip(by_role[slot]["mentions"], shared.shapes(slot))):
+                new, title, built = person.render(shape, name_forms)
                 edits.append(Edit(m["start"], m["end"], new, "name", m["text"], slot, k, title, built))
                 possessive = _bare_apostrophe(inst["text"], m, new)
                 if possessive is not None:
                     edits.append(possessive)
     if FLIPS_WORDS[variant]:
-        protected = [(m["start"], m["end"]) for n in inst["names"] for m in n["mentions"]]
-        edits.extend(word_edits(inst, protected, words))
+        edits.extend(shared.word_edits())
     edits.sort(key=lambda e: e.start)
     return edits
 
@@ -476,31 +557,28 @@ def _variant_names(variant: str, by_role: dict[str, dict], name_new: dict, shift
     return names
 
 
-def _variant_tokens(inst: dict, names: list[dict], word_new: dict[int, tuple[int, str]], shift
+_WORD = re.compile(r"\S+")
+
+
+def _variant_tokens(shared: _Shared, names: list[dict], word_new: dict[int, tuple[int, str]], shift: _Shift
                     ) -> tuple[list[tuple[int, str, str, str, str]], tuple[int, str] | None]:
     """The variant's tokens as (start, text, tag, dep, ent), sorted by start: name mentions
     become whitespace tokens tagged NNP, other tokens keep their tags (flipped words their new
     text); and the pronoun's (start, text) in the new text."""
-    mention_spans = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
-    mstarts = [s for s, _ in mention_spans]
+    kept, starts = shared.outside()
     toks_out: list[tuple[int, str, str, str, str]] = []
-    deps = inst.get("token_deps") or [""] * len(inst["tokens"])
-    ents = inst.get("token_ents") or ["O"] * len(inst["tokens"])
     pron_new = None
-    for i, (tok, s) in enumerate(zip(inst["tokens"], inst["token_starts"])):
-        k = bisect.bisect_right(mstarts, s) - 1
-        if k >= 0 and mention_spans[k][0] <= s < mention_spans[k][1]:
-            continue
+    pronoun_token = shared.inst["pronoun_token"] if kept else None
+    for (i, tok, tag, dep, ent), ns in zip(kept, shift.many(starts)):
+        nt = tok
         if i in word_new:
             ns, nt = word_new[i]
-        else:
-            ns, nt = shift(s), tok
-        toks_out.append((ns, nt, inst["token_tags"][i], deps[i], ents[i]))
-        if i == inst["pronoun_token"]:
+        toks_out.append((ns, nt, tag, dep, ent))
+        if i == pronoun_token:
             pron_new = (ns, nt)
     for n in names:
         for m in n["mentions"]:
-            for j, mt in enumerate(re.finditer(r"\S+", m["text"])):
+            for j, mt in enumerate(_WORD.finditer(m["text"])):
                 toks_out.append((m["start"] + mt.start(), mt.group(), "NNP", "compound",
                                  ("B-PERSON" if j == 0 else "I-PERSON")))
     toks_out.sort(key=lambda t: t[0])
@@ -559,9 +637,12 @@ def quadruple(inst: dict, quadruple_id: str, source: str = "extract", url: str |
     edits of each variant. Gold labels (``a_coref``/``b_coref``) apply to all four. Every row's
     offsets are checked (:func:`check_offsets`): a :class:`GenerateError` rather than a row
     whose pronoun, A, B or a mention is not where it says."""
+    if name_forms not in NAME_FORMS:
+        raise GenerateError(f"unknown name form convention {name_forms!r}")
     rows, all_edits = [], {}
+    shared = _Shared(inst, words)
     for v in VARIANTS:
-        rec, edits = make_variant(inst, v, words, name_forms)
+        rec, edits = _make_variant(shared, v, name_forms)
         all_edits[v] = edits
         row = QuadrupleRow(
             id=quadruple_id + ID_SUFFIX[v], quadruple_id=quadruple_id, variant=v,

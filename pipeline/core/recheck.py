@@ -50,6 +50,19 @@ def _detected(doc) -> list:
     return found
 
 
+_TOKEN_AT = "counter_gap_recheck_token_at"
+
+
+def _token_at(doc) -> dict[int, int]:
+    """Character offset -> index of the token of ``doc`` that starts there, read in bulk and
+    remembered in the Doc (its tokens never change once parsed; a text shared by several
+    quadruples is asked for each)."""
+    index = doc.user_data.get(_TOKEN_AT)
+    if index is None:
+        index = doc.user_data[_TOKEN_AT] = {idx: i for i, idx in enumerate(doc.to_array("IDX").tolist())}
+    return index
+
+
 def _found(spans: list[tuple[int, int]], s: int, e: int) -> list[int]:
     return [k for k, (a, b) in enumerate(spans) if a < e and s < b]
 
@@ -128,14 +141,19 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
     shift = _shift_of(edits)
     edited = [(ed.start, ed.end) for ed in edits]
     names = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
-    at = {t.idx: t for t in doc}
+    at = None
     for tok, s in zip(inst["tokens"], inst["token_starts"]):
         e = s + len(tok)
         if not words.is_listed(tok) or _found(edited, s, e) or _found(names, s, e) \
                 or words.category_of(tok) == gw.ANIMAL:
             continue                    # animals are left by rule (word_edits)
-        t = at.get(shift(s))
-        if t is None or t.text != tok:
+        if at is None:
+            at = _token_at(doc)
+        i = at.get(shift(s))
+        if i is None:
+            continue
+        t = doc[i]
+        if t.text != tok:
             continue
         nxt = t.nbor(1).ent_iob_ if t.i + 1 < len(doc) else "O"
         if words.category_of(tok) != gw.PRONOUN and in_kept_entity(t.ent_type_, t.ent_iob_, nxt):

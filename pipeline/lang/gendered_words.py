@@ -71,6 +71,9 @@ TITLE_OPPOSITES = {"miss": "mr.", "sir": "lady", "lady": "lord", "master": "miss
 Table = Mapping[str, tuple[str, "str | None", str]]
 
 
+_MAX_REMEMBERED = 200_000       # words whose lookup a WordList remembers (then it starts afresh)
+
+
 def _normalise(word: str) -> str:
     return word.lower().replace("’", "'")
 
@@ -114,6 +117,9 @@ class WordList:
             self.category[w] = PRONOUN
         self.titles = dict(titles or {})
         self.sources = tuple(sources)
+        # word as written -> (listed base, suffix): every token of every swap is looked up, and
+        # the tables above are never changed after this
+        self._bases: dict[str, tuple[str, str]] = {}
 
     @classmethod
     def from_tables(cls, tables: Iterable[tuple[str, Table, bool]]) -> "WordList":
@@ -139,23 +145,29 @@ class WordList:
                 return w[: -len(suffix)], suffix
         return w, ""
 
+    def _base(self, word: str) -> tuple[str, str]:
+        """:meth:`_split_affix` of ``word`` as written (normalised), remembered."""
+        got = self._bases.get(word)
+        if got is None:
+            if len(self._bases) >= _MAX_REMEMBERED:
+                self._bases.clear()
+            got = self._bases[word] = self._split_affix(_normalise(word))
+        return got
+
     def is_listed(self, word: str) -> bool:
-        base, _ = self._split_affix(_normalise(word))
-        return base in self.gender
+        return self._base(word)[0] in self.gender
 
     def gender_of(self, word: str) -> str | None:
-        base, _ = self._split_affix(_normalise(word))
-        return self.gender.get(base)
+        return self.gender.get(self._base(word)[0])
 
     def category_of(self, word: str) -> str | None:
-        base, _ = self._split_affix(_normalise(word))
-        return self.category.get(base)
+        return self.category.get(self._base(word)[0])
 
     def is_gendered_use(self, word: str, tag: str | None) -> bool:
         """False when ``tag`` says a listed non-pronoun word is not a noun/adjective here."""
         if tag is None or tag == "":
             return True
-        base, _ = self._split_affix(_normalise(word))
+        base = self._base(word)[0]
         if base in AMBIGUOUS_PRONOUNS or self.category.get(base) == PRONOUN:
             return True
         if tag.startswith("RB") and base.endswith("ly") and self.category.get(base) == "adjective":
@@ -171,7 +183,7 @@ class WordList:
             return "hers" if tag == "PRP" else "her"
         if w in _PRONOUN_OPPOSITE:
             return _PRONOUN_OPPOSITE[w]
-        base, suffix = self._split_affix(w)
+        base, suffix = self._base(word)
         out = self.opposite.get(base)
         if out is None:
             return None
@@ -408,7 +420,13 @@ def pronoun_case(doc) -> int:
       noun, adjective or number -> determiner (PRP$, ``poss``: "_his_ poor girl"); a
       determiner, punctuation or nothing -> "her" an object, "his" independent."""
     changed = 0
-    for tok in doc:
+    strings = doc.vocab.strings
+    wanted = {strings["her"], strings["his"]}
+    # the lower-case forms read in bulk: only "her" and "his" become Token objects
+    for i, lower in enumerate(doc.to_array("LOWER").tolist()):
+        if lower not in wanted:
+            continue
+        tok = doc[i]
         low = tok.lower_
         if low not in ("her", "his"):
             continue

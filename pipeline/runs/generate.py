@@ -106,7 +106,7 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     if variants:
         rows = [r for r in rows if split_id(str(r["ID"]))[1] == ORIGINAL]
     stats["variant_rows"] = len(variants)
-    nlp = nlp_mod.load(args.model)
+    nlp = nlp_mod.load(nlp_mod.resolve_model_name(args.model))
     reasons: Counter = Counter()
     out = []
     # the whole pipeline: tags and dependencies decide her/his, NER finds the names
@@ -720,7 +720,7 @@ def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, sho
     from pipeline.nlp import load as nlp_mod
     from pipeline.runs.progress import track
 
-    nlp = nlp_mod.load(args.model)
+    nlp = nlp_mod.load(nlp_mod.resolve_model_name(args.model))     # the pipeline already loaded, not a second
     components = getattr(args, "recheck_components", "needed")
     texts = [r["text"] for _, recs, _ in made for r in recs]
     disable = recheck_disabled(nlp, components)

@@ -164,3 +164,29 @@ def test_forms_of_address_to_young_women_flip(word, opposite):
     from pipeline.lang.gendered_words import flip
 
     assert flip(word) == opposite
+
+
+def test_remembered_lookups_answer_as_a_fresh_list(monkeypatch):
+    """A WordList remembers each word's lookup (its tables never change once built): every
+    answer equals a fresh list's, asked twice, and after the memory starts afresh."""
+    words = ["her", "His", "Miss.", "man's", "BOYS'", "Lady", "count", "table", "king’s", "Mr.", "tigress", ""]
+    fresh = gw.load([])
+    listed = gw.WordList.from_tables([("t", {w: v for w, v in [("man", ("woman", MASCULINE, "noun")),
+                                                               ("boy", ("girl", MASCULINE, "noun"))]}, True)])
+
+    def answers(wl):
+        return [(wl.is_listed(w), wl.gender_of(w), wl.category_of(w), wl.flip(w), wl.flip(w, "VB"),
+                 wl.flip_title(w), wl.is_gendered_use(w, "NN")) for w in words]
+
+    for wl in (fresh, listed):
+        first = answers(wl)
+        assert answers(wl) == first
+        wl._bases.clear()
+        assert answers(wl) == first
+    monkeypatch.setattr(gw, "_MAX_REMEMBERED", 3)
+    small = gw.WordList.from_tables([("t", {"man": ("woman", MASCULINE, "noun")}, True)])
+    reference = gw.WordList.from_tables([("t", {"man": ("woman", MASCULINE, "noun")}, True)])
+    got = answers(small)
+    assert len(small._bases) <= 3
+    monkeypatch.setattr(gw, "_MAX_REMEMBERED", 10**6)
+    assert got == answers(reference)

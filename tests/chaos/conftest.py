@@ -18,6 +18,7 @@ _malformed: Counter = Counter()
 _files: dict[str, Counter] = defaultdict(Counter)
 _categories: dict[str, Counter] = defaultdict(Counter)
 _rss: list[int] = []
+_figures: list[str] = []         # the web load test's line
 
 # the category of the tests of each file (test_chaos.py's other tests: by name, below)
 FILE_CATEGORY = {
@@ -75,6 +76,7 @@ def pytest_runtest_logreport(report):
             _malformed[verdict] += 1
         _categories[_category(report.nodeid)][verdict] += 1
         _rss.extend(v for k, v in report.user_properties if k == "rss")
+        _figures.extend(v for k, v in report.user_properties if k == "web_load")
 
 
 def _mb(n: int) -> str:
@@ -105,6 +107,8 @@ def pytest_terminal_summary(terminalreporter):
           f"memory over 2 GB {bad['memory'] + over}")
     write(f"peak RSS: this process {_mb(own)}, its largest child {_mb(children)}"
           + (f", the largest isolated probe {_mb(max(_rss))} ({len(_rss)} isolated)" if _rss else ""))
+    for line in _figures:
+        write(f"web load: {line}")
     total: Counter = Counter()
     for name in sorted(_files):
         total.update(_files[name])

@@ -289,3 +289,20 @@ def test_cda_and_persons_record_their_settings_from_the_result(tmp_path):
     assert _cli(["persons", "--corpus", corpus(tmp_path), "--out", tmp_path / "persons"]) == 0
     assert json.loads((tmp_path / "persons" / RECORD).read_text())["settings"] == {"model": resolve_model_name(None)}
     assert noted() == {}            # the CLI forgets them after the run
+
+
+def test_the_example_of_docs_architecture_runs(tmp_path, monkeypatch):
+    """docs/architecture.md, "Calling a run from Python": the example runs as written, and its
+    last line is the error it says."""
+    import re
+
+    page = (Path(__file__).resolve().parents[2] / "docs" / "architecture.md").read_text(encoding="utf-8")
+    section = page.split("## Calling a run from Python", 1)[1]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    shown = re.findall(r"# (\[.*\])", code)
+    monkeypatch.chdir(tmp_path)
+    with contextlib.redirect_stdout(io.StringIO()) as out, \
+            pytest.raises(InputError, match=re.escape("--resamples must be >= 0 (0: no bootstrap), got -1")):
+        exec(compile(code, "docs/architecture.md", "exec"), {})
+    assert shown and shown[0] in out.getvalue()
+    assert (tmp_path / "sowinobias-sample" / "sowinobias.parquet").is_file()

@@ -37,6 +37,10 @@ way. Parent death: the processes of a ``LocalCluster`` started by this process e
 client with SIGKILL and checks), so no guard of ours is needed there; a cluster started
 elsewhere (``--scheduler ADDRESS``) keeps its own lifetime, as a shared service should.
 
+Start. :func:`started` starts a pool's workers before the tasks are known, each loading what
+every task needs (``warm``), while the caller reads its input; :func:`run_books` then runs on
+them.
+
 Progress. ``book_fn`` may call :func:`report_progress` (words done so far in its book, per
 chunk); the words bar advances with it while the book runs, and is corrected to the count
 ``write`` returns when the book ends. The caller chooses the display (``bar``: a factory with
@@ -175,11 +179,18 @@ def _die_with_parent(parent: int) -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
-def _worker_init(parent: int, progress) -> None:
+def _worker_init(parent: int, progress, warm=None) -> None:
     global _progress
     _die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)     # the parent decides; it terminates us
     _progress = progress
+    if warm is not None:
+        with contextlib.suppress(Exception):    # a task meets the same failure and reports it
+            warm()
+
+
+def _nothing() -> None:
+    """A task that only makes the pool start a worker process."""
 
 
 def _call(book_fn, key, task):
@@ -331,9 +342,52 @@ def _run_alone(ctx, book_fn, task, channel, progress, key) -> tuple[str, Any]:
         receive.close()
 
 
+class _Ahead:
+    """A pool whose workers were started before the tasks were known (:func:`started`)."""
+
+    def __init__(self, workers: int, warm: Callable[[], Any] | None):
+        self.workers, self.used = workers, False
+        self.ctx = mp.get_context("spawn")
+        self.channel = _Progress()
+        self.pool = ProcessPoolExecutor(workers, mp_context=self.ctx, max_tasks_per_child=MAX_TASKS_PER_CHILD,
+                                        initializer=_worker_init, initargs=(os.getpid(), self.channel.path, warm))
+        for _ in range(workers):        # the pool starts a process for each task it cannot place
+            self.pool.submit(_nothing)
+
+
+_ahead: _Ahead | None = None
+
+
+@contextlib.contextmanager
+def started(workers: int, warm: Callable[[], Any] | None = None):
+    """Start a pool of ``workers`` processes now, each calling ``warm()`` first (loading what
+    every task needs; an exception there is left for the tasks to meet), so that their start
+    overlaps what the caller does before :func:`run_books` (reading its input, checking its
+    output). The first :func:`run_books` of the block with the same ``workers`` (and no
+    scheduler) runs on them; workers left unused are stopped when the block ends. Nothing
+    for ``workers`` <= 1."""
+    global _ahead
+    if workers <= 1:
+        yield
+        return
+    ahead = _ahead = _Ahead(workers, warm)
+    try:
+        yield
+    finally:
+        if _ahead is ahead:
+            _ahead = None
+        if not ahead.used:
+            _stop(ahead.pool)
+            ahead.channel.close()
+
+
 def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress, key) -> None:
-    ctx = mp.get_context("spawn")     # a fresh interpreter per worker: no forked spaCy state
-    channel = _Progress()
+    global _ahead
+    ahead = _ahead if _ahead is not None and _ahead.workers == workers else None
+    if ahead is not None:
+        _ahead, ahead.used = None, True
+    ctx = ahead.ctx if ahead else mp.get_context("spawn")     # a fresh interpreter per worker: no forked spaCy state
+    channel = ahead.channel if ahead else _Progress()
     pending: deque = deque(tasks)
     suspects: deque = deque()
     try:
@@ -347,8 +401,11 @@ def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress, key) ->
                     fail(task, value)
                 continue
             running: dict = {}
-            pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=MAX_TASKS_PER_CHILD,
-                                       initializer=_worker_init, initargs=(os.getpid(), channel.path))
+            if ahead is not None:
+                pool, ahead = ahead.pool, None
+            else:
+                pool = ProcessPoolExecutor(workers, mp_context=ctx, max_tasks_per_child=MAX_TASKS_PER_CHILD,
+                                           initializer=_worker_init, initargs=(os.getpid(), channel.path))
             try:
                 broken = False
                 _submit(pool, running, pending, workers, book_fn, key)

@@ -436,21 +436,50 @@ def generate(args: GenerateSettings) -> int:
     return _generate_gap(args, out_dir, stats, words)
 
 
+def warm_worker(model: str | None) -> None:
+    """What every book needs, loaded as a pool worker starts (:func:`pipeline.engines.started`)
+    while this process reads the instances: the modules of :func:`process_book` and the
+    re-check's spaCy pipeline ``model`` (None: no re-check)."""
+    import pipeline.core.book_cast  # noqa: F401
+    import pipeline.core.quadruples  # noqa: F401
+    import pipeline.core.recheck  # noqa: F401
+    import pipeline.formats.tables  # noqa: F401
+    import pipeline.lang.evidence_json  # noqa: F401
+
+    if model is not None:
+        from pipeline.nlp import load as nlp_mod
+
+        nlp_mod.load(model)
+
+
 def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
     """--instances: one task per book (this process, a pool or Dask: :mod:`pipeline.engines`),
-    each book's part written as it comes back, then the parts merged in book order."""
+    each book's part written as it comes back, then the parts merged in book order. A pool's
+    workers start first (:func:`warm_worker`), while this process reads the instances."""
+    import functools
+
+    from pipeline import engines
+    from pipeline.nlp.load import resolve_model_name
+
+    path = instances_path(args.instances)
+    model = None if args.no_recheck else resolve_model_name(args.model)
+    ahead = args.workers if not args.scheduler else 1
+    with engines.started(ahead, functools.partial(warm_worker, model)):
+        return _generate_parts(args, out_dir, stats, path, model)
+
+
+def _generate_parts(args: GenerateSettings, out_dir: Path, stats: dict, path: Path, model: str | None) -> int:
+    """The books of the instances file ``path`` whose part is not done made and written, then
+    every part merged (``model``: the re-check's resolved pipeline, None without one)."""
     import time
 
     from pipeline import engines
     from pipeline.errors import InputError
     from pipeline.formats.fingerprint import run_fingerprint
-    from pipeline.nlp.load import resolve_model_name
     from pipeline.runs import progress
 
-    path = instances_path(args.instances)
     insts, bad = _read_instances(path, args.skip_bad_rows)
     stats["bad_rows"] = bad
-    model = None if args.no_recheck else resolve_model_name(args.model)
     if model is not None:            # a missing model: one line now, not one lost book per worker
         import importlib.util
         import os

@@ -49,6 +49,15 @@ def marked_sleep(x: int, marker: str) -> int:
     return x
 
 
+def note_pid(folder: str) -> None:
+    """A pool worker's warm-up (:func:`pipeline.engines.started`): its pid, as a file in ``folder``."""
+    Path(folder, str(os.getpid())).touch()
+
+
+def worker_pid(x: int) -> int:
+    return os.getpid()
+
+
 # the run's real per-book function, kept when main() rebinds its name in pipeline.runs.extract (in workers
 # that module is fresh and unpatched)
 _REAL = None

@@ -87,3 +87,34 @@ def test_engines_import_no_command():
     code = "import sys, pipeline.engines; print(sorted(m for m in sys.modules if m.startswith('pipeline.stages')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
+
+
+def test_workers_started_ahead_run_the_tasks(tmp_path):
+    """engines.started: the pool's workers start (and warm up) before the tasks are known;
+    the run_books in the block runs on exactly those workers."""
+    import functools
+
+    from tests.stages.engine_helpers import note_pid, worker_pid
+
+    pids: dict = {}
+    with engines.started(2, functools.partial(note_pid, str(tmp_path))):
+        engines.run_books([(x,) for x in range(4)], worker_pid, lambda task, pid: pids.__setitem__(task[0], pid),
+                          workers=2)
+    warmed = {int(p.name) for p in tmp_path.iterdir()}
+    assert set(pids) == {0, 1, 2, 3}
+    assert len(warmed) == 2 and set(pids.values()) <= warmed
+    assert engines._ahead is None
+
+
+def test_workers_started_ahead_and_left_unused_are_stopped(tmp_path):
+    import functools
+
+    from tests.stages.engine_helpers import note_pid
+
+    with engines.started(2, functools.partial(note_pid, str(tmp_path))):
+        ahead = engines._ahead
+        processes = list(ahead.pool._processes.values())      # the executor's own table
+    assert engines._ahead is None and not ahead.used and len(processes) == 2
+    for process in processes:
+        process.join(timeout=30)
+        assert not process.is_alive()

@@ -364,15 +364,16 @@ def started(workers: int, warm: Callable[[], Any] | None = None):
     every task needs; an exception there is left for the tasks to meet), so that their start
     overlaps what the caller does before :func:`run_books` (reading its input, checking its
     output). The first :func:`run_books` of the block with the same ``workers`` (and no
-    scheduler) runs on them; workers left unused are stopped when the block ends. Nothing
-    for ``workers`` <= 1."""
+    scheduler) runs on them; workers left unused are stopped when the block ends (SIGTERM
+    in the block is a KeyboardInterrupt, as in run_books). Nothing for ``workers`` <= 1."""
     global _ahead
     if workers <= 1:
         yield
         return
     ahead = _ahead = _Ahead(workers, warm)
     try:
-        yield
+        with _sigterm_as_interrupt():   # as in run_books: the workers and the socket go with the run
+            yield
     finally:
         if _ahead is ahead:
             _ahead = None

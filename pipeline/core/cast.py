@@ -152,6 +152,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "a name used as a modifier (the old Irving place)"
     if all(len(w.rstrip(".")) <= 1 for w in words):
         return "initials"
+    if _self_coordinated(doc, m):
+        return "a name coordinated with itself (Jarndyce and Jarndyce: a lawsuit)"
     after = doc[m.token_end] if m.token_end < len(doc) else None
     if after is not None and after.text in PLACE_HEADS and _prev(doc, m.token_start) is not None \
             and _prev(doc, m.token_start).lower_ in (*PLACE_PREPS, "the"):
@@ -192,6 +194,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     if first.lower() in SAINTS or (m.title and m.title.lower() in SAINTS):
         if prev is not None and prev.lower_ in PLACE_PREPS:
             return "saint-place"
+        rest = [w for w in words if w.lower() not in SAINTS]
+        if rest and evidence is not None and known_place(_saint_spelled(first) + " " + " ".join(rest)) \
+                and not any(evidence.is_person(w) for w in rest):
+            return "saint-place"        # "the shores of St. Helena": GeoNames spells it "Saint Helena"
         if nxt is not None and nxt.text in POSSESSIVE:
             after = _next(doc, nxt.i + 1)
             if after is None or after.is_punct or not after.text[:1].isalpha() or after.tag_ not in ("NN", "NNS", "JJ"):
@@ -267,6 +273,25 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if evidence is not None and not m.title and evidence.model_rejects(word):
             return "model"              # the learned decision (lang/person_model): "Latitude", "Niagara"
     return None
+
+
+def _saint_spelled(word: str) -> str:
+    """"St." / "ST" -> "Saint", "Ste." -> "Sainte": the gazetteer's spelling."""
+    return "Sainte" if word.rstrip(".").lower() in ("ste", "sainte") else "Saint"
+
+
+def _self_coordinated(doc, m: NameMention) -> bool:
+    """The untitled one-word mention is coordinated with the same word ("in Jarndyce and
+    Jarndyce", "Dombey and Dombey"): a lawsuit or a firm, no one person (no one is named
+    twice in one coordination)."""
+    if m.title or m.token_end - m.token_start != 1:
+        return False
+    word = doc[m.token_start].text
+    after = m.token_end
+    if after + 1 < len(doc) and doc[after].lower_ == "and" and doc[after + 1].text == word:
+        return True
+    before = m.token_start
+    return before >= 2 and doc[before - 1].lower_ == "and" and doc[before - 2].text == word
 
 
 def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,

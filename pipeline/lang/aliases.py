@@ -39,8 +39,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, _patronymic,
-                                  any_title, given_like, guess, one_given_name, public_nicknames, title_case,
-                                  title_gender)
+                                  any_title, derived_pet_form, given_like, guess, one_given_name, pet_like,
+                                  public_nicknames, title_case, title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 # sentences that name a titled surname and a bare given name together, from which they are two
@@ -188,7 +188,12 @@ class BookAliases:
         if one_given_name(a, b):
             return True
         sa = self.surname_of(a)
-        return bool(sa and sa == self.surname_of(b) and public_nicknames(a, b))
+        if not (sa and sa == self.surname_of(b)):
+            return False
+        if public_nicknames(a, b):
+            return True
+        ga, gb = name_gender_of(a), name_gender_of(b)
+        return derived_pet_form(a, b) and (UNGENDERED in (ga, gb) or ga == gb)
 
     def given_names(self, surname: str, gender: str) -> set[str]:
         """The given names the book writes with ``surname`` whose gender is ``gender`` (or
@@ -276,8 +281,8 @@ def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = Fa
         if _given_like(words[0]):
             aliases.titled_given.setdefault(w, Counter())[title] += 1
         return
-    while words and (not _given_like(words[0]) or (initial and not title and lower is not None
-                                                   and lower[words[0].lower()])):
+    while words and (not (_given_like(words[0]) or (len(words) > 1 and pet_like(words[0])))
+                     or (initial and not title and lower is not None and lower[words[0].lower()])):
         words = words[1:]               # "Poor Amelia Sedley", "Dear Lucilla"
         initial = False
     if len(words) < 2:

@@ -166,8 +166,9 @@ def name_end(text: str, start: int = 0) -> int:
 
 
 # Words the tokenizer leaves glued to a dash run and its neighbours ("meal.--She",
-# "congratulations.--Harriet", "herself—Her"): one token, so no tagger, NER or swap sees them.
-_DASH_RUN = re.compile(r"--+|—+|–")
+# "congratulations.--Harriet", "herself—Her"; the eighteenth century's single hyphen after a
+# stop, "for Lord Orville,-if then"): one token, so no tagger, NER or swap sees them.
+_DASH_RUN = re.compile(r"--+|—+|–|(?<=[,;:.!?])-(?=[^\W\d_])")
 _PIECE = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
 
 
@@ -628,6 +629,40 @@ def public_nicknames(a: str, b: str) -> bool:
     table = _public_nicknames()
     ra, rb = table.get(a, frozenset()) | {a}, table.get(b, frozenset()) | {b}
     return bool(ra & rb)
+
+
+def _pet_stems(pet: str) -> set[str]:
+    """The stems a pet form in "-ie" (or "-y" after a doubled consonant) is made from:
+    "raymie" -> {"raym"}, "maudie" -> {"maud"}, "freddie" -> {"fredd", "fred"}, "johnny" ->
+    {"johnn", "john"}; empty for other words ("mary", "lucy": given names of their own)."""
+    if len(pet) >= 5 and pet.endswith("ie"):
+        stem = pet[:-2]
+    elif len(pet) >= 5 and pet.endswith("y") and pet[-2] == pet[-3] and pet[-2] not in "aeiouy":
+        stem = pet[:-1]
+    else:
+        return set()
+    stems = {stem}
+    if len(stem) >= 4 and stem[-1] == stem[-2]:
+        stems.add(stem[:-1])
+    return {s for s in stems if len(s) >= 3}
+
+
+def derived_pet_form(a: str, b: str) -> bool:
+    """One given name (lower case) is the other's pet form made the English way, a stem and
+    "-ie" ("raymie", "raymond"; "maudie", "maud"; "freddie", "frederick"; "johnny", "john"),
+    for pet forms no list holds. As broad as the public list ("annie" would fit "annabel"):
+    a book must confirm the pair (both written with one surname) before it makes one person
+    (:meth:`pipeline.lang.aliases.BookAliases.one_person_names`)."""
+    if a == b:
+        return False
+    return any(full.startswith(stem) for pet, full in ((a, b), (b, a)) for stem in _pet_stems(pet)
+               if len(full) >= len(stem) and full != pet and not _pet_stems(full))
+
+
+def pet_like(word: str) -> bool:
+    """A capitalised word shaped like a pet form (:func:`derived_pet_form`: "Raymie"), that no
+    name list knows: it may stand first in a full name ("Raymie Wutherspoon")."""
+    return word[:1].isupper() and not word.isupper() and bool(_pet_stems(word.lower()))
 
 
 def given_like(word: str) -> bool:

@@ -162,11 +162,25 @@ def _lines(text: str) -> list[str]:
     return text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
 
 
+# a heading standing on a line of its own inside a block of text, with no blank line around it:
+# a chapter's number set in the middle of the line ("                    V" before the
+# chapter's first line), or a line led by a heading word in capitals ("CHAPTER XI")
+_HEADING_LINE = re.compile(r"^(?:[ \t]{2,}[IVXLCDM]{1,8}\.?|[ \t]*(?:CHAPTER|BOOK|PART|VOLUME|STAVE|CANTO)"
+                           r"(?:[ \t]+[A-Z0-9][\w.,:;'’\-]*){1,8})[ \t]*$")
+
+
 def unwrap(lines: list[str]) -> list[str]:
-    """Hard-wrapped lines -> paragraphs (blank lines separate paragraphs; spaces collapsed)."""
+    """Hard-wrapped lines -> paragraphs (blank lines separate paragraphs; spaces collapsed). A
+    heading line inside a block (:data:`_HEADING_LINE`) is a paragraph of its own: glued to
+    the text after it, a window would start with "V" or read across the chapter's end."""
     paragraphs, current = [], []
     for line in lines:
-        if line.strip():
+        if line.strip() and _HEADING_LINE.match(line):
+            if current:
+                paragraphs.append(_WS.sub(" ", " ".join(current)))
+                current = []
+            paragraphs.append(line.strip())
+        elif line.strip():
             current.append(line.strip())
         elif current:
             paragraphs.append(_WS.sub(" ", " ".join(current)))

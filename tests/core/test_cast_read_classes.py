@@ -1,0 +1,125 @@
+"""Classes of errors from the read of seed 20261134 (issue 42), each rule with positive and
+negative hand-written sentences: a saint's place the gazetteer spells "Saint" ("the shores of
+St. Helena"), a name coordinated with itself ("Jarndyce and Jarndyce", a lawsuit), pet forms
+made the English way ("Raymie" / "Raymond Wutherspoon"), a name glued to a single hyphen after
+a stop ("Lord Orville,-if then") and a chapter's number on a line of its own inside a block
+of text."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.core.cast import doc_mentions
+from pipeline.formats.corpus.text import unwrap
+from pipeline.lang.aliases import book_aliases
+from pipeline.lang.book_evidence import book_evidence
+from pipeline.lang.names import derived_pet_form, glued_pieces, pet_like
+from tests.core.test_cast import person_doc
+
+
+def found(doc, evidence=None) -> bool:
+    return bool(doc_mentions(doc, evidence))
+
+
+# ---------------------------------------------------------------- St. X, a place -----------
+
+BOOK_ISLAND = "They sailed from Freetown. The ship was lost at sea. Nobody came back. " * 3
+BOOK_ST_JOHN = ('"Jane," said St. John. John spoke again. "No," said John. St. John smiled at her. '
+                'John said nothing. ') * 3
+
+
+@pytest.mark.parametrize("text,word,book,person", [
+    ("The wreckage was found upon the shores of St. Helena last year.", "St. Helena", BOOK_ISLAND, False),
+    ("They sailed to St. Helena in May.", "St. Helena", BOOK_ISLAND, False),
+    # a name the book shows to be a person: "St. John" (Saint John is a city too)
+    ("I asked St. John to wait for me.", "St. John", BOOK_ST_JOHN, True),
+    # a saint's name that is no known place stays a person
+    ("He met St. Aubert at the gate.", "St. Aubert", BOOK_ISLAND, True),
+])
+def test_a_saints_place_spelled_st_is_a_known_place(nlp, text, word, book, person):
+    doc = person_doc(nlp, text, word)
+    assert found(doc, book_evidence(book, "b")) is person
+
+
+# ---------------------------------------------------------- a name coordinated with itself ----
+
+@pytest.mark.parametrize("text,word,nth,person", [
+    ("I represent, in Jarndyce and Jarndyce and otherwise, a singular man.", "Jarndyce", 0, False),
+    ("I represent, in Jarndyce and Jarndyce and otherwise, a singular man.", "Jarndyce", 1, False),
+    ("Jarndyce and Skimpole came in together.", "Jarndyce", 0, True),
+    ("Skimpole and Jarndyce came in together.", "Jarndyce", 0, True),
+])
+def test_a_name_coordinated_with_itself_is_no_person(nlp, text, word, nth, person):
+    doc = person_doc(nlp, text, word, nth)
+    assert found(doc) is person
+
+
+# ---------------------------------------------------------------------- pet forms ----------
+
+@pytest.mark.parametrize("a,b,same", [
+    ("raymie", "raymond", True),
+    ("maudie", "maud", True),
+    ("freddie", "frederick", True),
+    ("johnny", "john", True),
+    ("mary", "margaret", False),        # a given name of its own, no pet form
+    ("lucy", "lucilla", False),
+    ("tom", "thomas", False),           # the tables' business, not a stem's
+    ("raymie", "rachel", False),
+])
+def test_a_pet_form_made_the_english_way(a, b, same):
+    assert derived_pet_form(a, b) is same
+    assert derived_pet_form(b, a) is same
+
+
+def test_pet_like_words():
+    assert pet_like("Raymie") and pet_like("Maudie")
+    assert not pet_like("Mary") and not pet_like("RAYMIE") and not pet_like("raymie")
+
+
+def test_a_pet_form_the_book_writes_with_the_surname_is_one_person():
+    book = ("Raymie Wutherspoon came in. Major Raymond Wutherspoon sat down. Raymie smiled. "
+            "Raymond Wutherspoon spoke. Raymie Wutherspoon left. ")
+    a = book_aliases(book)
+    assert a.surname_of("raymie") == a.surname_of("raymond") == "wutherspoon"
+    assert a.one_person_names("raymie", "raymond")
+
+
+def test_a_pet_form_with_another_surname_or_gender_is_another_person():
+    other_surname = ("Raymie Wutherspoon came in. Raymond Smith sat down. Raymie Wutherspoon left. "
+                     "Raymond Smith spoke. ")
+    assert not book_aliases(other_surname).one_person_names("raymie", "raymond")
+    other_gender = ("Charlie Brown came in. Charlotte Brown sat down. Charlie Brown left. Charlotte Brown spoke. ")
+    assert not book_aliases(other_gender).one_person_names("charlie", "charlotte")
+    coordinated = ("Raymie Wutherspoon came in. Raymond Wutherspoon sat down. Raymie and Raymond talked. "
+                   "Raymie Wutherspoon left. ")
+    assert not book_aliases(coordinated).one_person_names("raymie", "raymond")
+
+
+# ------------------------------------------------------- a single hyphen after a stop -------
+
+@pytest.mark.parametrize("token,pieces", [
+    ("Orville,-if", [(0, "Orville"), (9, "if")]),
+    ("opinion;-but", [(0, "opinion"), (9, "but")]),
+    ("him.-She", [(0, "him"), (5, "She")]),
+    ("to-night", []),                    # a hyphenated word
+    ("well-known", []),
+    ("Mr.-", []),
+    ("meal.--She", [(0, "meal"), (7, "She")]),
+])
+def test_a_single_hyphen_after_a_stop_is_a_dash(token, pieces):
+    assert glued_pieces(token) == pieces
+
+
+# ------------------------------------------------- a heading line inside a block -----------
+
+@pytest.mark.parametrize("lines,paragraphs", [
+    (['is well cut out for me."', "                    V", '"How do I look?" said Bathsheba,', "giving a look."],
+     ['is well cut out for me."', "V", '"How do I look?" said Bathsheba, giving a look.']),
+    (["the end.", "CHAPTER XI. THE BALL", "It was a day."], ["the end.", "CHAPTER XI. THE BALL", "It was a day."]),
+    # no heading: a word in capitals leading a line of prose, a pronoun at a line's start
+    (["and so", "BOOK was the word he used."], ["and so BOOK was the word he used."]),
+    (["and then", "I went home."], ["and then I went home."]),
+    (["and then", "I", "went home."], ["and then I went home."]),      # not indented
+])
+def test_a_heading_line_inside_a_block_is_a_paragraph(lines, paragraphs):
+    assert unwrap(lines) == paragraphs

@@ -24,8 +24,10 @@ modules); the benchmarks and the web apps call the same functions.
   :mod:`pipeline.runs.experiment_export`, :mod:`pipeline.runs.embeddings`,
   :mod:`pipeline.runs.sowinobias`: the other commands' runs.
 
-The bigger runs take a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
-``GenerateSettings``...); the smaller ones the parsed options as they are.
+Every run takes a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
+``GenerateSettings``, ``LabelSettings``...; the shared helpers and ``RunResult`` are in
+:mod:`pipeline.runs.settings`), built by its command from the parsed options; ``predict``
+(:mod:`pipeline.systems.run`) still takes the options as they are.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.formats`,
 :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`,

@@ -8,7 +8,8 @@ project root, so that a test can guard the whole run with a subprocess timeout:
   :func:`square_or_die` (task VICTIM kills its worker, task -VICTIM raises; VICTIM 0: tasks
   0..5 only, none fails); prints one JSON object ``{"results": {...}, "lost": {...}}``.
 * ``pool-write-error``: the writer raises on the first result while the other worker is busy
-  for a minute; prints ``stopped: ...`` once the run has stopped, then ``after S s``.
+  for a minute; prints ``stopped: ...`` once the run has stopped, then ``after S s`` (since
+  the run began) and ``since the failure S s`` (since the writer raised).
 * ``dask-sleep MARKER``: a Dask ``LocalCluster`` of this process runs :func:`marked_sleep`
   (the test kills this process once MARKER exists).
 * ``extract VICTIM ARGS...``: ``python -m pipeline extract ARGS...`` with the extract run's per-unit
@@ -100,17 +101,22 @@ def main(argv: list[str]) -> int:
         # the writer fails on the first result while other tasks run: the run stops at once
         from pipeline import engines
 
-        def failing_write(task, result):
-            raise RuntimeError("disk full")
-
         import time
+
+        failed_at = []
+
+        def failing_write(task, result):
+            failed_at.append(time.monotonic())
+            raise RuntimeError("disk full")
 
         t0 = time.monotonic()
         try:
             engines.run_books([(x, 1000) for x in range(8)], slow_square, failing_write, workers=2)
         except RuntimeError as exc:
+            stopped = time.monotonic()
             print(f"stopped: {exc}")
-            print(f"after {time.monotonic() - t0:.1f} s")
+            print(f"after {stopped - t0:.1f} s")
+            print(f"since the failure {stopped - failed_at[0]:.1f} s")
             return 0
         return 1
     if mode == "dask-sleep":

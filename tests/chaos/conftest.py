@@ -22,7 +22,7 @@ _figures: list[str] = []         # the web load test's line
 
 # the category of the tests of each file (test_chaos.py's other tests: by name, below)
 FILE_CATEGORY = {
-    "test_seeded_kills.py": "seeded kill -9 (33 + a clean run)",
+    "test_seeded_kills.py": "seeded kill -9 (33 kills, 1 temporaries test)",
     "test_web_hardening.py": "web apps",
     "test_web_load.py": "web apps",
     "test_not_ours.py": "locks, --overwrite, --out (not ours)",

@@ -567,11 +567,12 @@ def main(argv: list[str] | None = None) -> int:
         wanted = [c for c in all_cases() if not argv or any(a in c.name for a in argv)]
         outcomes = [run_case(c, inputs, root / f"case{k}") for k, c in enumerate(wanted)]
     counts: dict[str, int] = {}
-    for o in outcomes:
-        counts[o.verdict] = counts.get(o.verdict, 0) + 1
-        print(f"{o.verdict:<10} {o.case}: {o.detail}")
+    for c, o in zip(wanted, outcomes):
+        verdict = ("xpass" if o.verdict == "pass" else "xfail") if c.xfail else o.verdict   # known open bugs
+        counts[verdict] = counts.get(verdict, 0) + 1
+        print(f"{verdict:<10} {o.case}: {o.detail}")
     print(f"\n{len(outcomes)} malformed-input cases: " + ", ".join(f"{v} {n}" for v, n in sorted(counts.items())))
-    return 0 if counts.get("pass", 0) == len(outcomes) else 1
+    return 0 if counts.get("pass", 0) + counts.get("xfail", 0) == len(outcomes) else 1
 
 
 if __name__ == "__main__":

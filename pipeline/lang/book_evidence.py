@@ -132,7 +132,8 @@ _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}(
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
 # (capitalised modifiers too: "Joyce was the Frizinghall policeman")
 # (the noun before no name: in "Liza-Lu, the boy Abraham, and ..." the boy is Abraham)
-_APPOSITION = re.compile(rf"\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])"
+# (not after "like": in "Like Bounds, the woman prepared only breakfast" the woman is another)
+_APPOSITION = re.compile(rf"(?<![Ll]ike\s)(?<![Uu]nlike\s)\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])"
                          rf"(?!\s+[{_UP}])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(rf"\b{_RUN}")

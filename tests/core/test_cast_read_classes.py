@@ -123,3 +123,19 @@ def test_a_single_hyphen_after_a_stop_is_a_dash(token, pieces):
 ])
 def test_a_heading_line_inside_a_block_is_a_paragraph(lines, paragraphs):
     assert unwrap(lines) == paragraphs
+
+
+# ------------------------------------------------ "Like X, the woman ...": no apposition -----
+
+@pytest.mark.parametrize("text,form,gender", [
+    ("Like Bounds, the woman prepared only breakfast. ", "Bounds", None),
+    ("Unlike Bounds, the girl was never late. ", "Bounds", None),
+    ("Bounds, the old butler, came in. ", "Bounds", "masculine"),
+    ("He liked Jo, a tall girl of fifteen. ", "Jo", "feminine"),    # "liked": a verb, not "like"
+])
+def test_a_name_after_like_takes_no_apposition(text, form, gender):
+    from pipeline.lang.book_evidence import book_evidence as evidence_of
+
+    ev = evidence_of(text * 2, "b").forms.get(form)
+    votes = dict(ev.appositions) if ev is not None else {}
+    assert (max(votes, key=votes.get) if votes else None) == gender

@@ -33,7 +33,7 @@ reach the final dataset. The records follow schema QUADRUPLES (``pipeline.format
 A, B and their offsets are the file's, and A-coref/B-coref are kept.
 
 May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.lang`,
-:mod:`pipeline.core.generate` (the GAP conversion's shared pieces), :mod:`pipeline.core.annotation_questions`. Works on spaCy Docs passed
+:mod:`pipeline.core.gap_rows` (the GAP conversion's shared pieces), :mod:`pipeline.core.annotation_questions`. Works on spaCy Docs passed
 in; never loads a pipeline or touches a file.
 """
 
@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from pipeline.core.generate import REJECT_AMBIGUOUS, positional_pattern
+from pipeline.core.gap_rows import REJECT_AMBIGUOUS, positional_pattern
 from pipeline.core.annotation_questions import trim_span
 from pipeline.core.cast import doc_mentions
 from pipeline.lang.names import group_persons, mention_from_span

@@ -9,7 +9,7 @@ Figures (printed as Markdown with the date and the machine's size):
 1. **Qualification** of the 75 published originals of the dev file
    (``reference/counter-gap-dev/C-GAP-withdot.dev.tsv``): each text through our pipeline
    and the conversion ``generate --gap-tsv`` itself runs
-   (:func:`pipeline.core.generate.qualified_gap_instance`): exactly two masculine and two feminine
+   (:func:`pipeline.core.gap_rows.qualified_gap_instance`): exactly two masculine and two feminine
    persons, and the published A and B (trimmed of a possessive) in mentions of the two persons
    of the pronoun's gender.
 2. **Recall** of the same 75 originals: ``python -m pipeline extract --strategy prune`` over the
@@ -33,7 +33,7 @@ Not a test: it reads ../shared and takes several minutes (run it with ``nice``).
 May import: the standard library; inside functions: spaCy, :mod:`pipeline.vocab`,
 :mod:`pipeline.formats.books`, :mod:`pipeline.formats.conll`, :mod:`pipeline.lang.patterns`,
 :mod:`pipeline.lang.pronouns`, from :mod:`pipeline.nlp` its ``load`` and ``persons``,
-:mod:`pipeline.core.generate`, :mod:`pipeline.core.label`, :mod:`pipeline.core.extraction_ceiling`
+:mod:`pipeline.core.gap_rows`, :mod:`pipeline.core.label`, :mod:`pipeline.core.extraction_ceiling`
 and :mod:`pipeline.core.alignment`; the ``extract`` command is run in a subprocess.
 """
 
@@ -86,8 +86,8 @@ def published_originals(path: Path) -> list[dict]:
 
 def qualification(nlp, rows: list[dict], layer: bool) -> dict:
     """What ``generate --gap-tsv`` does with each published original: the command's own
-    conversion (:func:`pipeline.core.generate.qualified_gap_instance`), with or without the layer."""
-    from pipeline.core.generate import qualified_gap_instance
+    conversion (:func:`pipeline.core.gap_rows.qualified_gap_instance`), with or without the layer."""
+    from pipeline.core.gap_rows import qualified_gap_instance
     from pipeline.nlp.persons import PERSON_LAYER
 
     disabled = [] if layer or PERSON_LAYER not in nlp.pipe_names else [PERSON_LAYER]

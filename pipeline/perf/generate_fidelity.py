@@ -5,7 +5,7 @@
 
 Reads the published quadruples of ``../shared/reference/counter-gap-dev/C-GAP-withdot.dev.tsv``
 (75 quadruples from the four Austen novels, all four variants, exactly as released), runs our
-GAP conversion (:func:`pipeline.core.generate.gap_instance`) on each original and our
+GAP conversion (:func:`pipeline.core.gap_rows.gap_instance`) on each original and our
 generation on those that qualify, and prints:
 
 * how many of the originals qualify (and the rejection reasons of the others);
@@ -142,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: {path} is absent")
         return 0
 
-    from pipeline.core import generate as core
+    from pipeline.core.gap_rows import qualified_gap_instance
+    from pipeline.core.quadruples import quadruple
     from pipeline.lang import gendered_words as gw
     from pipeline.nlp import load as nlp_mod
     from pipeline.vocab import CONTROL, ORIGINAL, SWAP_1, SWAP_2
@@ -159,12 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     per_quad_classes: Counter = Counter()
     qualified = 0
     for (qid, q), doc in zip(originals, docs):
-        inst, reason, _ = core.qualified_gap_instance(q[ORIGINAL], doc)
+        inst, reason, _ = qualified_gap_instance(q[ORIGINAL], doc)
         if inst is None:
             reasons[reason] += 1
             continue
         qualified += 1
-        recs, _ = core.quadruple(inst, qid, words=words, name_forms=args.name_forms)
+        recs, _ = quadruple(inst, qid, words=words, name_forms=args.name_forms)
         ours = {r["variant"]: r["text"] for r in recs}
         theirs = {v: q[v]["Text"] for v in (CONTROL, SWAP_1, SWAP_2) if v in q}
         name_tokens = {w for n in inst["names"] for m in n["mentions"] for w in tokens(m["text"])}

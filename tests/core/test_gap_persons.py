@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pipeline.core.gap_persons import (REJECT_NOT_NAME, REJECT_SAME_PERSON,
                                        gap_persons, gap_records)
-from pipeline.core.generate import REJECT_AMBIGUOUS
+from pipeline.core.gap_rows import REJECT_AMBIGUOUS
 
 
 def row(text, pronoun, a, b, rid="7", a_at=0, b_at=-1):

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.generate import check_instance, check_offsets, make_variant, quadruple
+from pipeline.core.instances import check_instance
+from pipeline.core.quadruples import check_offsets, make_variant, quadruple
 from tests.core.generate_helpers import build_instance, by_variant, names_of
 
 F, M = "feminine", "masculine"
@@ -200,7 +201,7 @@ def missed_first_mentions(nlp) -> dict:
 
 
 def test_complete_mentions_adds_missed_names(nlp):
-    from pipeline.core.generate import complete_mentions
+    from pipeline.core.instances import complete_mentions
 
     text = MISSED
     inst = missed_first_mentions(nlp)
@@ -222,7 +223,7 @@ def test_complete_mentions_adds_missed_names(nlp):
 def test_complete_mentions_relabels_when_a_or_b_is_none_of_the_four(nlp):
     """A GAP row whose A is not one of the four persons has no ``a_name``: the roles are still
     relabelled, and ``a_name`` stays None (it used to raise KeyError: None)."""
-    from pipeline.core.generate import complete_mentions
+    from pipeline.core.instances import complete_mentions
 
     inst = missed_first_mentions(nlp)
     inst["a_name"], inst["b_name"] = None, "C1"
@@ -232,7 +233,7 @@ def test_complete_mentions_relabels_when_a_or_b_is_none_of_the_four(nlp):
     assert (done["a_name"], done["b_name"]) == (None, "C2")
 
 def test_complete_mentions_ignores_common_words_and_other_entities(nlp):
-    from pipeline.core.generate import complete_mentions
+    from pipeline.core.instances import complete_mentions
 
     text = "Will met Grace, Tom and Frank at Grace Church. Will you come? asked Grace, and he smiled."
     inst = build_instance(
@@ -259,7 +260,7 @@ def test_complete_mentions_ignores_common_words_and_other_entities(nlp):
 
 
 def test_complete_mentions_skips_a_name_after_an_article(nlp):
-    from pipeline.core.generate import complete_mentions
+    from pipeline.core.instances import complete_mentions
 
     text = "Anne met Harrison, Tom and Mary. They walked to the Harrison place, and Anne said she was tired."
     inst = build_instance(

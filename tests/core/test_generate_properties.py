@@ -15,9 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pipeline.lang import gendered_words as gw
-from pipeline.core.generate import (NAME_FORMS, ROLES, check_instance, check_offsets, make_variant, quadruple,
-                                    strip_title_periods_row)
+from pipeline.core.instances import check_instance
+from pipeline.core.quadruples import NAME_FORMS, check_offsets, make_variant, quadruple
+from pipeline.core.title_periods import strip_title_periods_row
 from pipeline.lang.pronouns import FEMININE, MASCULINE, opposite
+from pipeline.vocab import ROLES
 
 FIRST = {MASCULINE: ["John", "Tom", "Frank", "George", "Henry", "Edward", "Robert"],
          FEMININE: ["Emma", "Anne", "Jane", "Lucy", "Mary", "Harriet", "Maria"]}

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from spacy.tokens import Doc, Span
 
-from pipeline.core import generate as core
-from pipeline.core.generate import quadruple, recheck_quadruple, recheck_row
+from pipeline.core.instances import complete_mentions
+from pipeline.core.quadruples import quadruple
+from pipeline.core.recheck import (RECHECK_GENDER, RECHECK_NEW_PERSON, RECHECK_NOT_PERSON, RECHECK_WORD_KEPT,
+                                   recheck_quadruple, recheck_row)
 from tests.core.generate_helpers import build_instance, by_variant
 
 F, M = "feminine", "masculine"
@@ -32,7 +34,7 @@ def test_a_fifth_person_fails_the_recheck(nlp):
     inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said to Lydia that she was late.",
                           PERSONS, ("she", 0), ("C1", 0), ("C2", 0))
     (reason, variant, detail), _ = recheck(nlp, inst)
-    assert (reason, variant, detail) == (core.RECHECK_NEW_PERSON, "original", "Lydia")
+    assert (reason, variant, detail) == (RECHECK_NEW_PERSON, "original", "Lydia")
 
 
 def test_a_gendered_word_left_unflipped_fails_the_recheck(nlp):
@@ -44,7 +46,7 @@ def test_a_gendered_word_left_unflipped_fails_the_recheck(nlp):
     inst["token_tags"][k] = "VB"
     (reason, variant, detail), rows = recheck(nlp, inst)
     assert "her sister" not in rows["swap-1"]["text"] and "sister" in rows["swap-1"]["text"]
-    assert (reason, variant, detail) == (core.RECHECK_WORD_KEPT, "swap-1", "sister")
+    assert (reason, variant, detail) == (RECHECK_WORD_KEPT, "swap-1", "sister")
     inst["token_tags"][k] = "NN"             # as the tagger should have read it: flipped, passes
     (reason, _, _), rows = recheck(nlp, inst)
     assert reason is None and "his brother" in rows["swap-1"]["text"]
@@ -81,7 +83,7 @@ def test_a_swapped_name_the_detection_does_not_find_fails(nlp):
     row, doc = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5)], [
         ("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(9, 10)])])
     assert recheck_row(row, doc, found_before={("C1", 0), ("C2", 0), ("O1", 0), ("O2", 0)})[:2] == \
-        (core.RECHECK_NOT_PERSON, "Frank")
+        (RECHECK_NOT_PERSON, "Frank")
     # a name the original's detection missed too (added by string match) is no failure
     assert recheck_row(row, doc, found_before={("C1", 0), ("C2", 0), ("O1", 0)})[0] is None
     # nor a form found as a person at another position of the quadruple ("Emma met ..." read
@@ -93,14 +95,14 @@ def test_a_swapped_name_the_detection_does_not_find_fails(nlp):
 def test_a_name_of_the_other_gender_fails(nlp):
     row, doc = _row_and_doc(nlp, WORDS_OK, [(0, 1), (2, 3), (4, 5), (9, 10)], NAMES)
     # "Jane" and "Emma" stand where the masculine C1 and the feminine O1 were written
-    assert recheck_row(row, doc)[:2] == (core.RECHECK_GENDER, "Jane (feminine)")
+    assert recheck_row(row, doc)[:2] == (RECHECK_GENDER, "Jane (feminine)")
 
 
 def test_a_person_outside_the_four_fails(nlp):
     words = ["Jane", "met", "Tom", "and", "Emma", "with", "Lydia", "and", "Frank", "."]
     names = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(8, 9)])]
     row, doc = _row_and_doc(nlp, words, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], names)
-    assert recheck_row(row, doc)[:2] == (core.RECHECK_NEW_PERSON, "Lydia")
+    assert recheck_row(row, doc)[:2] == (RECHECK_NEW_PERSON, "Lydia")
 
 
 # ------------------------------------------------------------------ ungendered titles -------
@@ -126,7 +128,7 @@ def test_missed_mention_takes_the_ungendered_title_before_it(nlp):
     inst["names"][0]["mentions"] = inst["names"][0]["mentions"][:1]      # NER missed the second
     inst["names"][0]["mentions"][0]["title"] = "Doctor"
     inst["names"][0]["name"] = "Armstrong"
-    done, added = core.complete_mentions(inst)
+    done, added = complete_mentions(inst)
     c1 = next(n for n in done["names"] if n["role"] == "C1")
     assert added == 1
     assert [(m["text"], m["title"]) for m in c1["mentions"]] == [("Doctor Armstrong", "Doctor")] * 2
@@ -174,7 +176,7 @@ def _easter(nlp, found_as_person_in):
 
 
 def test_a_form_found_as_a_person_only_where_the_book_had_it_fails(nlp):
-    assert _easter(nlp, {"original"}) == (core.RECHECK_NOT_PERSON, "control", "Estella")
+    assert _easter(nlp, {"original"}) == (RECHECK_NOT_PERSON, "control", "Estella")
 
 
 def test_a_form_found_as_a_person_at_another_position_passes(nlp):

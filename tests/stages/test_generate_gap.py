@@ -8,10 +8,13 @@ import itertools
 import pandas as pd
 import pytest
 
-from pipeline.core import generate as gen
+from pipeline.core.gap_rows import (REJECT_AB_MISSING, REJECT_AB_PERSONS, REJECT_FEWER, REJECT_UNGENDERED, gap_instance,
+                                    positional_pattern)
+from pipeline.core.instances import check_instance
+from pipeline.core.quadruples import check_offsets, quadruple
 from pipeline.cli import main
 from pipeline.formats.gap_tsv import GAP_COLUMNS, read_gap_tsv
-from pipeline.vocab import split_id
+from pipeline.vocab import ID_SUFFIX, split_id
 
 T1 = ("Emma Woodhouse met John Knightley and Harriet Smith at the old house. Later Robert Martin "
       "told Harriet that she was welcome, and Emma agreed with her.")
@@ -47,12 +50,12 @@ def test_gap_instance_qualification(nlp):
     reasons = {}
     for r in ROWS:
         row = {**r, **{k: int(r[k]) for k in ("Pronoun-offset", "A-offset", "B-offset")}}
-        inst, reason, _ = gen.gap_instance(row, nlp(row["Text"]))
+        inst, reason, _ = gap_instance(row, nlp(row["Text"]))
         reasons[r["ID"]] = reason
         if inst is not None:
-            gen.check_instance(inst)
-    assert reasons == {"r1": None, "r2": None, "r3": gen.REJECT_FEWER, "r4": gen.REJECT_UNGENDERED,
-                       "r5": gen.REJECT_AB_PERSONS}
+            check_instance(inst)
+    assert reasons == {"r1": None, "r2": None, "r3": REJECT_FEWER, "r4": REJECT_UNGENDERED,
+                       "r5": REJECT_AB_PERSONS}
 
 
 
@@ -67,11 +70,11 @@ def test_gap_instance_candidate_with_possessive(nlp, b):
     text = T5.replace("Mary Smith's", b)
     row = _row("p1", text, "she", "she", "Anne", "Anne said", "TRUE", b, b, "FALSE")
     row = {**row, **{k: int(row[k]) for k in ("Pronoun-offset", "A-offset", "B-offset")}}
-    inst, reason, _ = gen.gap_instance(row, nlp(text))
+    inst, reason, _ = gap_instance(row, nlp(text))
     assert reason is None
     assert (inst["b"], inst["b_offset"]) == ("Mary Smith", text.index(b))
     row["B"], row["B-offset"] = "carriage", text.index("carriage")
-    assert gen.gap_instance(row, nlp(text))[1] == gen.REJECT_AB_MISSING
+    assert gap_instance(row, nlp(text))[1] == REJECT_AB_MISSING
 
 def test_gap_conversion_cli(tmp_path, capsys):
     src = write_tsv(tmp_path / "mini.tsv", ROWS)
@@ -79,17 +82,17 @@ def test_gap_conversion_cli(tmp_path, capsys):
     assert main(["generate", "--gap-tsv", str(src), "--out", str(out)]) == 0
     printed = capsys.readouterr().out
     assert "qualified         2" in printed
-    assert f"1  {gen.REJECT_FEWER}" in printed and f"1  {gen.REJECT_UNGENDERED}" in printed
+    assert f"1  {REJECT_FEWER}" in printed and f"1  {REJECT_UNGENDERED}" in printed
     # every refused row listed, read back with the csv module as a user's tool would
     import csv
 
     with open(out / "rejected.tsv", encoding="utf-8", newline="") as fh:
         refused = {r["ID"]: r for r in csv.DictReader(fh, delimiter="\t")}
     assert list(refused) == ["r3", "r4", "r5"]
-    assert refused["r5"]["reason"] == gen.REJECT_AB_PERSONS
-    assert refused["r3"]["reason"] == gen.REJECT_FEWER
+    assert refused["r5"]["reason"] == REJECT_AB_PERSONS
+    assert refused["r3"]["reason"] == REJECT_FEWER
     assert refused["r3"]["persons"] == "Mary Smith (feminine); Anne Baker / Anne (feminine); George Brown (masculine)"
-    assert refused["r4"]["reason"] == gen.REJECT_UNGENDERED and "Zqxv Plorth (ungendered)" in refused["r4"]["persons"]
+    assert refused["r4"]["reason"] == REJECT_UNGENDERED and "Zqxv Plorth (ungendered)" in refused["r4"]["persons"]
     rows, bad = read_gap_tsv(out / "quadruples.tsv")
     assert bad == 0
     assert [r["ID"] for r in rows] == ["r1", "r1-control", "r1-swap-1", "r1-swap-2",
@@ -158,26 +161,26 @@ def test_gap_test_file_head(shared_dir, nlp):
     docs = nlp.pipe((r["Text"] for r in rows), batch_size=64)
     qualified, reasons = 0, set()
     for row, doc in zip(rows, docs):
-        inst, reason, _ = gen.gap_instance(row, doc)
+        inst, reason, _ = gap_instance(row, doc)
         if inst is None:
             reasons.add(reason)
             continue
         qualified += 1
-        gen.check_instance(inst)
-        quad, _ = gen.quadruple(inst, row["ID"], "gap-tsv:gap-test.tsv", row["URL"], row["A-coref"], row["B-coref"])
+        check_instance(inst)
+        quad, _ = quadruple(inst, row["ID"], "gap-tsv:gap-test.tsv", row["URL"], row["A-coref"], row["B-coref"])
         assert quad[0]["text"] == row["Text"]
         # A and B of the original contain the file's A and B (a title may be added)
         assert row["A"] in quad[0]["a"] and row["B"] in quad[0]["b"]
         for r in quad:
-            gen.check_offsets(r)
+            check_offsets(r)
             assert (r["a_coref"], r["b_coref"]) == (row["A-coref"], row["B-coref"])
     assert qualified >= 1
-    assert gen.REJECT_FEWER in reasons and gen.REJECT_UNGENDERED in reasons
+    assert REJECT_FEWER in reasons and REJECT_UNGENDERED in reasons
 
 
 def test_positional_pattern():
-    assert [gen.positional_pattern(p, 10, 20) for p in (30, 15, 5)] == ["FINALPRO", "MEDIALPRO", "INITIALPRO"]
-    assert list(itertools.chain(gen.ID_SUFFIX.values())) == ["", "-control", "-swap-1", "-swap-2"]
+    assert [positional_pattern(p, 10, 20) for p in (30, 15, 5)] == ["FINALPRO", "MEDIALPRO", "INITIALPRO"]
+    assert list(itertools.chain(ID_SUFFIX.values())) == ["", "-control", "-swap-1", "-swap-2"]
 
 
 @pytest.mark.shared

@@ -179,7 +179,8 @@ def recheck_with_cast(row: dict, doc, edits: list[Edit], cast) -> tuple[str | No
     """Person checks of one text of a quadruple against the book's cast (``cast``: a
     :class:`pipeline.core.book_cast.BookCast`; ``doc``: the text through the pipeline, the
     book's evidence in its ``user_data``; ``edits``: what made this text from the original,
-    empty for the original). A person detected outside the four persons' mentions fails when
+    empty for the original; ``doc`` None: the original not parsed again, only the overrides
+    read). A person detected outside the four persons' mentions fails when
     it stands on an edit (the swap made it: :data:`RECHECK_NEW_PERSON`) or when the book
     shows it to be one of its people (:data:`RECHECK_CAST_MEMBER`); any other detection is the
     isolated text's noise and the book says no. The four persons' own names are the book's:
@@ -196,6 +197,8 @@ def recheck_with_cast(row: dict, doc, edits: list[Edit], cast) -> tuple[str | No
                     return RECHECK_NOT_PERSON, m["text"]
                 if said in (MASCULINE, FEMININE) and said != n["gender"]:
                     return RECHECK_GENDER, f"{m['text']} ({said})"
+    if doc is None:
+        return None, ""                 # the original, not parsed again: extract's persons stand
     det = _detected(doc)
     slots = [(m["start"], m["end"]) for n in row["names"] for m in n["mentions"]]
     edited = _edited_spans(edits)

@@ -751,20 +751,25 @@ def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, sho
 
     nlp = nlp_mod.load(nlp_mod.resolve_model_name(args.model))     # the pipeline already loaded, not a second
     components = getattr(args, "recheck_components", "needed")
-    texts = [r["text"] for _, recs, _ in made for r in recs]
+    casts = book_casts if book_casts is not None else {}
     disable = recheck_disabled(nlp, components)
     if components == "all":         # the reference: every text through the whole pipeline
+        texts = [r["text"] for _, recs, _ in made for r in recs]
         docs = nlp.pipe(texts, batch_size=args.batch_size)
     else:
-        # each distinct text once: a window with several pronouns gives several instances of
-        # one text, and their controls and swaps often coincide too (Gutenberg: 7,004 texts,
-        # 2,984 distinct); a Doc's parse depends on its text alone
-        unique = list(dict.fromkeys(texts))
+        # with the book's cast the original is not parsed again: its persons are what extract
+        # decided with the same cast (recheck_with_cast reads only the overrides of it; about a
+        # quarter of the distinct words on the Gutenberg novels). Each distinct text once: a
+        # window with several pronouns gives several instances of one text, and their controls
+        # and swaps often coincide too (Gutenberg: 7,004 texts, 2,984 distinct); a Doc's parse
+        # depends on its text alone
+        texts = [None if k == 0 and (inst.get("book_id") or "") in casts else r["text"]
+                 for inst, recs, _ in made for k, r in enumerate(recs)]
+        unique = list(dict.fromkeys(t for t in texts if t is not None))
         parsed = dict(zip(unique, nlp.pipe(unique, batch_size=args.batch_size, disable=disable)))
-        docs = (parsed[t] for t in texts)
+        docs = (None if t is None else parsed[t] for t in texts)
     ok, dropped, listed = [], Counter(), []
     overrides = _cast(args)
-    casts = book_casts if book_casts is not None else {}
     for inst, recs, edits in (track(made, desc="generate: re-check", unit="quadruple") if show else made):
         four = [next(docs) for _ in recs]
         cast = casts.get(inst.get("book_id") or "")
@@ -776,7 +781,8 @@ def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, sho
                 ev = with_overrides(ev, inst.get("book_id") or "", overrides)
                 cast = dataclasses.replace(cast, evidence=ev)
             for d in four:
-                d.user_data[EVIDENCE_KEY] = ev
+                if d is not None:
+                    d.user_data[EVIDENCE_KEY] = ev
         elif overrides:
             ev = overrides_only(inst.get("book_id") or "", overrides)
             for d in four:

@@ -155,3 +155,50 @@ def test_the_cast_answers_who_a_form_is_with_its_aliases():
     assert "Marjoribanks" in member.aliases and "Lucilla Marjoribanks" in member.aliases
     assert cast.person("Diamond") is None
     assert cast.explain("Lucilla")["gender-guesser"] == "feminine (female)"
+
+
+def test_the_original_is_not_parsed_again_with_the_books_cast(nlp, monkeypatch):
+    """generate's re-check with a cast parses the control and the swaps only: the original's
+    persons are extract's (with the same cast). A fifth cast member, a name no swap touches,
+    still fails the quadruple, in the control; without a cast every text is parsed."""
+    from types import SimpleNamespace
+
+    from pipeline.lang import gendered_words as gw
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.runs.generate import _recheck
+
+    text = "Laurie met Meg and Mrs. March. Tom said to Amy that he was late."
+    inst = build_instance(nlp, text, LAURIE, ("he", 0), ("C1", 0), ("C2", 0))
+    inst["book_id"] = "514"
+    rows, edits = quadruple(inst, "q")
+    cast = BookCast.from_mentions("514", book_evidence(LAURIE_BOOK + text, "514"),
+                                  [{"kind": "name", "text": "Amy", "title": "", "gender": F}] * 2)
+    seen: list[str] = []
+
+    class Recording:
+        def __init__(self, real):
+            self.real, self.pipe_names = real, real.pipe_names
+
+        def pipe(self, texts, **kw):
+            texts = list(texts)
+            seen.extend(texts)
+            return self.real.pipe(texts, **kw)
+
+    monkeypatch.setattr(nlp_mod, "load", lambda name=None: Recording(nlp))
+    args = SimpleNamespace(model=None, batch_size=8, cast=None, recheck_components="needed")
+    words = gw.load([])
+    out = _recheck([(inst, rows, edits)], args, words, {"514": cast})
+    assert rows[0]["text"] not in seen and all(r["text"] in seen for r in rows[1:])
+    assert out["ok"] == [False]
+    assert out["quadruples"][0]["reason"] == rc.RECHECK_CAST_MEMBER and out["quadruples"][0]["variant"] == "control"
+    seen.clear()
+    out = _recheck([(inst, rows, edits)], args, words, {})
+    assert rows[0]["text"] in seen
+
+
+def test_an_override_still_speaks_for_the_original_not_parsed_again(nlp):
+    row, _ = _row_and_doc(nlp, WORDS, [(0, 1), (2, 3), (4, 5), (6, 7), (8, 9)], NAMES)
+    assert rc.recheck_with_cast(row, None, [], _cast()) == (None, "")
+    name = row["names"][0]["mentions"][0]["text"]
+    ev = book_evidence("x", "b", {"b": {name: "not-a-person"}})
+    assert rc.recheck_with_cast(row, None, [], BookCast.from_mentions("b", ev, []))[0] == rc.RECHECK_NOT_PERSON

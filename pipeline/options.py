@@ -158,12 +158,6 @@ def name_file(p, flag: str, help: str, *, metavar: str = "NAME=FILE", required: 
     return p.add_argument(flag, action="append", metavar=metavar, help=f"{help}; repeatable", **kwargs)
 
 
-def input_file(p, flag: str, help: str, *, required: bool = True, metavar: str = "FILE", default=None) -> argparse.Action:
-    """An input file (or directory) option, typed :class:`Path`."""
-    kwargs = {"required": True} if required else {"default": default}
-    return p.add_argument(flag, type=Path, metavar=metavar, help=help, **kwargs)
-
-
 # ------------------------------------------------------------------ option groups
 
 def add_corpus_arguments(p: argparse.ArgumentParser) -> None:

@@ -25,12 +25,26 @@ import csv
 import html
 import json
 import random
+import re
 import sys
 import zlib
 from pathlib import Path
 
 from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
 from pipeline.formats import mturk_csv as layout
+
+_BATCH_ID = re.compile(r"q(\d+)_id")
+
+
+def results_header(batch_columns: list[str], numbers) -> list[str]:
+    """A results header as MTurk writes it: the assignment columns, the batch columns as
+    ``Input.*``, the answer boxes of the questions ``numbers``."""
+    return list(layout.ASSIGNMENT_COLUMNS) + [f"Input.{h}" for h in batch_columns] + layout.answer_columns(numbers)
+
+
+def batch_question_numbers(header) -> list[int]:
+    """The question numbers I of a batch header (its ``qI_id`` columns), in order."""
+    return sorted({int(m.group(1)) for h in header if (m := _BATCH_ID.fullmatch(h))})
 
 
 def hidden_label(quadruple_id: str, seed: int) -> str:
@@ -54,9 +68,9 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
         reader = csv.DictReader(fh)
         header = reader.fieldnames or []
         batch = list(reader)
-    nums = layout.batch_question_numbers(header)
+    nums = batch_question_numbers(header)
     pool = [f"SIMW{i:04d}" for i in range(1, max(workers * 3, workers) + 1)]
-    out_header = layout.results_header(header, nums)
+    out_header = results_header(header, nums)
     results, dropped = [], 0
     for h, task in enumerate(batch, start=1):
         for w in rng.sample(pool, workers):

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -267,14 +267,3 @@ def nearest_before_clusters(item: dict, tokens: Sequence[str]) -> list[list[tupl
         best = min(cands, key=lambda r: r[0] - p[1]) if cands else None
     return [[best, p]] if best is not None else [[p]]
 
-
-def nearest_occupation_baseline(items: Iterable[dict]) -> dict[str, np.ndarray]:
-    """Both rules' correctness of the nearest-occupation-before-the-pronoun baseline."""
-    items = list(items)
-    out = {r: np.zeros(len(items), dtype=bool) for r in RULES}
-    for i, it in enumerate(items):
-        toks = it["tokens"] if it.get("tokens") is not None else it["text"].split()
-        res = judge(it, toks, nearest_before_clusters(it, toks))
-        for r in RULES:
-            out[r][i] = res[r]
-    return out

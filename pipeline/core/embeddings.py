@@ -63,11 +63,6 @@ class WeatResult:
     missing: dict = field(default_factory=dict)
 
 
-def weat_s(t: np.ndarray, a1: np.ndarray, a2: np.ndarray) -> float:
-    """s(t, A1, A2) for one unit target vector and unit attribute matrices."""
-    return float(np.mean(a1 @ t) - np.mean(a2 @ t))
-
-
 def weat(T: np.ndarray, a1: np.ndarray, a2: np.ndarray, draws: int = 10_000, seed: int = 0) -> WeatResult:
     """S(T, A1, A2) and its partition-test p-value.
 

@@ -220,13 +220,6 @@ def one_sided_bound(observed: float, resampled: np.ndarray, alternative: str = "
     return {"side": side, "bound": float(b) if np.isfinite(b) else None}
 
 
-def bound_excludes_zero(bound: dict | None) -> bool:
-    """The one-sided bound of :func:`one_sided_bound` lies strictly on H1's side of zero."""
-    if not bound or bound.get("bound") is None:
-        return False
-    return bound["bound"] > 0 if bound["side"] == "lower" else bound["bound"] < 0
-
-
 def interval(resampled: np.ndarray, level: float = INTERVAL) -> list[float | None]:
     """Percentile bootstrap interval [lo, hi] (NaN resamples ignored)."""
     vals = resampled[np.isfinite(resampled)]

@@ -31,7 +31,6 @@ ASSIGNMENT_COLUMNS = ("HITId", "AssignmentId", "WorkerId", "AssignmentStatus")
 REQUIRED_ASSIGNMENT_COLUMNS = ("WorkerId", "AssignmentId")
 REJECTED = "rejected"                                   # AssignmentStatus, case-insensitive
 
-_BATCH_ID = re.compile(r"q(\d+)_id")
 _INPUT_ID = re.compile(r"Input\.q(\d+)_id")
 
 
@@ -56,17 +55,6 @@ def batch_header(per_task: int) -> list[str]:
 
 def answer_columns(numbers) -> list[str]:
     return [answer_column(i, f) for i in numbers for f in ANSWER_FIELDS]
-
-
-def results_header(batch_columns: list[str], numbers) -> list[str]:
-    """A results header as MTurk writes it: the assignment columns, the batch columns as
-    ``Input.*``, the answer boxes of the questions ``numbers``."""
-    return list(ASSIGNMENT_COLUMNS) + [f"Input.{h}" for h in batch_columns] + answer_columns(numbers)
-
-
-def batch_question_numbers(header) -> list[int]:
-    """The question numbers I of a batch header (its ``qI_id`` columns), in order."""
-    return sorted({int(m.group(1)) for h in header if (m := _BATCH_ID.fullmatch(h))})
 
 
 def results_question_numbers(header) -> list[int]:

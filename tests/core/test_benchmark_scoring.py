@@ -97,10 +97,23 @@ def test_metrics_pro_anti_delta():
     assert m["overall"] == pytest.approx(0.8)
 
 
+def nearest_occupation_baseline(items) -> dict[str, np.ndarray]:
+    """Both rules' correctness of the nearest-occupation-before-the-pronoun baseline (judged
+    directly; ``python -m pipeline.perf.benchmark_baseline`` goes through the evaluator)."""
+    items = list(items)
+    out = {r: np.zeros(len(items), dtype=bool) for r in bs.RULES}
+    for i, it in enumerate(items):
+        toks = it["tokens"] if it.get("tokens") is not None else it["text"].split()
+        res = bs.judge(it, toks, bs.nearest_before_clusters(it, toks))
+        for r in bs.RULES:
+            out[r][i] = res[r]
+    return out
+
+
 def test_nearest_occupation_baseline():
     # "he" follows "the designer" directly: the baseline links it with the designer
     assert bs.nearest_before_clusters(item(), TOKENS) == [[(4, 5), (7, 7)]]
-    res = bs.nearest_occupation_baseline([item()])
+    res = nearest_occupation_baseline([item()])
     assert res["strict"].tolist() == [False]
 
 
@@ -121,7 +134,7 @@ def test_name_blind_baseline_has_no_gender_gap_on_shared(shared_dir):
 
     items = categorize(load_winobias(shared_dir / "reference" / "winobias")
                        + load_winogender(shared_dir / "reference" / "winogender"))
-    correct = bs.nearest_occupation_baseline(items)
+    correct = nearest_occupation_baseline(items)
     m = bs.benchmark_metrics(items, {"nearest": correct}, resamples=0)["nearest"]
     assert m["delta"] == 0.0 and m["pro"] == pytest.approx(1294 / 1800)
     assert m["per_source"]["winogender"]["pro"] == 0.5

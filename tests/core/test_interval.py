@@ -6,8 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipeline.core.metrics import (SIGNIFICANCE, bound_excludes_zero, evaluate_quadruples, interval,
-                                   one_sided_bound, p_value)
+from pipeline.core.metrics import SIGNIFICANCE, evaluate_quadruples, interval, one_sided_bound, p_value
+
+
+def bound_excludes_zero(bound: dict | None) -> bool:
+    """The one-sided bound of :func:`one_sided_bound` lies strictly on H1's side of zero."""
+    if not bound or bound.get("bound") is None:
+        return False
+    return bound["bound"] > 0 if bound["side"] == "lower" else bound["bound"] < 0
 
 
 @pytest.mark.parametrize("resamples", [99, 100, 999, 1000, 9999, 10_000])

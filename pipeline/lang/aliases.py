@@ -62,6 +62,10 @@ FAMILY_TITLES = frozenset({"mr", "mrs", "mister", "madam", "madame", "mme", "m",
                            "signor", "signora", "señor", "senor", "señora", "senora", "sir", "lady", "lord", "ms"})
 
 
+# the titles of a married woman: her husband's surname, which a daughter bears too
+WIFE_TITLES = frozenset({"mrs", "lady", "madame", "mme", "frau", "signora", "señora", "senora"})
+
+
 # titles of rank a family's plain title never stands for: "Sir Walter Elliot" is never "Mr Elliot",
 # "Lady Russell" never "Mrs. Russell"
 NOBLE_TITLES = frozenset({"sir", "lady", "lord"})
@@ -246,7 +250,14 @@ class BookAliases:
                 alone.update(self.titled_given.get(g, Counter()))
         if not of_its_kind(written):
             # "Mrs. Amelia" (the servants' name for her, married): "Mrs. Sedley" may be her
-            return AMBIGUOUS if of_its_kind(alone) else APART
+            if of_its_kind(alone):
+                return AMBIGUOUS
+            # "Mrs Verloc" beside "Winnie Verloc", the only woman the book names Verloc and no
+            # "Miss Verloc": his wife (Winnie) or his mother; a mother and her daughter ("Mrs.
+            # Thatcher", "Becky Thatcher") are written the same way
+            if t in WIFE_TITLES and gender == FEMININE and not others and not self._miss_of(surname):
+                return AMBIGUOUS
+            return APART
         # another given name is a rival only when the book never gives it titles of another kind
         # only: "Sir Walter Elliot" cannot be the "Mr Elliot" that "Mr William Elliot" is
         rivals = {g for g in others
@@ -255,6 +266,14 @@ class BookAliases:
             return AMBIGUOUS
         return JOIN
 
+
+    def _miss_of(self, surname: str) -> bool:
+        """The book writes "Miss" (or another unmarried title) before the surname, alone or in a
+        full name ("Miss Bennet", "Miss Amelia Sedley"): a daughter of the family."""
+        if any(x in MISS_TITLES for x in self.titled.get(surname, ())):
+            return True
+        return any(x in MISS_TITLES for g in self.by_surname.get(surname, ())
+                   for x in self.titled_full.get((g, surname), ()))
 
     def bare_surname(self, surname: str, given: str, gender: str) -> str:
         """Whether a bare surname ("Osborne", no title) beside a person whose given name the book

@@ -139,3 +139,26 @@ def test_a_name_after_like_takes_no_apposition(text, form, gender):
     ev = evidence_of(text * 2, "b").forms.get(form)
     votes = dict(ev.appositions) if ev is not None else {}
     assert (max(votes, key=votes.get) if votes else None) == gender
+
+
+# ------------------------------------- a wife's title: her husband's surname, or her mother's ----
+
+WIFE_BOOK = ("Winnie Verloc came in. Mrs Verloc sat down. Mr Verloc looked at his wife. Winnie smiled. "
+             "Mrs Verloc rose. Winnie Verloc left. ")
+MOTHER_BOOK = ("Becky Thatcher came in. Mrs. Thatcher sat down. Becky smiled. Mrs. Thatcher rose. "
+               "Becky Thatcher left. ")
+SISTERS_BOOK = ("Jane Bennet came in. Miss Bennet sat down. Elizabeth Bennet smiled. Mrs. Bennet rose. "
+                "Elizabeth Bennet left. Jane Bennet smiled. ")
+
+
+@pytest.mark.parametrize("book,title,surname,given,decision", [
+    # the only woman of the name, no "Miss": wife or mother, the book cannot say
+    (WIFE_BOOK, "Mrs", "verloc", "winnie", "ambiguous"),
+    (MOTHER_BOOK, "Mrs.", "thatcher", "becky", "ambiguous"),
+    # daughters the book calls Miss: Mrs. Bennet is their mother
+    (SISTERS_BOOK, "Mrs.", "bennet", "elizabeth", "apart"),
+    # written with her title before her full name: the same woman
+    (WIFE_BOOK + "Mrs Winnie Verloc nodded. ", "Mrs", "verloc", "winnie", "join"),
+])
+def test_a_wifes_title_beside_the_only_woman_of_the_name_is_ambiguous(book, title, surname, given, decision):
+    assert book_aliases(book).titled_surname(title, surname, given, "feminine") == decision

@@ -341,7 +341,7 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
         "from . import files\nfrom ..core import extract as ex\nimport importlib\n"
         "import importlib as il\nfrom importlib import import_module as load\nimport pipeline\n"
         "from pipeline import nlp\n"
-        "def f(name):\n    importlib.import_module('pipeline.report.usage')\n"
+        "def f(name):\n    importlib.import_module('pipeline.report.memory')\n"
         "    importlib.import_module(f'pipeline.stages.{name}')\n    __import__('pipeline.vocab')\n"
         "    il.import_module('pipeline.' + 'runs.cda')\n    load('.gap_tsv', __package__)\n"
         "    load('pipeline.runs.%s' % name)\n"
@@ -351,7 +351,7 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
     runs = {m for m in pkg.modules if m.startswith("pipeline.runs")}
     assert pkg.imports_of("pipeline.formats.mod") == {
         "pipeline.formats", "pipeline.formats.files", "pipeline.core", "pipeline.core.extract",
-        "pipeline.report.usage", "pipeline.vocab", "pipeline.runs.cda", "pipeline.formats.gap_tsv",
+        "pipeline.report.memory", "pipeline.vocab", "pipeline.runs.cda", "pipeline.formats.gap_tsv",
         "pipeline.web.serving", "pipeline.nlp", "pipeline.nlp.prune", "pipeline.lang", "pipeline.lang.names",
         *stages, *runs}
     assert pkg.computed_imports("pipeline.formats.mod") == []
@@ -448,8 +448,8 @@ PLANTED = {
         "        return fh.read(4)\n",
         {("run-io", "pipeline.stages.analyze")}),
     "a report writes a file": (
-        "report/usage.py", "\n\ndef _planted_save(path, text):\n    path.write_text(text)\n",
-        {("report-web-writes", "pipeline.report.usage")}),
+        "report/memory.py", "\n\ndef _planted_save(path, text):\n    path.write_text(text)\n",
+        {("report-web-writes", "pipeline.report.memory")}),
 }
 DOCSTRING_EDIT = ('"""May import: every layer, everything above (:mod:`pipeline.runs`, '
                   ':mod:`pipeline.stages`, :mod:`pipeline.core`). Pure: no file I/O."""\n')

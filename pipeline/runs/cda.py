@@ -445,7 +445,7 @@ def cda(args: CdaSettings) -> int:
 
 def _cda(args: CdaSettings) -> int:
     from pipeline.core.cda import SUFFIX, NameIndex
-    from pipeline.report.usage import peak_rss_mb
+    from pipeline.report.memory import peak_rss_mb
 
     t0 = time.perf_counter()
     if not args.conll.exists():

@@ -4,7 +4,7 @@ matchings (:mod:`pipeline.core.namemap`) -> ``name_map.parquet`` and ``name_map.
 together into ``--out`` -> a summary with the time and peak memory. Manual: docs/cda.md.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`; inside functions:
-:mod:`pipeline.core`, :mod:`pipeline.report` (``usage``).
+:mod:`pipeline.core`, :mod:`pipeline.report` (``memory``).
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def namemap(args: NamemapSettings) -> RunResult:
 def print_summary(results, entries, path, alpha, t_parse, t_match, elapsed, cpu) -> None:
     from collections import Counter
 
-    from pipeline.report.usage import peak_rss_mb
+    from pipeline.report.memory import peak_rss_mb
 
     counts = Counter(e.cls for e in entries.values())
     print(f"name map from {path} (alpha = {alpha!r})")

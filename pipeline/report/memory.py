@@ -1,4 +1,4 @@
-"""Resource figures for command summaries.
+"""Peak memory for command summaries (the process's peak resident set size).
 
 May import: the standard library.
 """

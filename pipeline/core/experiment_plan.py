@@ -155,7 +155,7 @@ def qa_plan(items: list[dict], fillers: dict[str, list[dict]], participants: int
     """Plan rows of the timed QA experiment (see the module docstring).
 
     ``fillers``: item id -> filler questions (dicts with ``question``, ``answer``,
-    ``template``, ``argument``), from :func:`pipeline.nlp.fillers.filler_questions`."""
+    ``template``, ``argument``), from :func:`pipeline.nlp.experiment_parse.filler_questions`."""
     if participants < 1 or targets < 1 or calibration < 1:
         raise PlanError("--participants, --targets and --calibration must be at least 1")
     by_id = {it["id"]: it for it in items}

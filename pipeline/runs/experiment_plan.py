@@ -87,7 +87,7 @@ def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
     from pipeline.formats.files import staged_outputs, write_csv_rows
     from pipeline.formats.schemas import EXPERIMENT_PLAN
     from pipeline.formats.tables import write_records
-    from pipeline.nlp import fillers as fill
+    from pipeline.nlp import experiment_parse as parse
     from pipeline.nlp.load import load
 
     items = read_benchmark(args.benchmark)
@@ -98,7 +98,7 @@ def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
     nlp = load(args.model)
     try:
         if args.experiment == "qa":
-            docs = fill.parse_texts(nlp, [r["text"] for r in tqdm(items, desc="parse", unit="item",
+            docs = parse.parse_texts(nlp, [r["text"] for r in tqdm(items, desc="parse", unit="item",
                                                                   disable=len(items) < 500)])
             fillers = {}
             for r, doc in zip(items, docs):
@@ -106,23 +106,23 @@ def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
                          "main": (r["main_start"], r["main_end"]) if r["main_start"] is not None else None,
                          "other": ((r["other_start"], r["other_end"])
                                    if r["other_entity"] and r["other_start"] is not None else None)}
-                fillers[r["id"]] = [f.__dict__ for f in fill.filler_questions(doc, spans)]
+                fillers[r["id"]] = [f.__dict__ for f in parse.filler_questions(doc, spans)]
             rows = plan_core.qa_plan(items, fillers, args.participants, args.seed,
                                      targets=args.targets, calibration=args.calibration)
             extra = f"{sum(bool(v) for v in fillers.values())} of {len(items)} items have a filler question"
         else:
             eligible = [r for r in items if r["maze_eligible"]]
             words = maze_core.candidate_words(args.lexicon_size)
-            tags = fill.tag_words(nlp, [w for w, _ in words])
+            tags = parse.tag_words(nlp, [w for w, _ in words])
             lexicon = maze_core.Lexicon([maze_core.Entry(w, z, maze_core.coarse_pos(t))
                                          for (w, z), t in zip(words, tags)])
-            docs = fill.parse_texts(nlp, [r["text"] for r in eligible])
+            docs = parse.parse_texts(nlp, [r["text"] for r in eligible])
             distractors = {}
             for r, doc in tqdm(list(zip(eligible, docs)), desc="distractors", unit="item",
                                disable=len(eligible) < 200):
                 tokens = list(r["tokens"] or r["text"].split())
                 distractors[r["id"]] = maze_core.distractors(
-                    tokens, fill.tokens_tags(doc, tokens), lexicon, random.Random(f"{args.seed}:{r['id']}"))
+                    tokens, parse.tokens_tags(doc, tokens), lexicon, random.Random(f"{args.seed}:{r['id']}"))
             rows = plan_core.maze_plan(items, distractors, args.participants, args.seed,
                                        per_participant=args.items)
             extra = f"{len(eligible)} Maze-eligible items, lexicon of {len(lexicon.entries)} words"

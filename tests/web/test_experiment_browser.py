@@ -44,7 +44,7 @@ def serve(plan, db):
 
 def real_fillers(nlp, items):
     """Filler questions from the parse, as experiment-plan makes them."""
-    from pipeline.nlp.fillers import filler_questions
+    from pipeline.nlp.experiment_parse import filler_questions
 
     return {it["id"]: [f.__dict__ for f in filler_questions(nlp(it["text"]), {
         "pronoun": (it["pronoun_start"], it["pronoun_end"]), "main": (it["main_start"], it["main_end"]),
@@ -73,7 +73,7 @@ def real_distractors(nlp, items):
     import random
 
     from pipeline.core import experiment_maze as maze
-    from pipeline.nlp.fillers import tag_words, tokens_tags
+    from pipeline.nlp.experiment_parse import tag_words, tokens_tags
 
     words = maze.candidate_words(3000)
     lexicon = maze.Lexicon([maze.Entry(w, z, maze.coarse_pos(t))

@@ -197,8 +197,12 @@ perf-baseline: $(STAMP) ## the benchmark's baselines, timed
 perf-cda: $(STAMP) ## CDA's replacements against LitBank's gold persons (docs/cda.md)
 	$(PY) -m pipeline.perf.cda_persons
 
-test: $(STAMP) browser ## run the test suite
+test: $(STAMP) browser ## run the whole test suite, slow tests included (README, "Tests")
 	$(PY) -m pytest -q tests
+
+.PHONY: test-fast
+test-fast: $(STAMP) ## the tests but those marked slow (the chaos set, seeded kills, ...): under 3 minutes on 2 cores
+	$(PY) -m pytest -q -m "not slow" tests
 
 # the robustness probes (also part of make test): tests/chaos in one pytest run, its figures at the end
 chaos: $(STAMP) ## the probes alone (tests/chaos, one run, figures at the end): kill -9, concurrent runs, web, bad input
@@ -242,3 +246,11 @@ bench-persons: perf-persons ## alias of perf-persons
 .PHONY: train-persons
 train-persons: $(STAMP) ## train the learned person decision on LitBank's development half (docs/persons.md)
 	$(PY) -m pipeline.perf.persons --train --out resources/person_model.json
+
+# spaCy's pin (docs/scale.md, "spaCy's wheels"): NER and parser time with 3.8.7 against the newest
+# 3.8, installed from the package index into a throwaway venv; SPACY_PIN_OPTS e.g.
+# "--repeats 3 --words 20000 --keep-venv DIR --json FILE"
+SPACY_PIN_OPTS ?=
+.PHONY: perf-spacy-pin
+perf-spacy-pin: $(STAMP) ## NER time, spaCy 3.8.7 against the newest 3.8 in a throwaway venv: can the pin move? (docs/scale.md)
+	$(PY) -m pipeline.perf.spacy_pin $(SPACY_PIN_OPTS)

@@ -315,6 +315,8 @@ REJECT_UNMARKED = "a name of the four outside its mentions (“Gentle Daisies”
 # a mention the NER ended before the rest of the name ("by Gaston Mears or Mack Dodge--", where
 # "Dodge--" is one token): a swap would write "Minnie McGlook Dodge"
 REJECT_CUT = "a name that runs on past its mention (Mack Dodge--, the NER took only Mack)"
+# a given name and a peer's titled name after a comma: one man named twice, or two in a list
+REJECT_APPOSITION = "a name and a peer's title after a comma (John, Lord Greystoke: one man or two)"
 # not a fifth person: a name of the window may be either of two persons of the book (two Mr. Osbornes)
 REJECT_AMBIGUOUS_ALIAS = "a name that may be either of two persons (two Mr. Osbornes)"
 # not a fifth person: a "her" whose case only the meaning decides, so no swap can be sure of
@@ -330,7 +332,8 @@ RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "bar
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
-                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT)
+                     REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
+                     REJECT_APPOSITION)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -433,6 +436,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         elders = [_generation(doc, m) for m in p.mentions]
         if any(elders) and not all(elders):
             found.setdefault(REJECT_GENERATIONS, next(f"{e} {m.text}" for e, m in zip(elders, p.mentions) if e))
+    appositive = _appositive_peer(doc, persons)
+    if appositive:
+        found.setdefault(REJECT_APPOSITION, appositive)
     covered: set[int] = set()
     for m in mentions:
         covered.update(range(m.token_start, m.token_end))
@@ -652,6 +658,33 @@ def _runs_on(doc, m: NameMention, covered: set[int], in_window: set[int]) -> str
     if not w or any_title(w.group(0)) or (w.end() < len(tok.text) and tok.text[w.end()] not in "-—–"):
         return ""
     return w.group(0)
+
+
+# titles of a peer: "John, Lord Greystoke" is one man named twice, or two men in a list
+PEER_TITLES = frozenset({"lord", "lady", "sir", "earl", "duke", "duchess", "count", "countess", "baron",
+                         "baroness", "marquis", "marquess", "marchioness", "viscount", "viscountess"})
+
+
+def _appositive_peer(doc, persons) -> str:
+    """An untitled one-word name of one person right before a comma and a peer's titled name of
+    another ("John, Lord Greystoke, and Lady Alice, his wife"): an apposition (one man, his
+    given name and his peerage) or a list (two men), which the window cannot tell: the text,
+    else ""."""
+    owner = {(m.token_start, m.token_end): i for i, p in enumerate(persons) for m in p.mentions}
+    starts = {s: (e, i) for (s, e), i in owner.items()}
+    for (s, e), i in owner.items():
+        if e - s != 1 or e + 1 >= len(doc) or doc[e].text != ",":
+            continue
+        m = next(x for x in persons[i].mentions if x.token_start == s)
+        if m.title:
+            continue
+        nxt = starts.get(e + 1)
+        if nxt is None or nxt[1] == i:
+            continue
+        other = next(x for x in persons[nxt[1]].mentions if x.token_start == e + 1)
+        if other.title and other.title.rstrip(".").lower() in PEER_TITLES:
+            return f"{m.text}, {other.text}"
+    return ""
 
 
 def _unmarked_name(tok, words: set[str]) -> bool:

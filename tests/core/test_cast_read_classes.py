@@ -162,3 +162,28 @@ SISTERS_BOOK = ("Jane Bennet came in. Miss Bennet sat down. Elizabeth Bennet smi
 ])
 def test_a_wifes_title_beside_the_only_woman_of_the_name_is_ambiguous(book, title, surname, given, decision):
     assert book_aliases(book).titled_surname(title, surname, given, "feminine") == decision
+
+
+# ------------------------------------- "John, Lord Greystoke": an apposition or a list ------
+
+def _window_refusals(nlp, text):
+    from collections import Counter
+
+    from pipeline.core.extract import BookMeta, instances_from_doc
+
+    rejected = Counter()
+    insts, _, _ = instances_from_doc(nlp(text), 0, BookMeta("t", "T", "A"), rejected=rejected)
+    return insts, rejected
+
+
+def test_a_name_then_a_peers_title_after_a_comma_refuses_the_window(nlp):
+    from pipeline.core.extract import REJECT_APPOSITION
+
+    text = ("And here John, Lord Greystoke, and Lady Alice, his wife, vanished; Mary wept for "
+            "Alice and said that she would wait.")
+    insts, rejected = _window_refusals(nlp, text)
+    assert not insts and rejected[REJECT_APPOSITION]
+    # the same four without the apposition give their window
+    text = "And here John and Lord Greystoke met Lady Alice; Mary wept for Alice and said that she would wait."
+    _, rejected = _window_refusals(nlp, text)
+    assert not rejected[REJECT_APPOSITION]

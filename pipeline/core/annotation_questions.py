@@ -185,9 +185,12 @@ def parse_spans(value) -> list[tuple[int, int]]:
             if not isinstance(item, (list, tuple)) or len(item) < 2:
                 raise ValueError(f"bad span {item!r}")
             s, e = item[0], item[1]
-        if isinstance(s, bool) or isinstance(e, bool):
-            raise ValueError(f"bad span {item!r}")
-        s, e = int(s), int(e)
+        if isinstance(s, (bool, float)) or isinstance(e, (bool, float)):
+            raise ValueError(f"bad span {item!r} (offsets are whole numbers)")   # 0.9 is no 0
+        try:
+            s, e = int(s), int(e)
+        except (TypeError, ValueError):
+            raise ValueError(f"bad span {item!r} (offsets are whole numbers)") from None
         if e <= s or s < 0:
             raise ValueError(f"bad span {item!r}")
         out.append((s, e))

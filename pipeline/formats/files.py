@@ -71,16 +71,23 @@ OWNERLESS_AGE = 24 * 3600      # a staging directory of an older version (no .ow
 
 
 def fsync_path(path: str | os.PathLike) -> None:
-    """fsync a file or a directory (directories: best effort, not every OS allows it)."""
-    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) if Path(path).is_dir() else os.O_RDONLY
+    """fsync a file or a directory. Directories: best effort (not every OS or file system
+    allows it). A file: an error is raised with the file's name (a disk that reports ENOSPC or
+    EIO only at fsync, as NFS and delayed allocation do, has not stored the data, and the file
+    must not be renamed into place)."""
+    is_dir = Path(path).is_dir()
+    flags = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) if is_dir else os.O_RDONLY
     try:
         fd = os.open(path, flags)
     except OSError:
-        return
+        if is_dir:
+            return
+        raise
     try:
         os.fsync(fd)
-    except OSError:
-        pass
+    except OSError as exc:
+        if not is_dir:
+            raise OSError(exc.errno, exc.strerror, str(path)) from None
     finally:
         os.close(fd)
 
@@ -339,11 +346,31 @@ def holds_lock(out_dir: str | os.PathLike) -> bool:
 
 # ------------------------------------------------------------------ all or nothing -------
 
+def _named_pid_alive(stage: Path) -> bool | None:
+    """A staging directory without its owner file (a run interrupted between creating it and
+    opening the file, or an older version's): False when the process its name gives
+    (``.staging-PID-...``) no longer exists, else None (alive, or a pid reused: nothing is
+    proven)."""
+    rest = stage.name[len(STAGING_PREFIX):]
+    pid = rest.split("-", 1)[0]
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return None
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return None
+    return None
+
+
 def _owner_alive(stage: Path) -> bool | None:
     """True/False: the staging directory's owner is alive/dead (its ``.owner`` lock is held or
     free); None: no owner file (an older version's), nothing is proven."""
     owner = stage / OWNER
-    if fcntl is None or not owner.exists():
+    if not owner.exists():
+        return _named_pid_alive(stage)
+    if fcntl is None:
         return None
     try:
         fd = os.open(owner, os.O_RDONLY)
@@ -440,7 +467,11 @@ def staged_outputs(out_dir: str | os.PathLike, lock: bool = True) -> Iterator[Pa
     with output_lock(out) if lock else contextlib.nullcontext():
         remove_stale_stages(out)
         stage = Path(tempfile.mkdtemp(prefix=f"{STAGING_PREFIX}{os.getpid()}-", dir=out))
-        owner = os.open(stage / OWNER, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        try:
+            owner = os.open(stage / OWNER, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        except BaseException:           # (a SIGINT here): no stage without its owner file is left
+            shutil.rmtree(stage, ignore_errors=True)
+            raise
         journaled = False
         try:
             if fcntl is not None:

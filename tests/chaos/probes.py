@@ -641,9 +641,7 @@ RESULT_CASES = [
         _col(rows, "Answer.q1_spans"), "[[100000, 100004, \"Ann\"]]")), says="row 2: "),
     Case("annotate-import: answer spans of fractional offsets (0.9)", _results("", _csv_edit(
         lambda rows: rows[1].__setitem__(_col(rows, "Answer.q1_spans"), "[[0.9, 3.9, \"Ann\"]]"))).build,
-         names="results.csv", says="row 2: ", category="annotation results",
-         xfail="pipeline/core/annotation_questions.py parse_spans truncates 0.9 to 0 with int(): the span is "
-               "stored as [0, 3], a correct answer (the issue's web finding, in the import path)"),
+         names="results.csv", says="row 2: ", category="annotation results"),
     _results("answer spans of negative offsets", _csv_edit(lambda rows: rows[1].__setitem__(
         _col(rows, "Answer.q1_spans"), "[[-4, -1, \"Ann\"]]"))),
     _results("answer spans of 1e400", _csv_edit(lambda rows: rows[1].__setitem__(
@@ -919,8 +917,6 @@ for _name, _cmd in (("cda", _conll_cmd), ("weights", _weights_cmd), ("annotate-e
                                says=os.strerror(_err)))
 DISK_CASES.append(Case("cda onto a disk that reports ENOSPC at fsync (NFS, delayed allocation)", _conll_cmd,
                        patch=_write_failure(errno.ENOSPC, ""), category=D, says="No space left on device",
-                       names="out.conll",
-                       xfail="pipeline/formats/files.py fsync_path swallows every OSError of os.fsync: a file "
-                             "whose data never reached the disk is renamed into place and the run exits 0"))
+                       names="out.conll"))
 
 PROBES += HTML_CASES + DISK_CASES

@@ -140,9 +140,6 @@ def test_two_runs_started_together_leave_one_whole_set(work, tmp_path, name):
     _record_matches(out, name)
 
 
-@pytest.mark.xfail(strict=True, reason="pipeline/formats/files.py staged_outputs: a KeyboardInterrupt (SIGINT) between "
-                   "tempfile.mkdtemp and the os.open of .owner leaves .staging-PID-* without an owner file, which "
-                   "remove_stale_stages keeps for OWNERLESS_AGE (a day) although its pid, in its name, is dead")
 def test_a_sigint_before_the_owner_file_leaves_no_staging_for_a_day(tmp_path, monkeypatch):
     """Seen once in test_a_signal_mid_run_ends_cleanly_and_the_rerun_completes[annotate-import-SIGINT]
     (a .staging-PID-* left after the rerun); here the interrupt is put at that moment."""
@@ -162,3 +159,23 @@ def test_a_sigint_before_the_owner_file_leaves_no_staging_for_a_day(tmp_path, mo
     monkeypatch.setattr(os, "open", real)
     files.remove_stale_stages(out)                     # what the next run does first
     assert not list(out.glob(files.STAGING_PREFIX + "*"))
+
+
+def test_an_ownerless_stage_of_a_dead_process_is_removed_at_once(tmp_path):
+    """A kill -9 between mkdtemp and the owner file (nothing can clean up): the next run removes
+    the stage when the pid in its name is dead, not a day later; a live pid's is kept."""
+    import subprocess
+    import sys
+
+    from pipeline.formats import files
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    out = tmp_path / "out"
+    out.mkdir()
+    dead = out / f"{files.STAGING_PREFIX}{child.pid}-abc"
+    dead.mkdir()
+    alive = out / f"{files.STAGING_PREFIX}{os.getppid()}-abc"
+    alive.mkdir()
+    files.remove_stale_stages(out)
+    assert not dead.exists() and alive.exists()

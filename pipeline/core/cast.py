@@ -287,11 +287,20 @@ def _self_coordinated(doc, m: NameMention) -> bool:
     if m.title or m.token_end - m.token_start != 1:
         return False
     word = doc[m.token_start].text
+    first = second = None
     after = m.token_end
     if after + 1 < len(doc) and doc[after].lower_ == "and" and doc[after + 1].text == word:
-        return True
+        first, second = doc[m.token_start], doc[after + 1]
     before = m.token_start
-    return before >= 2 and doc[before - 1].lower_ == "and" and doc[before - 2].text == word
+    if second is None and before >= 2 and doc[before - 1].lower_ == "and" and doc[before - 2].text == word:
+        first, second = doc[before - 2], doc[m.token_start]
+    if second is None:
+        return False
+    # one noun phrase ("in Jarndyce and Jarndyce and otherwise"), not two clauses ("written to
+    # Clara and Clara had told Eleanor": the second the subject of its own verb)
+    nxt = doc[second.i + 1] if second.i + 1 < len(doc) else None
+    return second.dep_ == "conj" and second.head.i == first.i \
+        and not (nxt is not None and nxt.tag_ in ("MD", "VBD", "VBZ", "VBP"))
 
 
 def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,

@@ -48,6 +48,9 @@ def test_a_saints_place_spelled_st_is_a_known_place(nlp, text, word, book, perso
     ("I represent, in Jarndyce and Jarndyce and otherwise, a singular man.", "Jarndyce", 1, False),
     ("Jarndyce and Skimpole came in together.", "Jarndyce", 0, True),
     ("Skimpole and Jarndyce came in together.", "Jarndyce", 0, True),
+    # two clauses: the second "Clara" is the subject of its own verb, a person twice
+    ("Alice had written to Clara and Clara had told Eleanor.", "Clara", 0, True),
+    ("Alice had written to Clara and Clara had told Eleanor.", "Clara", 1, True),
 ])
 def test_a_name_coordinated_with_itself_is_no_person(nlp, text, word, nth, person):
     doc = person_doc(nlp, text, word, nth)

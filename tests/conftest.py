@@ -11,6 +11,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
 
 
+def pytest_collection_modifyitems(config, items):
+    """The chaos set (marker ``chaos``: kill -9, concurrent runs, the seeded kills) is slow as a
+    whole: ``make test-fast`` (``-m "not slow"``) leaves it out with the tests marked
+    ``@pytest.mark.slow`` one by one; ``make test`` and ``make chaos`` run it."""
+    for item in items:
+        if item.get_closest_marker("chaos") is not None:
+            item.add_marker(pytest.mark.slow)
+
+
 @pytest.fixture(scope="session")
 def shared_dir() -> Path:
     if not SHARED.is_dir():

@@ -46,6 +46,7 @@ def _imports_of(dist: str) -> set[str]:
     return {top for top, dists in provided.items() if dist in {_norm(d) for d in dists}}
 
 
+@pytest.mark.slow
 def test_every_optional_import_is_named_with_its_extra():
     """Each feature extra's libraries are in OPTIONAL_IMPORTS, mapped to an extra that installs
     them, and nothing else is."""

@@ -88,6 +88,7 @@ WORDS = st.lists(st.sampled_from(["Anna", "Mr.", "Bennet", "she", "(", ")", "\u2
                                   "x-ray", "\u00e9t\u00e9", ",", "."]), min_size=1, max_size=25)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(WORDS, st.lists(st.sampled_from([" ", "  ", "\n", "\t"]), min_size=25, max_size=25))
 def test_regex_tokens_align_onto_their_own_spans(words, gaps):

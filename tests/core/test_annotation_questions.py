@@ -181,6 +181,7 @@ def test_pick_next_prefers_the_own_lease_then_the_nearest_to_completion_then_the
 ids = st.sampled_from("abcdefgh")
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.permutations(list("abcdefgh")), st.dictionaries(ids, st.integers(0, 4)), st.sets(ids), st.sets(ids),
        st.dictionaries(ids, st.integers(0, 3)), st.integers(1, 4))

@@ -117,6 +117,7 @@ def test_nearest_occupation_baseline():
     assert res["strict"].tolist() == [False]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.text(alphabet="abcdeXY'.,-", min_size=1, max_size=6), min_size=1, max_size=12),
        st.randoms())
@@ -128,6 +129,7 @@ def test_normalised_text_ignores_how_the_text_is_split(words, rnd):
     assert bs.normalise_text(pieces) == bs.normalise_text(text)
 
 
+@pytest.mark.slow
 def test_name_blind_baseline_has_no_gender_gap_on_shared(shared_dir):
     from pipeline.core.benchmark_stereotypes import categorize
     from pipeline.lang.benchmarks import load_winobias, load_winogender

@@ -43,6 +43,7 @@ def test_evidence_of_another_version_is_refused_with_what_to_do():
 _counts = st.dictionaries(st.text(min_size=1, max_size=6), st.integers(0, 50), max_size=5)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(forms=st.dictionaries(st.text(min_size=1, max_size=8),
                              st.tuples(st.integers(0, 9), st.integers(0, 9), _counts, _counts), max_size=6),

@@ -97,6 +97,7 @@ def planted(seed: int = 0, dim: int = 16, n_words: int = 300) -> tuple[KeyedVect
     return kv, lists
 
 
+@pytest.mark.slow
 def test_planted_direction_is_found_and_measured_then_removed_by_hard_debiasing():
     kv, lists = planted()
     g = E.gender_direction(kv, lists.definitional, "pca")

@@ -193,6 +193,7 @@ def test_two_million_character_line_never_makes_a_long_chunk():
     assert sum(len(c) for _, c in chunks) == len(text) - 4            # all but the two separators
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.text(alphabet="ab .!\"", min_size=1, max_size=60), min_size=1, max_size=12),
        st.integers(min_value=1, max_value=40))

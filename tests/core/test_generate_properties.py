@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -135,6 +136,7 @@ def _outside_names(row) -> list[str]:
 SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(instances(single_form=False))
 def test_offsets_always_consistent(inst):
@@ -153,6 +155,7 @@ def test_offsets_always_consistent(inst):
             check_offsets(strip_title_periods_row(r))
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(instances(single_form=True))
 def test_control_of_control_is_the_original(inst):
@@ -163,6 +166,7 @@ def test_control_of_control_is_the_original(inst):
             assert back[key] == inst[key], (forms, key)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(instances(single_form=False))
 def test_swaps_differ_only_at_name_positions(inst):
@@ -174,6 +178,7 @@ def test_swaps_differ_only_at_name_positions(inst):
     assert _outside_names(original) == _outside_names(control)
 
 
+@pytest.mark.slow
 @SETTINGS
 @given(instances(single_form=False))
 def test_no_listed_word_keeps_its_gender_after_a_swap(inst):

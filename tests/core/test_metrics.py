@@ -119,6 +119,7 @@ def _naive_resampled(correct, orig, counts):
     return {k: np.array(v) for k, v in out.items()}
 
 
+@pytest.mark.slow
 def test_vectorised_bootstrap_matches_naive_loop():
     rng = np.random.default_rng(11)
     q = 25
@@ -164,6 +165,7 @@ def _close(a, b):
     return a == pytest.approx(b, abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(quads, st.randoms(use_true_random=False))
 def test_invariant_under_permuting_quadruples(data, rnd):
@@ -175,6 +177,7 @@ def test_invariant_under_permuting_quadruples(data, rnd):
         assert _close(a[k], b[k]), k
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(prob_quads)
 def test_decompositions(data):
@@ -193,6 +196,7 @@ def test_decompositions(data):
             assert -1 - 1e-12 <= m[k] <= 1 + 1e-12
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=2, max_size=10), st.lists(st.sampled_from([1, -1]), min_size=10,
                                                                       max_size=10))
@@ -205,6 +209,7 @@ def test_gender_blind_system_has_no_inconsistency(per_quad, orig):
     assert m["spearman_rho"] is None
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(quads)
 def test_flipping_every_gender_mirrors_the_metrics(data):
@@ -219,6 +224,7 @@ def test_flipping_every_gender_mirrors_the_metrics(data):
     assert _close(a["spearman_rho"], None if b["spearman_rho"] is None else -b["spearman_rho"])
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(quads)
 def test_taking_the_swap_as_original(data):
@@ -232,6 +238,7 @@ def test_taking_the_swap_as_original(data):
         assert _close(a[x], b[y]) and _close(a[y], b[x])
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=4, max_size=4), st.sampled_from([1, -1]))
 def test_expected_scores_equal_the_average_over_all_draws(probs, orig):
@@ -251,6 +258,7 @@ def test_expected_scores_equal_the_average_over_all_draws(probs, orig):
         assert expected[k] == pytest.approx(total[k], abs=1e-9), k
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(quads)
 def test_probabilities_of_zero_and_one_reduce_to_deterministic(data):

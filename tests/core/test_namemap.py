@@ -94,6 +94,7 @@ def test_bad_lines_raise_input_error():
         nmf.parse_nam_dict([line("M", "Bob", {0: "1"}), line("M", "Rob", {0: "G"})], path="nd.txt")
 
 
+@pytest.mark.slow
 def test_installed_dictionary():
     path = nmf.nam_dict_path()
     assert path.name == "nam_dict.txt" and path.exists()
@@ -141,6 +142,7 @@ def brute_force(U, V, alpha=ALPHA) -> float:
 vec = st.lists(st.integers(0, 3), min_size=3, max_size=3)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.integers(1, 6).flatmap(lambda n: st.tuples(st.lists(vec, min_size=n, max_size=n),
                                                      st.lists(vec, min_size=n, max_size=n))))
@@ -171,6 +173,7 @@ def entries():
     return nmf.load_nam_dict()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_real_subsets_equal_scipy(entries, seed):
     """Random subsets of the real male and female lists: transport total == dense LSA total."""

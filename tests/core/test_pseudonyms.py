@@ -6,6 +6,7 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,6 +27,7 @@ def test_pseudonym_is_hmac_sha256_of_the_id():
 HEX = st.text(alphabet="0123456789abcdef", min_size=1, max_size=32)     # salts are hex digits
 
 
+@pytest.mark.slow
 @given(HEX, HEX, st.text(min_size=1))
 def test_same_salt_same_pseudonym_other_salt_other(salt, other, annotator):
     assert pseudonym(salt, annotator) == pseudonym(salt, annotator)

@@ -79,6 +79,7 @@ def test_book_id_rule(rel, book_id):
     assert book_id_for(rel) == book_id
 
 
+@pytest.mark.slow
 @given(st.lists(st.lists(st.sampled_from(["a", "b", "a.txt", "b.epub", "_", "x.TXT"]), min_size=1, max_size=3)
                 .map(lambda parts: "/".join(parts)), min_size=2, max_size=20))
 def test_book_ids_never_collide(stems):

@@ -92,6 +92,7 @@ def test_write_conll_round_trip(tmp_path):
         conll.write_conll([Doc("x", ["a b"], [], [0])], tmp_path / "x.conll")
 
 
+@pytest.mark.slow
 def test_distributed_files_read(shared_dir):
     wb = sorted((shared_dir / "reference" / "winobias" / "conll_format").glob("*_conll"))
     lb = sorted((shared_dir / "reference" / "litbank-coref").glob("*.conll"))

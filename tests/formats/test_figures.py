@@ -29,6 +29,7 @@ def _direct(save_dpi=None, figure_dpi=100) -> bytes:
     return buf.getvalue()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dpi", [None, 120])
 def test_save_figure_writes_what_savefig_writes_and_closes_the_figure(tmp_path, dpi):
     fig = _figure()
@@ -40,6 +41,7 @@ def test_save_figure_writes_what_savefig_writes_and_closes_the_figure(tmp_path, 
     assert sorted(p.name for p in target.parent.iterdir()) == ["plot.png"]     # no temporary file left
 
 
+@pytest.mark.slow
 def test_save_figure_takes_the_format_from_the_target_not_the_temporary_name(tmp_path):
     save_figure(_figure(), tmp_path / "plot.svg")
     assert (tmp_path / "plot.svg").read_text().lstrip().startswith("<?xml")
@@ -65,6 +67,7 @@ def test_a_failed_save_leaves_the_old_file_and_no_temporary_file(tmp_path, monke
     assert not plt.fignum_exists(fig.number)
 
 
+@pytest.mark.slow
 def test_figure_png_is_the_png_savefig_writes(tmp_path):
     fig = _figure(dpi=110)
     assert figure_png(fig, dpi=120) == _direct(120, figure_dpi=110)

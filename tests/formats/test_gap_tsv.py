@@ -157,6 +157,7 @@ PIECES = st.sampled_from(['"', "\u201c", "\u201d", "\u2018", "\u2019", "\t", "\r
 FILLER = st.lists(st.one_of(PIECES, st.text(alphabet="abc \"'\t\n", max_size=3)), max_size=6).map("".join)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(st.tuples(FILLER, FILLER, FILLER, FILLER, st.booleans(), st.booleans()), min_size=1, max_size=4))
 def test_round_trip_with_our_reader_and_plain_csv(tmp_path, parts):

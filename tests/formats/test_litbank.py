@@ -10,6 +10,7 @@ from pipeline.errors import InputError
 from pipeline.formats.litbank import litbank_documents, read_litbank_entities
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_the_development_half_reads_and_aligns(shared_dir):
     from pipeline.formats.books import read_book

@@ -111,6 +111,7 @@ def test_sowinobias_parquet(tmp_path):
     assert (it["category"], it["stereotype"], it["pronoun_gender"]) == ("pronoun-neutral", "pro", "neutral")
 
 
+@pytest.mark.slow
 def test_category_counts_on_shared(shared_dir):
     wb = b.load_winobias(shared_dir / "reference" / "winobias")
     wg = b.load_winogender(shared_dir / "reference" / "winogender")

@@ -1,6 +1,8 @@
 """What a book says of its capitalised words (pipeline/lang/book_evidence.py): the rules that
 keep pronouns, places and sentence-start words from getting a person's gender."""
 
+import pytest
+
 from pipeline.lang.book_evidence import FormEvidence, book_evidence, mark_genders
 
 
@@ -51,6 +53,7 @@ def test_accented_names_are_seen_like_any_other():
     assert plain.forms["Dolokhov"].person == ev.forms["Dólokhov"].person
 
 
+@pytest.mark.slow
 def test_the_forms_come_out_in_one_order_under_any_hash_seed():
     # two name runs voted in one sentence ("Mack Dodge ... he") were created in set order, so
     # evidence.parquet differed between worker processes (found by the build-scale benchmark)

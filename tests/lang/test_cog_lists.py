@@ -148,6 +148,7 @@ def test_compare_categories():
         ("a", "s1", True), ("b", "s2", False), ("c", "", False), ("", "s3", False)]
 
 
+@pytest.mark.slow
 def test_table4_counts_on_shared(shared_dir):
     ref = shared_dir / "reference"
     items = b.load_winobias(ref / "winobias") + b.load_winogender(ref / "winogender")

@@ -63,6 +63,7 @@ def _analyses(nlp, text: str):
     return [[(t.tag_, t.dep_, t.head.i, t.ent_iob_, t.ent_type_, t.is_sent_start) for t in d] for d in docs]
 
 
+@pytest.mark.slow
 def test_same_parses_and_entities_as_blis():
     """The sample book (1,753 words) through tok2vec, tagger, parser and NER: every token's
     tag, dependency, head, entity and sentence start are the same with BLIS and with numpy."""

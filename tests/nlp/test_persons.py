@@ -156,6 +156,7 @@ def test_prune_marks_cover_the_layer(nlp):
                 assert m.gender in {g for i, _, g in marks if i == e.start}, e.text
 
 
+@pytest.mark.slow
 def test_strategies_agree_on_the_sample(nlp, root):
     """Instances are identical between --strategy full and --strategy prune on the shipped
     sample (with the person layer in both)."""
@@ -194,6 +195,7 @@ def _instance_keys(nlp, book, chunks, strategy):
     return keys
 
 
+@pytest.mark.slow
 def test_strategies_agree_on_a_shared_book(nlp, shared_dir):
     """A few paragraphs of Little Men (Nat, Demi, Franz, Emil: names the small NER misses):
     the same instances in both strategies, and some of them need the person layer."""

@@ -52,6 +52,7 @@ def test_books_selected_smallest_first_and_assembled(tmp_path):
         ["gutenberg-1/0.txt", "gutenberg/0.txt", "gutenberg/1.txt", "gutenberg/2.txt"]
 
 
+@pytest.mark.slow
 def test_local_and_dask_builds_identical_and_measured(tmp_path, capsys):
     pytest.importorskip("distributed")
     pytest.importorskip("psutil")

@@ -52,6 +52,7 @@ def test_touched_files_stay_under_the_ceiling(book_path):
     assert [(a, b) for a in book_path.spine for b in book_path.edges[a] if _rank(b) > _rank(a)] == []
 
 
+@pytest.mark.slow
 def test_reading_the_book_adds_the_corpus_reader(nlp):
     path, _ = call_path.book_to_quadruple(from_unit=True)
     assert "formats/books.py" in path.spine
@@ -124,6 +125,7 @@ def _rank(file: str) -> int:
                default=-1)
 
 
+@pytest.mark.slow
 def test_evaluate_does_not_re_enter_its_command(tmp_path):
     """Following ``evaluate``'s arguments: the command module is entered from the CLI only
     (its options, then ``run``), and the work below it never calls back up into it."""

@@ -13,6 +13,7 @@ from pipeline.perf import extract as bench
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("strategy", ["prune", "full"])
 def test_profile_book_returns_its_categories(nlp, strategy):
     story = (ROOT / "resources" / "sample" / "the-orchard-at-hollins-end.txt").read_text(encoding="utf-8")

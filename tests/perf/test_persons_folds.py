@@ -73,6 +73,7 @@ def test_labels_come_from_gold_named_persons_in_the_opening():
     assert "Vicar" not in labels and "She" not in labels and "The" not in labels
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_folds_on_two_books_of_shared(shared_dir, tmp_path):
     from pipeline.perf import persons

@@ -41,6 +41,7 @@ def test_token_span_and_tokens_between():
     assert A.tokens_between((0, 3), (1, 2)) == 0
 
 
+@pytest.mark.slow
 @given(st.lists(st.integers(0, 50), min_size=1, max_size=20, unique=True),
        st.integers(0, 60), st.integers(1, 10))
 def test_token_span_covers_the_characters(starts, s, length):
@@ -215,6 +216,7 @@ def test_load_rejects_bad_offsets_and_other_files(tmp_path):
 # ------------------------------------------------------------------------------ command -------
 
 
+@pytest.mark.slow
 def test_analyze_command_with_given_spans(tmp_path, nlp):
     from pipeline.cli import main
 
@@ -237,6 +239,7 @@ def test_analyze_command_with_given_spans(tmp_path, nlp):
     assert (out / "names.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow
 def test_the_core_reports_progress_and_the_run_draws_it(tmp_path, nlp, capsys, monkeypatch):
     """compute_features calls its ``progress`` once per example and draws nothing itself (issue
     47: a core draws no bar); the analyze run draws the bar (plain lines off a terminal)."""
@@ -259,6 +262,7 @@ def test_the_core_reports_progress_and_the_run_draws_it(tmp_path, nlp, capsys, m
     assert "analyse:" not in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_analyze_command_with_ner_on_unlabelled_quadruples(tmp_path, nlp, capsys):
     from pipeline.cli import main
     from pipeline.formats.tables import write_records
@@ -293,6 +297,7 @@ def test_analyze_command_bad_input_exits_2(tmp_path, capsys):
 # ------------------------------------------------------------------------------ reference -----
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_gap_test_reference_distributions(shared_dir):
     """The Gap on GAP: masculine 5.55 ± 3.18 names, feminine 6.30 ± 3.44; rank 1.86 ± 1.19 vs

@@ -140,6 +140,7 @@ def test_export_gap_tsv_of_which_nothing_converts_exits_2(tmp_path, capsys):
     assert not (tmp_path / "o" / "batch.csv").exists()
 
 
+@pytest.mark.slow
 def test_export_the_published_counter_gap_dev_file(shared_dir, tmp_path, capsys):
     """Counter-GAP's C-GAP-withdot.dev.tsv exactly as released (csv-quoted, Book column)."""
     path = shared_dir / "reference" / "counter-gap-dev" / "C-GAP-withdot.dev.tsv"

@@ -208,6 +208,7 @@ def test_import_from_the_apps_database(files, capsys):
         capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_import_refuses_a_regenerated_quadruples_file(files, capsys):
     tmp, rows, ans = files
     app_database(tmp / "a.sqlite", tmp / "q.parquet", rows, ans)
@@ -220,6 +221,7 @@ def test_import_refuses_a_regenerated_quadruples_file(files, capsys):
     assert not (tmp / "final").exists()
 
 
+@pytest.mark.slow
 def test_import_checks_stored_span_texts_without_a_hash(files, capsys):
     tmp, rows, ans = files
     app_database(tmp / "a.sqlite", tmp / "q.parquet", rows, ans, with_hash=False)
@@ -267,6 +269,7 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.slow
 def test_published_dataset_loads_offline_with_datasets(published, tmp_path):
     """``datasets.load_dataset(DIR)`` in a fresh interpreter, offline, cache in tmp_path."""
     import os
@@ -311,6 +314,7 @@ def test_dataset_card_has_the_metadata_block(published):
     assert "License: `cc-by-4.0`" in body
 
 
+@pytest.mark.slow
 def test_every_parquet_output_opens_in_pandas_polars_duckdb(published):
     import duckdb
     import pandas as pd
@@ -354,6 +358,7 @@ def test_a_failed_import_leaves_the_previous_outputs(published, files, monkeypat
 
 # ----------------------------------------------------------------- GAP TSV input ------------
 
+@pytest.mark.slow
 def test_import_of_a_gap_tsv_annotated_in_the_app(tmp_path, capsys):
     """Counter-GAP-style csv-quoted file -> annotate-serve's app -> annotate-import: the same
     conversion on both sides, the file's Book column kept in dataset.tsv."""

@@ -42,6 +42,7 @@ def test_random_probabilities_are_exact():
     assert (p.a_prob, p.b_prob, p.ab_prob) == (0.5, 0.5, 0.5)
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.booleans(), st.booleans()), max_size=12), st.integers(0, 10**6))
 def test_random_is_the_average_of_its_draws(flags, seed):
     names = ranked(*flags)
@@ -93,6 +94,7 @@ def test_baseline_command_writes_gap_system_tsv(tmp_path, nlp):
         ("TRUE", "FALSE"), ("FALSE", "TRUE"), ("FALSE", "TRUE"), ("FALSE", "FALSE")]
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_gap_test_reference_baselines(shared_dir):
     """Ground-Truth baselines on GAP test ("The Gap on GAP"): accuracy on the positive candidate

@@ -7,6 +7,8 @@ from __future__ import annotations
 import csv
 import json
 
+import pytest
+
 from pipeline.cli import main
 from tests.lang.test_benchmarks import write_winobias
 from tests.lang.test_cog_lists import WINO_HEADER, wino_row
@@ -32,6 +34,7 @@ def write_inputs(tmp_path):
     return wb, study
 
 
+@pytest.mark.slow
 def test_disagreements_printed_with_compare(tmp_path, capsys):
     wb, study = write_inputs(tmp_path)
     out = tmp_path / "b"
@@ -66,6 +69,7 @@ def test_study_list_next_to_winobias_is_compared_not_added(tmp_path, capsys):
     assert "give the study's Wino list once" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_missing_predictions_error_and_report(tmp_path, capsys):
     wl, bl, files = make_released_models(tmp_path)
     bench = tmp_path / "bench"

@@ -73,6 +73,7 @@ def _write_outputs(items, path, extra=()):
             fh.write(line + "\n")
 
 
+@pytest.mark.slow
 def test_evaluate_benchmark_end_to_end(bench, tmp_path):
     from pipeline.runs.eval_benchmark import evaluate_benchmark
 
@@ -108,6 +109,7 @@ def test_evaluate_benchmark_unmatched_line(bench, tmp_path):
     assert not (tmp_path / "eval" / "metrics.json").exists()
 
 
+@pytest.mark.slow
 def test_evaluate_command_on_a_benchmark(bench, tmp_path, capsys):
     items = read_benchmark(bench)
     out_file = tmp_path / "sys.jsonl"
@@ -131,6 +133,7 @@ def test_evaluate_command_on_a_benchmark(bench, tmp_path, capsys):
     assert f"error: {bad}, row {len(items) + 1}: prediction matches no benchmark item" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_winobias_gold_conll_scores_100_on_shared(shared_dir, tmp_path):
     """WinoBias's own CoNLL files as a system: every line found by its text (the CoNLL document
     keys are not item ids) and right under both rules."""

@@ -31,6 +31,7 @@ def _outputs(out: Path) -> dict:
     return got
 
 
+@pytest.mark.slow
 def test_build_writes_what_the_two_commands_write_and_resumes(tmp_path, capsys):
     out = tmp_path / "build"
     assert main(["build", "--corpus", str(SAMPLE), "--out", str(out)]) == 0
@@ -80,6 +81,7 @@ MOMENTS = {"inside extract": "extract: books: 1/2", "between the stages": "build
            "inside generate": "generate: books: 1/2"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("moment", sorted(MOMENTS))
 def test_a_killed_build_resumes_to_the_same_outputs(two_book_build, tmp_path, moment):
     corpus, whole = two_book_build

@@ -271,6 +271,7 @@ def big_file(tmp_path_factory):
     return src, n_docs, n_tokens
 
 
+@pytest.mark.slow
 def test_reader_holds_one_document_at_a_time(big_file):
     """~200k tokens: the reader is a generator and no yielded document is kept alive by it
     once the next one has been read."""
@@ -302,6 +303,7 @@ def _peak_traced(path) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_augment_memory_does_not_grow_with_the_file(tmp_path):
     from pipeline.perf.make_conll import generate
 
@@ -315,6 +317,7 @@ def test_augment_memory_does_not_grow_with_the_file(tmp_path):
     assert p_large < large.stat().st_size / 4
 
 
+@pytest.mark.slow
 def test_large_generated_file_augments(big_file, tmp_path):
     src, n_docs, n_tokens = big_file
     size = src.stat().st_size
@@ -335,6 +338,7 @@ field = st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=0x24F, ex
                 min_size=1, max_size=12)
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(st.lists(field, min_size=6, max_size=9), st.lists(st.integers(1, 8), min_size=9, max_size=9), field,
        st.sampled_from(["\n", "\r\n", ""]))
@@ -417,6 +421,7 @@ def _her_agreement(files_by_pair):
     return agree, total
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_winobias_her_becomes_his_or_him_as_the_paired_sentence_says(shared_dir):
     base = shared_dir / "reference" / "winobias" / "conll_format"
@@ -431,6 +436,7 @@ def test_winobias_her_becomes_his_or_him_as_the_paired_sentence_says(shared_dir)
     assert agree / total >= 0.97, (agree, total)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_litbank_file_augments_with_every_other_column_identical(shared_dir, tmp_path, capsys):
     src = shared_dir / "reference" / "litbank-coref" / "105_persuasion_brat.conll"

@@ -271,6 +271,7 @@ def make_released_models(tmp_path):
     return wl, bl, files
 
 
+@pytest.mark.slow
 def test_table2_models_from_cluster_files(tmp_path, released_qa, released_models, capsys):
     wl, bl, files = released_models
     bench = tmp_path / "bench"
@@ -295,6 +296,7 @@ def test_table2_models_from_cluster_files(tmp_path, released_qa, released_models
         assert line in printed
 
 
+@pytest.mark.slow
 def test_too_many_unmatched_lines_exit_2(tmp_path, released_models, capsys):
     wl, bl, files = released_models
     bench = tmp_path / "bench"
@@ -362,6 +364,7 @@ def test_filler_answers_matched(user, correct, right):
     assert filler_correct(user, correct) is right
 
 
+@pytest.mark.slow
 def test_other_entity_questions_counted_with_questions_all(tmp_path):
     rows = gender_rows("wino", 0.5, 2, 2, 2, 2)
     rows.append({"question": "What is the gender of the designer?", "user_answer": "female",

@@ -60,6 +60,7 @@ def run(*args) -> int:
     return main(["embeddings", *map(str, args)])
 
 
+@pytest.mark.slow
 def test_original_and_hard_debiased_side_by_side(tmp_path, capsys):
     kv = real_word_embedding()
     lists = word_lists()

@@ -25,6 +25,7 @@ def helper(*args: str) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
+@pytest.mark.slow
 def test_pool_survives_a_killed_worker():
     res = helper("pool", "3", "2")
     assert res.returncode == 0, res.stderr[-2000:]
@@ -37,6 +38,7 @@ def test_pool_survives_a_killed_worker():
     assert "retrying alone" in res.stderr
 
 
+@pytest.mark.slow
 def test_pool_without_failures():
     res = helper("pool", "0", "2")
     assert res.returncode == 0, res.stderr[-2000:]
@@ -44,6 +46,7 @@ def test_pool_without_failures():
     assert got == {"results": {str(x): x * x for x in range(6)}, "lost": {}}
 
 
+@pytest.mark.slow
 def test_pool_stops_at_once_when_the_writer_fails():
     """The busy worker (a minute to go) is terminated, not waited for; the timeout only
     guards against a hang. Fails when the pool waits for its workers (``_stop`` as

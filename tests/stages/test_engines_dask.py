@@ -82,6 +82,7 @@ def test_a_task_on_a_worker_with_other_code_stops():
     assert engines._checked_call(engines.worker_fingerprint()["code"], square_or_die, 2, 1000) == 4
 
 
+@pytest.mark.slow
 def test_killing_the_client_ends_its_local_cluster(tmp_path):
     psutil = pytest.importorskip("psutil")
     marker = tmp_path / "started"

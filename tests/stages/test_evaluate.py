@@ -99,6 +99,7 @@ def test_report_files_and_hand_computed_values(tmp_path, capsys):
     assert "3 quadruples" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_parquet_dataset_gives_the_same_metrics(tmp_path):
     records = []
     for i, pronoun, gender, a, b in gold_rows():
@@ -217,6 +218,7 @@ def test_gap_style_dataset(tmp_path):
     assert (tmp_path / "out" / "metrics.png").exists()
 
 
+@pytest.mark.slow
 def test_probabilistic_system_gets_exact_expected_scores(tmp_path):
     gold = write_gold(tmp_path / "gold.tsv")
     rng = np.random.default_rng(0)
@@ -261,6 +263,7 @@ def test_ab_prob_gives_the_joint_distribution(tmp_path):
     assert m["acc_f"] == pytest.approx(((1 - 0.5 - 0.4 + 0.1) + (0.4 - 0.1)) / 2)
 
 
+@pytest.mark.slow
 def test_seed_and_resamples_options(tmp_path):
     rows = gold_rows(40)
     gold = write_gold(tmp_path / "gold.tsv", rows)

@@ -8,11 +8,13 @@ import json
 import re
 
 import numpy as np
+import pytest
 
 from pipeline.cli import main
 from tests.stages.test_evaluate import gold_rows, write_gold, write_system
 
 
+@pytest.mark.slow
 def test_star_and_one_sided_bound_agree_in_the_report(tmp_path):
     n = 30
     rows = gold_rows(n)

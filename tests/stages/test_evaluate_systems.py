@@ -93,6 +93,7 @@ def test_oracle_json_lines_score_100(tmp_path, data, capsys):
     assert "s: JSON-lines clusters from" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_subtokens_equal_tokens_and_order_matching(tmp_path, data, capsys):
     rows = dataset_rows()
     objs_tok, objs_sub = [], []
@@ -194,6 +195,7 @@ def without_title_periods(rows):
     return out
 
 
+@pytest.mark.slow
 def test_published_dev_set_with_published_predictions_and_an_oracle(shared_dir, tmp_path, capsys):
     dev = shared_dir / "reference" / "counter-gap-dev" / "C-GAP-withdot.dev.tsv"
     preds = shared_dir / "reference" / "counter-gap-predictions" / "bert_base_output.tsv"

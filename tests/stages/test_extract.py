@@ -91,6 +91,7 @@ def _two_book_corpus(tmp_path) -> Path:
     return corpus
 
 
+@pytest.mark.slow
 def test_resume_after_interrupted_run(tmp_path, monkeypatch):
     corpus = _two_book_corpus(tmp_path)
     reference = tmp_path / "reference"
@@ -125,6 +126,7 @@ def test_resume_after_interrupted_run(tmp_path, monkeypatch):
     assert len(pd.read_parquet(out / "instances.parquet")) == len(want)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_output(tmp_path):
     import distributed
 
@@ -145,6 +147,7 @@ def test_dask_local_cluster_gives_the_same_output(tmp_path):
                                   pd.read_parquet(out / "books.parquet")[cols])
 
 
+@pytest.mark.slow
 def test_two_workers_give_the_same_output(tmp_path):
     corpus = _two_book_corpus(tmp_path)
     one, two = tmp_path / "one", tmp_path / "two"
@@ -177,6 +180,7 @@ def test_the_books_evidence_is_stored_with_the_outputs(sample_run, capsys):
     assert evidence_json.loads(ev.evidence.iloc[0]) == book_evidence(book.text, book.book_id)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_two_gutenberg_books(shared_dir, tmp_path):
     corpus = tmp_path / "books"
@@ -229,6 +233,7 @@ ECHO_STORY = (
     "head and met his look.\n")
 
 
+@pytest.mark.slow
 def test_prune_keeps_a_bare_surname_gendered_by_its_titled_form(tmp_path):
     """A candidate written as a bare surname ("Dolokhov") is masculine only through "Captain
     Dolokhov" two sentences earlier; prune's pass 0 must count it (War and Peace, 2600-2496915,

@@ -73,6 +73,7 @@ def test_zip_with_other_files_gives_the_plain_instances(tmp_path, plain_run, cap
     assert "not-read         dangling.txt: dangling symlink ->" in out
 
 
+@pytest.mark.slow
 def test_parquet_table_gives_the_plain_instances(tmp_path, plain_run):
     rows = [{"id": k, "title": k, "text": v} for k, v in HALVES.items()] + [{"id": "c", "title": "", "text": None}]
     path = tmp_path / "books.parquet"
@@ -186,6 +187,7 @@ def test_tasks_carry_no_text(tmp_path):
     assert all(len(pickle.dumps((u, plan.spec))) < 2000 for u in plan.units)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_on_a_table(tmp_path, plain_run):
     import distributed
 

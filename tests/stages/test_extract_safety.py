@@ -57,6 +57,7 @@ def keys(instances: pd.DataFrame) -> list[tuple]:
 
 # ------------------------------------------------------------------ identity ------------
 
+@pytest.mark.slow
 def test_same_stem_in_two_folders(tmp_path, sample_instances):
     corpus, out = tmp_path / "c", tmp_path / "o"
     write(corpus, "a/story.txt", sample_text())
@@ -102,6 +103,7 @@ def test_partition_names_are_readable_and_distinct():
 
 # ------------------------------------------------------------------ failures per book ---
 
+@pytest.mark.slow
 def test_two_million_character_line_next_to_a_normal_book(tmp_path, sample_instances):
     corpus, out = tmp_path / "c", tmp_path / "o"
     write(corpus, "long.txt", "the cat sat on the mat and looked at the door. " * 42_600)   # 2,002,200 chars
@@ -138,6 +140,7 @@ def test_a_failing_book_is_skipped_with_its_reason(tmp_path, monkeypatch, capsys
     assert "1 skipped" in captured.out
 
 
+@pytest.mark.slow
 def test_worker_killed_with_sigkill(tmp_path):
     """A worker that dies (SIGKILL, as the out-of-memory killer sends) costs only its book: it is
     retried once alone, dies again, and is recorded as failed with the signal; the run finishes
@@ -221,6 +224,7 @@ def test_rerun_with_another_model_version_is_refused(finished_run, capsys):
     assert f"model_version '0.0.1' -> {real!r}" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_overwrite_starts_afresh(finished_run, tmp_path):
     corpus, out = finished_run
     (out / "parts" / "stale-book-0123456789ab").mkdir()

@@ -4,6 +4,7 @@ bad instances, word lists given on the command line, the variant without title p
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from pipeline.cli import main
 from pipeline.formats import schemas
@@ -224,6 +225,7 @@ def test_recheck_applies_a_cast_file(nlp, tmp_path, capsys):
     assert "row 1: gender must be one of" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_recheck_consults_the_books_cast_beside_the_instances(tmp_path, capsys):
     """Generate on an extract directory judges persons with the evidence extract stored; an
     instances file with no evidence beside it falls back to the sentence rules and says so."""
@@ -258,6 +260,7 @@ def test_recheck_consults_the_books_cast_beside_the_instances(tmp_path, capsys):
     assert not (tmp_path / "g3" / "quadruples.parquet").exists()
 
 
+@pytest.mark.slow
 def test_a_cast_file_holds_in_the_recheck_with_the_books_cast(tmp_path, capsys):
     """generate --cast on an extract directory (the book's cast consulted): a name the file
     makes no person drops every quadruple that holds it."""

@@ -16,6 +16,7 @@ SAMPLE = Path(__file__).resolve().parents[2] / "resources" / "sample" / "the-orc
 OUTPUTS = ("quadruples.parquet", "quadruples.tsv", "recheck.json")
 
 
+@pytest.mark.slow
 def test_generate_on_a_dask_cluster_writes_what_one_process_writes(tmp_path, capsys):
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -152,6 +152,7 @@ def test_gap_missing_column(tmp_path, capsys):
     assert not (tmp_path / "out" / "quadruples.parquet").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_gap_test_file_head(shared_dir, nlp):
     """The first 300 rows of gap-test.tsv: every qualified example yields a consistent
@@ -183,6 +184,7 @@ def test_positional_pattern():
     assert list(itertools.chain(ID_SUFFIX.values())) == ["", "-control", "-swap-1", "-swap-2"]
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_published_counter_gap_dev_file(shared_dir, tmp_path, capsys):
     """The published Counter-GAP quadruples (csv-quoted, with a Book column) are read row by

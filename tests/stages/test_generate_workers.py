@@ -41,6 +41,7 @@ def test_the_split_is_by_book_in_the_order_of_the_file():
     assert [[k for k, _ in items] for _, items in groups] == [[1, 3], [2, 5], [4]]
 
 
+@pytest.mark.slow
 def test_two_workers_write_what_one_writes(two_books, tmp_path, capsys):
     one, two = tmp_path / "one", tmp_path / "two"
     assert main(["generate", "--instances", str(two_books), "--out", str(one)]) == 0
@@ -58,6 +59,7 @@ def test_two_workers_write_what_one_writes(two_books, tmp_path, capsys):
     assert books == ["orchard-a", "orchard-b"]          # the books in the order of the instances file
 
 
+@pytest.mark.slow
 def test_a_rerun_resumes_the_books_done(two_books, tmp_path, capsys):
     out = tmp_path / "g"
     assert main(["generate", "--instances", str(two_books), "--out", str(out)]) == 0

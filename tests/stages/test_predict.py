@@ -102,6 +102,7 @@ def test_evaluate_runs_a_system_on_the_fly_with_report(tmp_path, data, capsys):
     assert html.startswith("<!doctype html>") and "data:image/png;base64," in html
 
 
+@pytest.mark.slow
 def test_native_layouts_are_accepted(tmp_path, data):
     rows = dataset_rows()
 
@@ -197,6 +198,7 @@ class FirstNameAdapter:
         return out
 
 
+@pytest.mark.slow
 def test_predict_on_a_benchmark_and_on_sowinobias(tmp_path):
     from tests.stages.test_benchmarks_command import ANTI, PRO
     from tests.lang.test_benchmarks import write_winobias

@@ -165,6 +165,7 @@ def test_label_from_python(tmp_path):
         label(LabelSettings(instances=tmp_path / "nope.parquet", coref=tmp_path, out=tmp_path / "o"))
 
 
+@pytest.mark.slow
 def test_humans_qa_and_maze_from_python(tmp_path):
     import json
 

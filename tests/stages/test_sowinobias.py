@@ -362,6 +362,7 @@ def test_dataset_errors(sample_frame):
 
 # ------------------------------------------------------------------ CLI --------------------
 
+@pytest.mark.slow
 def test_cli_end_to_end(tmp_path, capsys):
     from pipeline.cli import main
 
@@ -408,6 +409,7 @@ def test_zero_resamples_skips_the_test(sample_frame, tmp_path):
         scoring.compute_metrics(gap, {"female": female}, -1, 0)
 
 
+@pytest.mark.slow
 def test_evaluate_stage_dispatch(tmp_path, capsys):
     """The evaluate stage hands a dataset with a set column (Parquet or TSV) to this module."""
     from pipeline.cli import main

@@ -261,6 +261,7 @@ def test_weights_command(tmp_path, nlp, capsys):
 # ------------------------------------------------------------------------------ reference -----
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_gap_test_reference_table(shared_dir):
     """The Gap on GAP, Ground-Truth baselines on GAP test with the manual name spans."""
@@ -289,6 +290,7 @@ def test_gap_test_reference_table(shared_dir):
                 assert value == pytest.approx(expected, abs=0.015), (kind, column, value)
 
 
+@pytest.mark.slow
 @pytest.mark.shared
 def test_gap_test_published_example_sets(shared_dir):
     """The published W keeps 1,773 examples (885 masculine and 876 feminine with non-zero

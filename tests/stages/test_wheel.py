@@ -15,6 +15,7 @@ import sysconfig
 from pathlib import Path
 
 import pyarrow.parquet as pq
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,6 +26,7 @@ def _run(cmd, **kw):
     return proc
 
 
+@pytest.mark.slow
 def test_wheel_installs_and_extracts_from_another_directory(tmp_path):
     wheels = tmp_path / "wheels"
     _run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",

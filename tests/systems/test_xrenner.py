@@ -35,6 +35,7 @@ def _recount(doc, row):
     return hit(row["A-offset"], row["A"]), hit(row["B-offset"], row["B"])
 
 
+@pytest.mark.slow
 def test_xrenner_on_the_development_quadruples(shared_dir, tmp_path, capsys):
     from pipeline.cli import main
     from pipeline.formats.gap_tsv import read_gap_tsv

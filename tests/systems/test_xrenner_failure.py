@@ -50,6 +50,7 @@ def test_cross_questioned_cycle_is_repaired(adapter):
     assert isinstance(clusters, list)          # answered, not an error
 
 
+@pytest.mark.slow
 def test_a_refused_row_is_named_with_reason_and_fix(tmp_path, capsys, adapter):
     from pipeline.cli import main
     from pipeline.formats.gap_tsv import write_gap_tsv

@@ -72,6 +72,7 @@ def drag_select(drv, start: int, end: int) -> None:
 
 
 
+@pytest.mark.slow
 def test_browser_answers_a_question_and_the_row_is_in_sqlite(browser, served):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions as EC
@@ -122,6 +123,7 @@ def test_browser_answers_a_question_and_the_row_is_in_sqlite(browser, served):
     assert "1 answered" in browser.find_element(By.ID, "progress").text
 
 
+@pytest.mark.slow
 def test_browser_mturk_preview_checks_on_submit(browser, tmp_path):
     """The exported MTurk template (preview.html, a local copy of task 1) enforces its checks."""
     from selenium.webdriver.common.by import By

@@ -269,6 +269,7 @@ def test_maze_export(mz):
     assert sum(w["is_pronoun"] == "True" for w in words) == 1
 
 
+@pytest.mark.slow
 def test_plan_serve_export_humans_end_to_end(tmp_path):
     """experiment-plan (spaCy fillers) -> scripted participants -> experiment-export ->
     humans qa: a participant right on pro questions and "unknown" on anti ones gives
@@ -333,6 +334,7 @@ def test_plan_command_refuses_a_benchmark_without_maze_items(tmp_path, capsys):
     assert not (tmp_path / "plan" / "plan.parquet").exists()
 
 
+@pytest.mark.slow
 def test_maze_export_goes_through_humans_maze(tmp_path):
     """Scripted Maze participants (anti pronouns 100 ms slower) -> export -> humans maze."""
     import json

@@ -119,6 +119,7 @@ def wait_ready(wait, position):
     wait.until(lambda d: d.find_element(By.ID, "question-box").get_attribute("data-ready") == str(position))
 
 
+@pytest.mark.slow
 def test_qa_calibration_timed_trials_reload_and_code(browser, qa_server, screenshots):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -215,6 +216,7 @@ def test_qa_calibration_timed_trials_reload_and_code(browser, qa_server, screens
     assert positions == [0, 1, 2, 3, 4, 5]
 
 
+@pytest.mark.slow
 def test_maze_sentence_with_one_wrong_key(browser, maze_server, screenshots):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait

@@ -82,6 +82,7 @@ WORKER_DIED = ("worker process died twice while processing it (killed by a signa
 MAX_TASKS_PER_CHILD = 20          # a fresh process now and then: spaCy's string store only grows
 PARENT_POLL_SECONDS = 1.0
 PROGRESS_POLL_SECONDS = 0.5
+STOP_GRACE_SECONDS = 3.0          # a terminated worker that still runs after this is killed
 PR_SET_PDEATHSIG = 1
 
 
@@ -465,6 +466,15 @@ def _stop(pool: ProcessPoolExecutor) -> None:
     for process in processes:
         if process.is_alive():
             process.terminate()
+    # SIGTERM can be lost: a worker forked but not yet exec'd still runs the parent's Python
+    # signal handler, which only notes the signal. What is still alive after the grace goes
+    # by SIGKILL, which nothing catches.
+    deadline = time.monotonic() + STOP_GRACE_SECONDS
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+            process.join(STOP_GRACE_SECONDS)
 
 
 def _settle(future, task, emit, fail, suspects) -> bool:

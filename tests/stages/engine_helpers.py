@@ -55,6 +55,13 @@ def note_pid(folder: str) -> None:
     Path(folder, str(os.getpid())).touch()
 
 
+def deaf_to_sigterm(folder: str) -> None:
+    """A warm-up that makes the worker ignore SIGTERM (as a worker forked but not yet exec'd
+    in effect does), then notes its pid in ``folder``."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    Path(folder, str(os.getpid())).touch()
+
+
 def worker_pid(x: int) -> int:
     return os.getpid()
 

@@ -129,3 +129,30 @@ def test_workers_started_ahead_and_left_unused_are_stopped(tmp_path):
     for process in processes:
         process.join(timeout=30)
         assert not process.is_alive()
+
+
+def test_workers_deaf_to_sigterm_are_killed_when_stopped(tmp_path):
+    """A busy worker that does not die of SIGTERM (the CI run of 2026-11-27 met one: a worker
+    forked but not yet exec'd only notes the signal) is killed after STOP_GRACE_SECONDS."""
+    import functools
+    import multiprocessing as mp
+    import time
+    from concurrent.futures import ProcessPoolExecutor
+
+    from tests.stages.engine_helpers import deaf_to_sigterm
+
+    pool = ProcessPoolExecutor(2, mp_context=mp.get_context("spawn"),
+                               initializer=functools.partial(deaf_to_sigterm, str(tmp_path)))
+    for _ in range(2):
+        pool.submit(time.sleep, 120)
+    deadline = time.monotonic() + 60
+    while len(list(tmp_path.iterdir())) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(list(tmp_path.iterdir())) == 2        # both busy, both ignore SIGTERM
+    processes = list(pool._processes.values())
+    stopping = time.monotonic()
+    engines._stop(pool)
+    took = time.monotonic() - stopping
+    for process in processes:
+        assert not process.is_alive() and process.exitcode == -9
+    assert took < engines.STOP_GRACE_SECONDS + 10

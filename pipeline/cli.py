@@ -1,6 +1,7 @@
 """Command line: ``python -m pipeline COMMAND ...`` (installed as ``counter-gap``).
 
-Commands are the modules of :mod:`pipeline.stages`, found by name: each defines ``COMMAND``,
+Commands are the modules of :mod:`pipeline.stages` (the spine's) and of each feature room's
+``commands`` package (``pipeline/humans/commands/``...), found by name: each defines ``COMMAND``,
 ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Command modules import their
 heavy dependencies inside ``run``, so building the parser stays cheap. An
 :class:`pipeline.errors.InputError` anywhere becomes a one-line error and exit status 2, and so
@@ -24,7 +25,8 @@ A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding i
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
 a second run into the same directory is refused while the first is alive.
 
-May import: :mod:`pipeline.stages` (by name), :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
+May import: the command packages (by name: the modules :func:`command_packages` finds),
+:mod:`pipeline.stages`, :mod:`pipeline.humans.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
 ``run_record``).
 """
 
@@ -42,11 +44,32 @@ import sys
 import pipeline.stages
 
 
+def command_packages() -> list[tuple[str, str]]:
+    """(dotted name, folder) of every package of commands: :mod:`pipeline.stages`, then the
+    ``commands`` package of each feature room (a subpackage of ``pipeline`` holding one), in
+    alphabetical order; read from the file system, nothing imported."""
+    root = os.path.dirname(os.path.abspath(pipeline.stages.__path__[0]))
+    found = [("pipeline.stages", pipeline.stages.__path__[0])]
+    for info in sorted(pkgutil.iter_modules([root]), key=lambda i: i.name):
+        folder = os.path.join(root, info.name, "commands")
+        if info.ispkg and os.path.isfile(os.path.join(folder, "__init__.py")):
+            found.append((f"pipeline.{info.name}.commands", folder))
+    return found
+
+
+def command_modules() -> list[tuple[str, str]]:
+    """(dotted module name, source file) of every module of the command packages, in
+    alphabetical order of module name (``--help`` lists them so, wherever they live)."""
+    found = [(info.name, f"{package}.{info.name}", os.path.join(folder, f"{info.name}.py"))
+             for package, folder in command_packages() for info in pkgutil.iter_modules([folder])]
+    return [(dotted, path) for _, dotted, path in sorted(found)]
+
+
 def commands() -> dict[str, object]:
-    """COMMAND name -> its module, in alphabetical order of module name."""
+    """COMMAND name -> its module, in the order of :func:`command_modules`."""
     found = {}
-    for info in sorted(pkgutil.iter_modules(pipeline.stages.__path__), key=lambda i: i.name):
-        module = importlib.import_module(f"pipeline.stages.{info.name}")
+    for module_name, _ in command_modules():
+        module = importlib.import_module(module_name)
         name = getattr(module, "COMMAND", None)
         if name:
             found[name] = module
@@ -57,15 +80,14 @@ _CONSTANT = re.compile(r"""^(COMMAND|HELP) = ("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\
 
 
 def command_index() -> dict[str, tuple[str, str]]:
-    """COMMAND name -> (module name, HELP), read from the modules' source without importing
+    """COMMAND name -> (dotted module name, HELP), read from the modules' source without importing
     them (``--help`` stays cheap whatever a command imports): the top-level lines
     ``COMMAND = "..."`` and ``HELP = "..."``. A module where either is not a one-line string
     literal is imported instead."""
     import ast
 
     found = {}
-    for info in sorted(pkgutil.iter_modules(pipeline.stages.__path__), key=lambda i: i.name):
-        path = os.path.join(pipeline.stages.__path__[0], f"{info.name}.py")
+    for module_name, path in command_modules():
         values = {}
         try:
             with open(path, encoding="utf-8") as fh:
@@ -74,10 +96,10 @@ def command_index() -> dict[str, tuple[str, str]]:
         except (OSError, SyntaxError, ValueError):
             values = {}
         if "COMMAND" not in values or "HELP" not in values:
-            module = importlib.import_module(f"pipeline.stages.{info.name}")
+            module = importlib.import_module(module_name)
             values = {"COMMAND": getattr(module, "COMMAND", None), "HELP": getattr(module, "HELP", "")}
         if values["COMMAND"]:
-            found[values["COMMAND"]] = (info.name, values["HELP"])
+            found[values["COMMAND"]] = (module_name, values["HELP"])
     return found
 
 
@@ -98,7 +120,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     for name, (module_name, help_text) in command_index().items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         if name == wanted:
-            module = importlib.import_module(f"pipeline.stages.{module_name}")
+            module = importlib.import_module(module_name)
             module.add_arguments(p)
             p.set_defaults(_run=module.run, _output_dir=getattr(module, "OUTPUT_DIR", None),
                            _run_outputs=getattr(module, "RUN_OUTPUTS", ("out",)),

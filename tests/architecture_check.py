@@ -157,11 +157,12 @@ class Reading:
 class Package:
     """The modules of a package directory ``root`` (named ``name``), read with ``ast``.
 
-    ``computed_allowed``: module -> the package its computed imports may reach (they then
-    count as imports of every module of that package, so the layer rules still apply)."""
+    ``computed_allowed``: module -> the package (or a tuple of packages) its computed imports may
+    reach (they then count as imports of every module of those packages, so the layer rules
+    still apply)."""
 
     def __init__(self, root: Path, name: str = "pipeline", layers: dict[str, int] | None = None,
-                 computed_allowed: dict[str, str] | None = None):
+                 computed_allowed: dict[str, str | tuple[str, ...]] | None = None):
         self.root = Path(root)
         self.name = name
         self.layers = layers or {}
@@ -176,7 +177,7 @@ class Package:
                 parts = parts[:-1]
             self.modules[".".join(parts)] = Module(".".join(parts), path, is_package,
                                                     path.read_text(encoding="utf-8"))
-        self._key = (name, frozenset(self.modules), tuple(sorted(self.computed_allowed.items())))
+        self._key = (name, frozenset(self.modules), tuple(sorted(map(str, self.computed_allowed.items()))))
 
     # ------------------------------------------------------------------ names ----
     def known(self, dotted: str) -> str | None:
@@ -202,12 +203,19 @@ class Package:
                 best = prefix
         return best
 
+    def is_command_package(self, package: str) -> bool:
+        """``NAME.stages`` (the spine's commands) or ``NAME.ROOM.commands`` (a feature room's)."""
+        parts = package.split(".")
+        return package == f"{self.name}.stages" or (
+            len(parts) == 3 and parts[0] == self.name and parts[2] == "commands")
+
     @cached_property
     def commands(self) -> set[str]:
-        """Modules of ``NAME.stages`` that define ``COMMAND`` at the top level."""
+        """Modules of ``NAME.stages`` and of ``NAME.ROOM.commands`` that define ``COMMAND`` at
+        the top level."""
         out = set()
         for name, mod in self.modules.items():
-            if name.rpartition(".")[0] != f"{self.name}.stages":
+            if mod.is_package or not self.is_command_package(name.rpartition(".")[0]):
                 continue
             for node in mod.tree.body:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
@@ -355,8 +363,9 @@ class Package:
         def computed(line: int, what: str):
             allowed = self.computed_allowed.get(mod.name)
             if allowed:
-                out.reach |= {m for m in self.starting_with(allowed + ".") | ({allowed} & set(self.modules))
-                              if m != mod.name}
+                for package in (allowed,) if isinstance(allowed, str) else allowed:
+                    out.reach |= {m for m in self.starting_with(package + ".") | ({package} & set(self.modules))
+                                  if m != mod.name}
             else:
                 out.computed.append(f"line {line}: {what}")
 

@@ -91,7 +91,7 @@ def write_plan(rows: list[dict], path) -> None:
 
 def qa_plan_file(path, participants: int = 2, targets: int = 2, calibration: int = 2,
                  n_items: int = 20, seed: int = 0) -> list[dict]:
-    from pipeline.core.experiment_plan import qa_plan
+    from pipeline.humans.core.plan import qa_plan
 
     items = make_items(n_items)
     rows = qa_plan(items, hand_fillers(items), participants, seed, targets=targets,
@@ -102,7 +102,7 @@ def qa_plan_file(path, participants: int = 2, targets: int = 2, calibration: int
 
 def maze_plan_file(path, participants: int = 2, per_participant: int = 1, n_items: int = 6,
                    seed: int = 0) -> list[dict]:
-    from pipeline.core.experiment_plan import maze_plan
+    from pipeline.humans.core.plan import maze_plan
 
     items = make_items(n_items)
     rows = maze_plan(items, hand_distractors(items), participants, seed,

@@ -26,7 +26,7 @@ with the reason: the list may only get shorter (an entry that no longer violates
 Also checked: commands stay under :data:`MAX_COMMAND_LINES` lines (the commands over it would
 be listed in :data:`OVERSIZE` with their count as a ceiling: none today); every module's
 docstring has a "May import:" line that covers what it imports (:func:`declared`; a module's
-own package and siblings, and :data:`IMPLICIT`, need no naming; gaps would be listed in
+own package and siblings, its own room's lower layers, and :data:`IMPLICIT`, need no naming; gaps would be listed in
 :data:`UNDECLARED`, as a ceiling too: empty today). The "May import:" lines stay prose written
 by hand (they say *why* and *inside which function*); they document, the rules above enforce.
 """
@@ -64,6 +64,21 @@ LAYERS = {
     "pipeline.__main__": 11,
 }
 
+# Feature rooms (docs/architecture.md): one package per satellite feature, with its own small
+# layers named as the spine's (``commands`` for ``stages``). A room's layer sits just above the
+# spine's layer of the same name (its rank + 0.5): it may import the shared layers below it and
+# its own lower layers, and no spine layer may import it (by rank alone a spine run could import a
+# room's core: the "room" rule forbids it).
+ROOMS = ("pipeline.humans",)
+ROOM_LAYERS = {"formats": 1, "nlp": 3, "core": 4, "report": 6, "runs": 7, "web": 8, "commands": 9}
+for _room in ROOMS:
+    LAYERS[_room] = 0.5                                   # the room's package marker
+    LAYERS.update({f"{_room}.{inner}": rank + 0.5 for inner, rank in ROOM_LAYERS.items()})
+# Rooms that may import another room: (importer, imported). None today.
+ROOM_DEPS: set[tuple[str, str]] = set()
+# Outside a room, who may import it: the CLI (its commands, by name) and the timing scripts.
+ROOM_IMPORTERS = ("pipeline.cli", "pipeline.perf")
+
 # Two layers of one rank are independent: neither imports the other, but for these pairs
 # (importer's layer, imported layer).
 SAME_RANK = {
@@ -76,6 +91,8 @@ SAME_RANK = {
 COMPUTED = {
     "pipeline.systems.registry": "pipeline.systems",     # the adapters of BUILTIN, imported when used
     "pipeline.lang.evidence_json": "pipeline.lang",      # a stored record's class, refused outside pipeline.lang
+    # the command modules it finds in the command packages, imported by their dotted names
+    "pipeline.cli": ("pipeline.stages",) + tuple(f"{room}.commands" for room in ROOMS),
 }
 
 # formats modules without file I/O: schemas and record types a core may use.
@@ -127,6 +144,21 @@ def command_modules() -> set[str]:
     return set(PKG.commands)
 
 
+def kind(pkg: Package, module: str) -> str:
+    """The layer a module is in, by its name whether in the spine or in a room: ``core``,
+    ``formats``, ``runs``, ``report``, ``web``, ``commands`` (the spine's ``stages``)..."""
+    inner = (pkg.layer(module) or "").rpartition(".")[2]
+    return "commands" if inner == "stages" else inner
+
+
+def room_of(module: str) -> str | None:
+    return next((r for r in ROOMS if module == r or module.startswith(r + ".")), None)
+
+
+def _is_formats(pkg: Package, module: str) -> bool:
+    return kind(pkg, module) == "formats"
+
+
 # ------------------------------------------------------------------------- the rules ----
 
 _CACHE: dict[tuple, set[str]] = {}
@@ -162,11 +194,11 @@ def core_io_imports(pkg: Package, module: str) -> list[str]:
     found = []
     for node in mod.nodes:
         if isinstance(node, ast.Import):
-            found += [a.name for a in node.names if a.name.startswith("pipeline.formats")
+            found += [a.name for a in node.names if _is_formats(pkg, a.name)
                       and pkg.known(a.name) not in PURE_FORMATS]
         elif isinstance(node, ast.ImportFrom):
             base = pkg._resolve_from(mod, node)
-            if not base.startswith("pipeline.formats"):
+            if not _is_formats(pkg, base):
                 continue
             for alias in node.names:
                 target = pkg.known(f"{base}.{alias.name}")
@@ -178,7 +210,7 @@ def core_io_imports(pkg: Package, module: str) -> list[str]:
                     found.append(f"{base}.{alias.name}")
     # attribute access on a formats module reached another way (``import pipeline`` ...)
     for dep in sorted(pkg.imports_of(module)):
-        if dep.startswith("pipeline.formats") and dep not in PURE_FORMATS and dep not in found \
+        if _is_formats(pkg, dep) and dep not in PURE_FORMATS and dep not in found \
                 and not any(f.startswith(dep + ".") for f in found):
             direct = any(isinstance(n, ast.ImportFrom) and pkg._resolve_from(mod, n) == dep for n in mod.nodes)
             if not direct:
@@ -226,15 +258,20 @@ def violations(pkg: Package) -> dict[str, dict[str, list[str]]]:
             add("command-import", m, deps & commands)
         if m in commands:
             add("command-imports-command", m, deps & commands)
-        if m.startswith("pipeline.core.") or m == "pipeline.core":
+        room = room_of(m)
+        add("room", m, [d for d in deps if room_of(d) not in (None, room) and (
+            (room is None and not (m in ROOM_IMPORTERS or m.startswith(tuple(r + "." for r in ROOM_IMPORTERS))))
+            or (room is not None and (room, room_of(d)) not in ROOM_DEPS))])
+        layer = kind(pkg, m)
+        if layer == "core":
             add("core-reader", m, core_io_imports(pkg, m))
             add("core-io", m, pkg.file_io(m))
             add("core-progress", m, pkg.progress_bars(m))
-        if m.startswith(("pipeline.report.", "pipeline.web.")):
+        if layer in ("report", "web"):
             add("report-web-writes", m, pkg.file_io(m, writes_only=True))
-        if m.startswith(("pipeline.runs.", "pipeline.stages.")):
+        if layer in ("runs", "commands"):
             add("run-io", m, [w for w in pkg.file_io(m) if w.split(": ", 1)[1] not in HOUSEKEEPING])
-        if not m.startswith("pipeline.formats"):
+        if layer != "formats":
             add("sql", m, web_sql(m, pkg))
     for cycle in _cycles(pkg):
         add("cycle", cycle[0], [" -> ".join(cycle)])
@@ -251,7 +288,28 @@ def _unexpected(found: dict[str, dict[str, list[str]]], rules: set[str]) -> dict
 def test_the_checker_finds_the_cli_s_commands():
     from pipeline.cli import command_index
 
-    assert PKG.commands == {f"pipeline.stages.{m}" for m, _ in command_index().values()}
+    assert PKG.commands == {m for m, _ in command_index().values()}
+
+
+def test_the_spine_imports_no_room_and_rooms_import_each_other_only_as_declared():
+    """A room (``pipeline/humans/``...) is imported from outside only by the CLI and the timing
+    scripts; one room imports another only where :data:`ROOM_DEPS` says so."""
+    assert _unexpected(FOUND, {"room"}) == {}
+
+
+def test_every_package_is_listed_in_pyproject():
+    """pyproject.toml lists its packages one by one: a room's new subpackage is listed too."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT.parent / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    assert {m for m, mod in PKG.modules.items() if mod.is_package} - listed == set()
+
+
+def test_every_room_has_its_layers_ranked():
+    """Each subpackage or module of a room is one of its layers (:data:`ROOM_LAYERS`)."""
+    for room in ROOMS:
+        inner = {m.split(".")[2] for m in MODULES if m.startswith(room + ".")}
+        assert inner <= set(ROOM_LAYERS), (room, inner - set(ROOM_LAYERS))
 
 
 def test_every_package_has_a_layer():
@@ -321,6 +379,9 @@ def test_computed_reach_is_declared_in_the_module():
     """Each :data:`COMPUTED` module's reach is its own package (what the module refuses
     outside it is its own business; here: the entries name real modules of one layer)."""
     for module, package in COMPUTED.items():
+        if module == "pipeline.cli":            # the command packages, spine's and rooms'
+            assert all(PKG.is_command_package(p) and p in MODULES for p in package)
+            continue
         assert module in MODULES and package in MODULES
         assert PKG.layer(module) == PKG.layer(package)
 
@@ -519,7 +580,7 @@ def web_sql(module: str, pkg: Package | None = None) -> list[str]:
     ``INSERT INTO``, ``UPDATE ... SET``, ``DELETE FROM``, ``CREATE TABLE``...; docstrings
     included) and calls of a connection's ``execute``/``executemany``/``executescript``.
     The web apps only serve: their queries are named functions of their stores
-    (:mod:`pipeline.formats.annotation_store`, :mod:`pipeline.formats.experiment_db`)."""
+    (:mod:`pipeline.formats.annotation_store`, :mod:`pipeline.humans.formats.experiment_db`)."""
     found = []
     for node in (pkg or PKG).modules[module].nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_STATEMENT.search(node.value):
@@ -531,7 +592,7 @@ def web_sql(module: str, pkg: Package | None = None) -> list[str]:
 
 
 def test_web_apps_hold_no_sql():
-    offenders = {m: web_sql(m) for m in MODULES if m.startswith("pipeline.web")}
+    offenders = {m: web_sql(m) for m in MODULES if kind(PKG, m) == "web"}
     assert {m: f for m, f in offenders.items() if f} == {}
 
 
@@ -619,6 +680,8 @@ def undeclared(module: str) -> set[str] | None:
             continue
         if dep == package or dep.rpartition(".")[0] == package:      # its own package and siblings
             continue
+        if room_of(module) and room_of(dep) == room_of(module) and rank(dep) <= rank(module):
+            continue                                 # its own room's lower layers (the room's rule)
         if every_lower and rank(dep) is not None and rank(module) is not None and rank(dep) <= rank(module):
             continue
         out.add(dep)
@@ -659,7 +722,7 @@ def test_no_module_points_readers_to_an_issue_number():
     assert found == []
 
 
-DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf)"
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans)"
                       r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
 
 

@@ -12,7 +12,7 @@ Winogender; Maze eligibility is not needed here, so no spaCy run); skips with a 
 ../shared is absent.
 
 May import: the standard library; inside functions: :mod:`pipeline.lang.benchmarks` (the
-benchmarks as distributed), :mod:`pipeline.formats.benchmarks`, :mod:`pipeline.core.benchmark_stereotypes`,
+benchmarks as distributed), :mod:`pipeline.formats.benchmarks`, :mod:`pipeline.humans.core.stereotypes`,
 :mod:`pipeline.core.benchmark_scoring` (the baseline), :mod:`pipeline.runs.eval_benchmark` (the
 evaluation) and :mod:`pipeline.report.benchmark` (the table).
 """
@@ -32,7 +32,7 @@ SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
 
 
 def _items_from_shared() -> list[dict]:
-    from pipeline.core.benchmark_stereotypes import categorize
+    from pipeline.humans.core.stereotypes import categorize
     from pipeline.lang.benchmarks import load_winobias, load_winogender
 
     items = load_winobias(SHARED / "reference" / "winobias")

@@ -19,10 +19,11 @@ modules); the benchmarks and the web apps call the same functions.
   :mod:`pipeline.runs.annotate_export` (quadruples -> an MTurk batch; the layout is rendered by
   the web package and passed in) and :mod:`pipeline.runs.annotate_import` (answers -> votes ->
   the published dataset);
-- :mod:`pipeline.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.runs.benchmark`,
-  :mod:`pipeline.runs.humans`, :mod:`pipeline.runs.experiment_plan`,
-  :mod:`pipeline.runs.experiment_export`, :mod:`pipeline.runs.embeddings`,
+- :mod:`pipeline.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.runs.embeddings`,
   :mod:`pipeline.runs.sowinobias`: the other commands' runs.
+
+The feature rooms keep their runs in their own package (``pipeline/humans/runs/``...); they use
+the settings helpers here, and nothing here imports them.
 
 Every run takes a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
 ``GenerateSettings``, ``LabelSettings``...; the shared helpers and ``RunResult`` are in

@@ -748,7 +748,7 @@ def _annotate_pages(inputs, d):
 
 def _experiment_pages(inputs, d):
     def run():
-        from pipeline.web.experiment.app import create_app
+        from pipeline.humans.web.app import create_app
         from tests.experiment_helpers import qa_plan_file
         from tests.web.helpers import page_client
 

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.chaos
 
 @pytest.fixture
 def mz(tmp_path):
-    from pipeline.web.experiment.app import create_app
+    from pipeline.humans.web.app import create_app
     from tests.experiment_helpers import maze_plan_file
 
     rows = maze_plan_file(tmp_path / "plan.parquet")

@@ -131,7 +131,7 @@ def test_normalised_text_ignores_how_the_text_is_split(words, rnd):
 
 @pytest.mark.slow
 def test_name_blind_baseline_has_no_gender_gap_on_shared(shared_dir):
-    from pipeline.core.benchmark_stereotypes import categorize
+    from pipeline.humans.core.stereotypes import categorize
     from pipeline.lang.benchmarks import load_winobias, load_winogender
 
     items = categorize(load_winobias(shared_dir / "reference" / "winobias")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core import benchmark_stereotypes as s
+from pipeline.humans.core import stereotypes as s
 from pipeline.lang.benchmarks import stereotype_from_share
 from pipeline.errors import InputError
 from pipeline.vocab import FEMININE, MASCULINE, NEUTRAL

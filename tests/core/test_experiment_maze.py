@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from pipeline.core import experiment_maze as maze
-from pipeline.core.experiment_maze import Entry, Lexicon, allowed, coarse_pos, distractors, dress
+from pipeline.humans.core import maze as maze
+from pipeline.humans.core.maze import Entry, Lexicon, allowed, coarse_pos, distractors, dress
 
 WORDS = [  # word, Zipf, coarse POS (as spaCy tags them alone)
     ("table", 4.9, "noun"), ("house", 5.5, "noun"), ("green", 5.0, "adj"), ("quick", 4.9, "adj"),

@@ -5,7 +5,7 @@ import math
 import pytest
 from hypothesis import given, strategies as st
 
-from pipeline.core.experiment_pace import ALPHAS, PaceError, display_ms, reading_pace, word_count
+from pipeline.humans.core.pace import ALPHAS, PaceError, display_ms, reading_pace, word_count
 
 
 def test_pace_is_the_mean_of_seconds_per_word():

@@ -4,7 +4,7 @@ from collections import Counter, defaultdict
 
 import pytest
 
-from pipeline.core.experiment_plan import PlanError, maze_plan, qa_plan, question_category
+from pipeline.humans.core.plan import PlanError, maze_plan, qa_plan, question_category
 from pipeline.formats.schemas import EXPERIMENT_PLAN
 from pipeline.formats.tables import records_to_table
 from tests.experiment_helpers import make_items

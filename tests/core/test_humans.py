@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core import humans
+from pipeline.humans.core import compare as humans
 from pipeline.errors import InputError
 from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.errors import InputError
-from pipeline.formats import human_results as hr
+from pipeline.humans.formats import results as hr
 
 
 def qa_row(**kw):

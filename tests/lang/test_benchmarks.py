@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.benchmark_stereotypes import categorize, count_categories
+from pipeline.humans.core.stereotypes import categorize, count_categories
 from pipeline.errors import InputError
 from pipeline.formats import benchmarks as bf
 from pipeline.lang import benchmarks as b

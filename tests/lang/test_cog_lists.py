@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.core.benchmark_scoring import normalise_text
-from pipeline.core.benchmark_stereotypes import (apply_category_rule, categorize, compare_categories,
+from pipeline.humans.core.stereotypes import (apply_category_rule, categorize, compare_categories,
                                        count_categories, table4_winobias_category)
 from pipeline.errors import InputError
 from pipeline.lang import benchmarks as b

@@ -3,7 +3,7 @@
 import re
 
 
-from pipeline.nlp.experiment_parse import filler_questions, tag_words, tokens_tags
+from pipeline.humans.nlp import filler_questions, tag_words, tokens_tags
 
 
 def spans(text, main, other, pronoun):

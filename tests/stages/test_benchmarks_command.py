@@ -137,7 +137,7 @@ def test_evaluate_command_on_a_benchmark(bench, tmp_path, capsys):
 def test_winobias_gold_conll_scores_100_on_shared(shared_dir, tmp_path):
     """WinoBias's own CoNLL files as a system: every line found by its text (the CoNLL document
     keys are not item ids) and right under both rules."""
-    from pipeline.core.benchmark_stereotypes import categorize
+    from pipeline.humans.core.stereotypes import categorize
     from pipeline.formats.benchmarks import write_benchmark
     from pipeline.lang.benchmarks import load_winobias
     from pipeline.runs.eval_benchmark import evaluate_benchmark

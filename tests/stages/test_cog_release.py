@@ -13,8 +13,8 @@ import random
 import pytest
 
 from pipeline.cli import main
-from pipeline.core.benchmark_stereotypes import parse_question_category
-from pipeline.formats.human_results import QA_COLUMNS, read_enrollment, read_qa_results
+from pipeline.humans.core.stereotypes import parse_question_category
+from pipeline.humans.formats.results import QA_COLUMNS, read_enrollment, read_qa_results
 from tests.lang.test_cog_lists import WINO_HEADER, wino_row
 
 # (alpha, dataset): (n pro, correct pro, n anti, correct anti) -> the paper's humans rows
@@ -359,7 +359,7 @@ def test_benchmark_categories_and_comparison(tmp_path, capsys):
     ("the nurse", "the manager", False), ("", "someone", False), ("someone", "Someone", True),
 ])
 def test_filler_answers_matched(user, correct, right):
-    from pipeline.core.humans import filler_correct
+    from pipeline.humans.core.compare import filler_correct
 
     assert filler_correct(user, correct) is right
 

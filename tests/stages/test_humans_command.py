@@ -7,7 +7,7 @@ import json
 import pytest
 
 from pipeline.cli import main
-from pipeline.formats.human_results import write_maze_trials, write_qa_results
+from pipeline.humans.formats.results import write_maze_trials, write_qa_results
 from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
 
 

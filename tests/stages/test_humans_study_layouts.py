@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.errors import InputError
-from pipeline.formats.human_results import (QA_COLUMNS, maze_layout, read_enrollment, read_maze_trials,
+from pipeline.humans.formats.results import (QA_COLUMNS, maze_layout, read_enrollment, read_maze_trials,
                                             write_maze_trials)
 from tests.core.humans_fixtures import MAZE_ROWS
 

@@ -95,7 +95,7 @@ def _evaluate(i, tmp):
 
 
 def _experiment_export(i, tmp):
-    from pipeline.web.experiment.app import create_app
+    from pipeline.humans.web.app import create_app
     from tests.experiment_helpers import qa_plan_file
     from tests.web.helpers import page_client
 
@@ -133,7 +133,7 @@ def _generate(i, tmp):
 
 
 def _humans(i, tmp):
-    from pipeline.formats.human_results import write_qa_results
+    from pipeline.humans.formats.results import write_qa_results
     from tests.core.humans_fixtures import QA_ROWS
 
     write_qa_results(QA_ROWS, tmp / "qa.csv")

@@ -32,7 +32,7 @@ def _same_files(a: Path, b: Path, names) -> None:
 
 
 def test_benchmark_from_python(tmp_path):
-    from pipeline.runs.benchmark import BenchmarkSettings, benchmark
+    from pipeline.humans.runs.benchmark import BenchmarkSettings, benchmark
     from tests.lang.test_benchmarks import write_winobias
     from tests.stages.test_benchmarks_command import ANTI, PRO
 
@@ -169,8 +169,8 @@ def test_label_from_python(tmp_path):
 def test_humans_qa_and_maze_from_python(tmp_path):
     import json
 
-    from pipeline.formats.human_results import write_maze_trials, write_qa_results
-    from pipeline.runs.humans import MazeSettings, QaSettings, humans
+    from pipeline.humans.formats.results import write_maze_trials, write_qa_results
+    from pipeline.humans.runs.humans import MazeSettings, QaSettings, humans
     from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
 
     write_qa_results(QA_ROWS, tmp_path / "qa.csv")
@@ -199,7 +199,7 @@ def test_humans_qa_and_maze_from_python(tmp_path):
 
 
 def test_experiment_plan_from_python(tmp_path):
-    from pipeline.runs.experiment_plan import ExperimentPlanSettings, experiment_plan
+    from pipeline.humans.runs.plan import ExperimentPlanSettings, experiment_plan
     from tests.experiment_helpers import make_items, write_benchmark
 
     write_benchmark(make_items(40), tmp_path / "bench.parquet")
@@ -218,7 +218,7 @@ def test_experiment_plan_from_python(tmp_path):
 
 
 def test_experiment_export_from_python(tmp_path):
-    from pipeline.runs.experiment_export import ExperimentExportSettings, experiment_export
+    from pipeline.humans.runs.export import ExperimentExportSettings, experiment_export
     from tests.stages.test_run_records import _experiment_export
 
     _experiment_export(None, tmp_path)          # a plan and a database with one participant started

@@ -11,8 +11,8 @@ import pytest
 
 from tests.web.helpers import page_client
 from pipeline.errors import InputError
-from pipeline.formats import human_results
-from pipeline.web.experiment.app import create_app
+from pipeline.humans.formats import results as human_results
+from pipeline.humans.web.app import create_app
 from tests.experiment_helpers import maze_plan_file, qa_plan_file
 
 
@@ -163,7 +163,7 @@ def run_qa_participant(client, key):
 
 
 def test_completion_code_and_export(qa, capsys):
-    from pipeline.stages import experiment_export
+    from pipeline.humans.commands import experiment_export
 
     st = run_qa_participant(qa.client, "W1")
     assert st["done"] and st["code"].startswith("CG-")
@@ -187,7 +187,7 @@ def test_completion_code_and_export(qa, capsys):
 
 def test_participant_counts_as_experiment_serve_prints_them(qa):
     """What ``experiment-serve`` prints when it stops: started and completed participants."""
-    from pipeline.formats.experiment_db import participant_counts
+    from pipeline.humans.formats.experiment_db import participant_counts
 
     assert participant_counts(qa.db) == (0, 0)
     run_qa_participant(qa.client, "W1")
@@ -248,7 +248,7 @@ def test_maze_words_in_order_wrong_side_and_duplicates_refused(mz):
 
 
 def test_maze_export(mz):
-    from pipeline.stages import experiment_export
+    from pipeline.humans.commands import experiment_export
 
     start(mz.client)
     row = next(r for r in mz.rows if r["participant"] == "P001")
@@ -371,7 +371,7 @@ def test_maze_export_goes_through_humans_maze(tmp_path):
 
 def test_maze_plan_command_makes_allowed_distractors_reproducibly(tmp_path):
     from pipeline.cli import main
-    from pipeline.core.experiment_maze import allowed, split_word
+    from pipeline.humans.core.maze import allowed, split_word
     from pipeline.formats.tables import read_table
     from tests.experiment_helpers import make_items, write_benchmark
 

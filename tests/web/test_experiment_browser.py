@@ -33,7 +33,7 @@ def screenshots(root):
 
 
 def serve(plan, db):
-    from pipeline.web.experiment.app import create_app
+    from pipeline.humans.web.app import create_app
     from pipeline.web.serving import make_server
 
     server = make_server(create_app(plan, db), 0)
@@ -44,7 +44,7 @@ def serve(plan, db):
 
 def real_fillers(nlp, items):
     """Filler questions from the parse, as experiment-plan makes them."""
-    from pipeline.nlp.experiment_parse import filler_questions
+    from pipeline.humans.nlp import filler_questions
 
     return {it["id"]: [f.__dict__ for f in filler_questions(nlp(it["text"]), {
         "pronoun": (it["pronoun_start"], it["pronoun_end"]), "main": (it["main_start"], it["main_end"]),
@@ -53,7 +53,7 @@ def real_fillers(nlp, items):
 
 @pytest.fixture
 def qa_server(tmp_path, nlp, chromium_paths):
-    from pipeline.core.experiment_plan import qa_plan
+    from pipeline.humans.core.plan import qa_plan
     from tests.experiment_helpers import make_items, write_plan
 
     items = make_items(20)
@@ -72,8 +72,8 @@ def real_distractors(nlp, items):
     """Distractors made as experiment-plan makes them (a 3,000-word lexicon, to stay quick)."""
     import random
 
-    from pipeline.core import experiment_maze as maze
-    from pipeline.nlp.experiment_parse import tag_words, tokens_tags
+    from pipeline.humans.core import maze as maze
+    from pipeline.humans.nlp import tag_words, tokens_tags
 
     words = maze.candidate_words(3000)
     lexicon = maze.Lexicon([maze.Entry(w, z, maze.coarse_pos(t))
@@ -84,7 +84,7 @@ def real_distractors(nlp, items):
 
 @pytest.fixture
 def maze_server(tmp_path, nlp, chromium_paths):
-    from pipeline.core.experiment_plan import maze_plan
+    from pipeline.humans.core.plan import maze_plan
     from tests.experiment_helpers import make_items, write_plan
 
     items = make_items(6)

@@ -10,8 +10,8 @@ Flow (one plan = one experiment, from ``experiment-plan``):
   a new key takes the next free participant slot of the plan (P001, P002, ...);
 * QA: the calibration sentences with their question and no time limit (feedback; a wrong
   answer is tried again; the time to the correct answer counts); the reading pace
-  (:func:`pipeline.core.experiment_pace.reading_pace`) is stored when the last one is answered; then the
-  trials: the sentence for alpha x pace x length ms (:func:`pipeline.core.experiment_pace.display_ms`;
+  (:func:`pipeline.humans.core.pace.reading_pace`) is stored when the last one is answered; then the
+  trials: the sentence for alpha x pace x length ms (:func:`pipeline.humans.core.pace.display_ms`;
   the page measures the real display time with ``performance.now()`` and stores it), then the
   question (male / female / neutral / unknown) without a time limit, then feedback;
 * Maze: per sentence, the first word alone, then for each next word the true word and its
@@ -28,10 +28,10 @@ so after a reload it is never shown again (the page goes straight to its questio
 Layout: this module loads the plan and builds the app; the routes are three Flask blueprints
 (:mod:`.routes_session`: page, state, start; :mod:`.routes_qa`; :mod:`.routes_maze`), a
 participant's place in the plan is :mod:`.state`, the request checks :mod:`.common`, and every
-SQL statement is a function of the store, :mod:`pipeline.formats.experiment_db`.
+SQL statement is a function of the store, :mod:`pipeline.humans.formats.experiment_db`.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.formats`, :mod:`pipeline.web.experiment`, :mod:`pipeline.web.serving` (the request
+:mod:`pipeline.formats`, :mod:`pipeline.humans.web`, :mod:`pipeline.web.serving` (the request
 guards both apps share).
 """
 
@@ -40,11 +40,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.formats.experiment_db import open_store
+from pipeline.humans.formats.experiment_db import open_store
 from pipeline.formats.files import sha256_file
 from pipeline.formats.tables import read_table
-from pipeline.web.experiment import STATIC, TEMPLATES
-from pipeline.web.experiment.common import EXTENSION, Experiment, Refused
+from pipeline.humans.web import STATIC, TEMPLATES
+from pipeline.humans.web.common import EXTENSION, Experiment, Refused
 from pipeline.web.serving import protect
 
 
@@ -105,9 +105,9 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
     """The Flask app; all state is in the SQLite file, the plan is held in memory."""
     from flask import Flask, jsonify
 
-    from pipeline.web.experiment.routes_maze import maze
-    from pipeline.web.experiment.routes_qa import qa
-    from pipeline.web.experiment.routes_session import session
+    from pipeline.humans.web.routes_maze import maze
+    from pipeline.humans.web.routes_qa import qa
+    from pipeline.humans.web.routes_session import session
 
     experiment, slots = load_plan(plan_path)
     info = open_store(db_path, plan_path, sha256_file(plan_path), experiment)

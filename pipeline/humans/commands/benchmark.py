@@ -1,7 +1,7 @@
 """``python -m pipeline benchmark``: WinoBias / Winogender / BUG / SoWinoBias into one benchmark.
 
-Parses the options into :class:`pipeline.runs.benchmark.BenchmarkSettings` and calls
-:func:`pipeline.runs.benchmark.benchmark` (docs/benchmarks.md).
+Parses the options into :class:`pipeline.humans.runs.benchmark.BenchmarkSettings` and calls
+:func:`pipeline.humans.runs.benchmark.benchmark` (docs/benchmarks.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -14,7 +14,7 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
 import argparse
 
-from pipeline.runs.benchmark import SOURCES
+from pipeline.humans.runs.benchmark import SOURCES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.benchmark import BenchmarkSettings, benchmark
+    from pipeline.humans.runs.benchmark import BenchmarkSettings, benchmark
 
     return benchmark(BenchmarkSettings(sources=args.source, paths=args.path, out=args.out,
                                        categories=args.categories, compare=args.compare, model=args.model))

@@ -21,7 +21,7 @@ random side (left/right) of the true word; the distractors come in, one list per
 
 Rows are plain dicts with the keys of ``EXPERIMENT_PLAN`` in :mod:`pipeline.formats.schemas`.
 
-May import: the standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.vocab`.
+May import: the standard library, :mod:`pipeline.humans.core.pace`, :mod:`pipeline.vocab`.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 from collections import Counter, defaultdict
 
-from pipeline.core.experiment_pace import ALPHAS, word_count
+from pipeline.humans.core.pace import ALPHAS, word_count
 
 ANSWERS = ["male", "female", "neutral", "unknown"]
 GENDER_ANSWER = {"masculine": "male", "feminine": "female", "neutral": "neutral"}
@@ -155,7 +155,7 @@ def qa_plan(items: list[dict], fillers: dict[str, list[dict]], participants: int
     """Plan rows of the timed QA experiment (see the module docstring).
 
     ``fillers``: item id -> filler questions (dicts with ``question``, ``answer``,
-    ``template``, ``argument``), from :func:`pipeline.nlp.experiment_parse.filler_questions`."""
+    ``template``, ``argument``), from :func:`pipeline.humans.nlp.filler_questions`."""
     if participants < 1 or targets < 1 or calibration < 1:
         raise PlanError("--participants, --targets and --calibration must be at least 1")
     by_id = {it["id"]: it for it in items}

@@ -10,7 +10,8 @@ the dependency parse for QA; the true words' tags for Maze distractors), and wri
 Maze-eligible items is refused for Maze.
 
 May import: the standard library; inside :func:`experiment_plan`: :mod:`pipeline.errors`,
-:mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.nlp`, tqdm.
+:mod:`pipeline.formats`, :mod:`pipeline.core`, :mod:`pipeline.nlp`, :mod:`pipeline.runs.settings`, tqdm;
+the room's own cores and :mod:`pipeline.humans.nlp`.
 """
 
 from __future__ import annotations
@@ -81,13 +82,13 @@ def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
 
     from tqdm import tqdm
 
-    from pipeline.core import experiment_plan as plan_core
-    from pipeline.core import experiment_maze as maze_core
+    from pipeline.humans.core import plan as plan_core
+    from pipeline.humans.core import maze as maze_core
     from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs, write_csv_rows
     from pipeline.formats.schemas import EXPERIMENT_PLAN
     from pipeline.formats.tables import write_records
-    from pipeline.nlp import experiment_parse as parse
+    from pipeline.humans import nlp as parse
     from pipeline.nlp.load import load
 
     items = read_benchmark(args.benchmark)

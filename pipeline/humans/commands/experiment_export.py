@@ -1,7 +1,7 @@
 """``experiment-export``: the experiment database -> CSV files.
 
-Parses the options into :class:`pipeline.runs.experiment_export.ExperimentExportSettings` and
-calls :func:`pipeline.runs.experiment_export.experiment_export` (the files: its module doc and
+Parses the options into :class:`pipeline.humans.runs.export.ExperimentExportSettings` and
+calls :func:`pipeline.humans.runs.export.experiment_export` (the files: its module doc and
 docs/experiment.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
@@ -26,6 +26,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.experiment_export import ExperimentExportSettings, experiment_export
+    from pipeline.humans.runs.export import ExperimentExportSettings, experiment_export
 
     return experiment_export(ExperimentExportSettings(db=args.db, out=args.out, plan=args.plan))

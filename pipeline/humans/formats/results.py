@@ -1,7 +1,7 @@
 """Human experiment results: the QA answers CSV and the Maze trials CSV.
 
 Both layouts are those of the released results of "Comparing Humans and Models on a Similar
-Scale" (Lior & Stanovsky); the project's experiment app (``pipeline/web/experiment``) writes
+Scale" (Lior & Stanovsky); the project's experiment app (``pipeline/humans/web``) writes
 them with :func:`write_qa_results` and :func:`write_maze_trials`, and ``python -m pipeline
 humans`` reads them with :func:`read_qa_results` and :func:`read_maze_trials`.
 
@@ -10,7 +10,7 @@ humans`` reads them with :func:`read_qa_results` and :func:`read_maze_trials`.
   on reading); of a filler question free text (the released files answer "who was being
   questioned?" with an occupation); ``time_fraction`` is alpha (0.75, 0.5, 0.25, nothing else);
   ``is_correct`` is the recorded judgement (True/False, 1/0); ``question_category`` is
-  ``filler`` or a stereotype category (checked by :mod:`pipeline.core.benchmark_stereotypes` in the
+  ``filler`` or a stereotype category (checked by :mod:`pipeline.humans.core.stereotypes` in the
   analysis, not here).
 * Enrollment (the study's, one row per worker and batch): :data:`ENROLLMENT_COLUMNS`
   (:func:`read_enrollment`). A worker who did several batches has one row per batch (each with
@@ -194,7 +194,7 @@ def _read_rows(path: str | os.PathLike, columns: list[str], layout: str | None =
 
 
 FILLER = "filler"
-TIME_FRACTIONS = (0.75, 0.5, 0.25)        # the experiment's alphas (as core.experiment_pace.ALPHAS)
+TIME_FRACTIONS = (0.75, 0.5, 0.25)        # the experiment's alphas (as humans.core.pace.ALPHAS)
 ENROLLMENT_COLUMNS = ["ID", "mturk_id", "batch_number", "total_performance", "hash_id"]
 
 

@@ -1,14 +1,14 @@
 """``experiment-serve``: the human experiment (timed QA or Maze) as a local web app.
 
-Thin command: builds the Flask app (:func:`pipeline.web.experiment.app.create_app`), serves it
+Thin command: builds the Flask app (:func:`pipeline.humans.web.app.create_app`), serves it
 on 127.0.0.1 until Ctrl-C or SIGTERM and prints what is stored. The SQLite file is tied to the
 plan it was started with (another plan: one-line error, exit 2), and served by one server at a
 time: the server holds a lock beside it (:func:`pipeline.formats.files.output_file_lock`, as
 ``annotate-serve`` does), so a second ``experiment-serve`` on the same ``--db`` is refused with
 the first one's pid instead of handing out the same participant slots beside it.
 
-May import: the standard library; inside ``run``: :mod:`pipeline.web.experiment`, :mod:`pipeline.web.serving` (port
-check, server, shutdown), :mod:`pipeline.formats.experiment_db` (what is stored),
+May import: the standard library; inside ``run``: :mod:`pipeline.humans.web`, :mod:`pipeline.web.serving` (port
+check, server, shutdown), :mod:`pipeline.humans.formats.experiment_db` (what is stored),
 :mod:`pipeline.formats.files` (the database's lock).
 """
 
@@ -42,8 +42,8 @@ def run(args) -> int:
 
 
 def _serve(args, serve_until_stopped) -> int:
-    from pipeline.formats.experiment_db import participant_counts
-    from pipeline.web.experiment.app import create_app
+    from pipeline.humans.formats.experiment_db import participant_counts
+    from pipeline.humans.web.app import create_app
     from pipeline.web.serving import make_server
 
     app = create_app(args.plan, args.db, args.completion_url)

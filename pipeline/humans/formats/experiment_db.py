@@ -1,7 +1,7 @@
 """The SQLite file of the experiment app: schema, connection, the plan guard, and reading it
 back for ``experiment-export``.
 
-Written by the routes of :mod:`pipeline.web.experiment` through the functions at the end of
+Written by the routes of :mod:`pipeline.humans.web` through the functions at the end of
 this module, which hold every SQL statement of the app (every answer committed at once; WAL
 journal, ``synchronous=FULL``), read by ``experiment-export``::
 
@@ -25,7 +25,7 @@ Safety: the file keeps the sha256 of the plan it was started with; another plan 
 UNIQUE constraints make a second answer to the same trial (a second browser tab) fail
 instead of storing it twice.
 
-May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.sqlite_store`.
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``sqlite_store``).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.formats.experiment_db import connect
+from pipeline.humans.formats.experiment_db import connect
 
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 ANSWERS = ("male", "female", "neutral", "unknown")

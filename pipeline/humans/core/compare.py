@@ -2,7 +2,7 @@
 
 The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky).
 
-**QA** (:func:`analyse_qa`): rows as read by :func:`pipeline.formats.human_results.read_qa_results`.
+**QA** (:func:`analyse_qa`): rows as read by :func:`pipeline.humans.formats.results.read_qa_results`.
 
 * optional participant filter: only the ``mturk_id`` values of the list (those who passed the
   qualification) are analysed;
@@ -10,7 +10,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   its answer matches the filler answer (:func:`filler_correct`: free text, "The patient" =
   "patient"), whatever ``is_correct`` recorded (the differences are counted);
 * every other answer is pro, anti or neutral by its category
-  (:func:`pipeline.core.benchmark_stereotypes.parse_question_category`); a question on the other entity
+  (:func:`pipeline.humans.core.stereotypes.parse_question_category`); a question on the other entity
   (the released ``...other`` categories) counts in none of them unless ``questions="all"``
   (its accuracy is ``other``);
 * on WinoBias/Winogender pro and anti questions (``STEREOTYPE...TYPE`` categories), an answer
@@ -25,7 +25,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   (the paper's Table 2; :func:`models_by_dataset` gives the models' rows from a benchmark
   ``metrics.json``).
 
-**Maze** (:func:`analyse_maze`): rows of :func:`pipeline.formats.human_results.read_maze_trials`.
+**Maze** (:func:`analyse_maze`): rows of :func:`pipeline.humans.formats.results.read_maze_trials`.
 
 * success rate per condition (``relation_to_main``): correct trials / trials;
 * response times of correct trials only; outliers removed per condition by the 1.5 x IQR
@@ -37,7 +37,7 @@ The method of "Comparing Humans and Models on a Similar Scale" (Lior & Stanovsky
   right within that time budget. :func:`meeting_quantile` gives the smallest q at which it
   reaches a model's accuracy (None when it never does on 0.50..1.00).
 
-Pure: may import the standard library, numpy, :mod:`pipeline.core.benchmark_stereotypes`,
+Pure: may import the standard library, numpy, :mod:`pipeline.humans.core.stereotypes`,
 :mod:`pipeline.errors`.
 """
 
@@ -49,7 +49,7 @@ from typing import Iterable
 
 import numpy as np
 
-from pipeline.core.benchmark_stereotypes import ANTI, PRO, parse_question_category
+from pipeline.humans.core.stereotypes import ANTI, PRO, parse_question_category
 from pipeline.errors import InputError
 
 QUANTILES = np.round(np.arange(50, 101) / 100.0, 2)       # 0.50 ... 1.00, 51 points

@@ -1,7 +1,7 @@
 """``experiment-plan``: a seeded balanced plan of the human QA or Maze experiment.
 
-Parses the options into :class:`pipeline.runs.experiment_plan.ExperimentPlanSettings` and calls
-:func:`pipeline.runs.experiment_plan.experiment_plan` (the plan: its module doc and
+Parses the options into :class:`pipeline.humans.runs.plan.ExperimentPlanSettings` and calls
+:func:`pipeline.humans.runs.plan.experiment_plan` (the plan: its module doc and
 docs/experiment.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args):
     from dataclasses import fields
 
-    from pipeline.runs.experiment_plan import ExperimentPlanSettings, experiment_plan
+    from pipeline.humans.runs.plan import ExperimentPlanSettings, experiment_plan
 
     return experiment_plan(ExperimentPlanSettings(**{f.name: getattr(args, f.name)
                                                      for f in fields(ExperimentPlanSettings)}))

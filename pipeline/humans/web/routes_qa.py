@@ -2,9 +2,9 @@
 measured display time, and the answer (calibration answers tried again until correct; the
 reading pace stored when the last calibration sentence is answered).
 
-May import: Flask (imported only by :func:`pipeline.web.experiment.app.create_app`), the
-standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.formats`,
-:mod:`pipeline.web.experiment`, :mod:`pipeline.web.validate`.
+May import: Flask (imported only by :func:`pipeline.humans.web.app.create_app`), the
+standard library, :mod:`pipeline.humans.core.pace`, :mod:`pipeline.formats`,
+:mod:`pipeline.humans.web`, :mod:`pipeline.web.validate`.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import sqlite3
 
 from flask import Blueprint, jsonify
 
-from pipeline.core.experiment_pace import PaceError, display_ms, reading_pace
-from pipeline.formats import experiment_db as db
+from pipeline.humans.core.pace import PaceError, display_ms, reading_pace
+from pipeline.humans.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
-from pipeline.web.experiment.common import (ANSWERS, Refused, body_json, check_key, current,
+from pipeline.humans.web.common import (ANSWERS, Refused, body_json, check_key, current,
                                             milliseconds, now, whole_number)
-from pipeline.web.experiment.state import current_qa, participant
+from pipeline.humans.web.state import current_qa, participant
 from pipeline.web.validate import text
 
 qa = Blueprint("qa", __name__)

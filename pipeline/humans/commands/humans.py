@@ -1,7 +1,7 @@
 """``python -m pipeline humans qa|maze``: analyse human experiment results.
 
-Parses the options into :class:`pipeline.runs.humans.QaSettings` or
-:class:`pipeline.runs.humans.MazeSettings` and calls :func:`pipeline.runs.humans.humans` (the
+Parses the options into :class:`pipeline.humans.runs.humans.QaSettings` or
+:class:`pipeline.humans.runs.humans.MazeSettings` and calls :func:`pipeline.humans.runs.humans.humans` (the
 outputs: its module doc and docs/benchmarks.md).
 
 May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Never another command.
@@ -58,7 +58,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.humans import MazeSettings, QaSettings, humans
+    from pipeline.humans.runs.humans import MazeSettings, QaSettings, humans
 
     if args.action == "maze":
         return humans(MazeSettings(results=args.results, out=args.out, models=args.models, benchmark=args.benchmark))

@@ -1,8 +1,8 @@
 """Routes of the Maze experiment: every wrong key press (stored at once), and the word once
 chosen correctly (times to the first and to the correct answer).
 
-May import: Flask (imported only by :func:`pipeline.web.experiment.app.create_app`), the
-standard library, :mod:`pipeline.formats`, :mod:`pipeline.web.experiment`.
+May import: Flask (imported only by :func:`pipeline.humans.web.app.create_app`), the
+standard library, :mod:`pipeline.formats`, :mod:`pipeline.humans.web`.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import sqlite3
 
 from flask import Blueprint, jsonify
 
-from pipeline.formats import experiment_db as db
+from pipeline.humans.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
-from pipeline.web.experiment.common import (Refused, body_json, check_key, current, milliseconds,
+from pipeline.humans.web.common import (Refused, body_json, check_key, current, milliseconds,
                                             now, whole_number)
-from pipeline.web.experiment.state import current_maze_word, participant
+from pipeline.humans.web.state import current_maze_word, participant
 
 maze = Blueprint("maze", __name__)
 

@@ -2,7 +2,7 @@
 (``python -m pipeline benchmark`` parses the options and calls :func:`benchmark`).
 
 Reads each ``--source NAME --path PATH`` pair with :mod:`pipeline.formats.benchmarks`, fills
-the stereotype categories (:mod:`pipeline.core.benchmark_stereotypes`), tags the sentences with spaCy to
+the stereotype categories (:mod:`pipeline.humans.core.stereotypes`), tags the sentences with spaCy to
 decide Maze eligibility (the pronoun after every verb; BUG: the pronoun after its antecedent)
 and writes ``OUT/benchmark.parquet`` and ``OUT/benchmark.tsv`` together.
 
@@ -12,7 +12,8 @@ categories are compared with the list's sentence by sentence: ``OUT/category_com
 and the sentences where they disagree printed one per line.
 
 May import (inside :func:`benchmark`): :mod:`pipeline.errors`, :mod:`pipeline.formats`,
-:mod:`pipeline.core`, :mod:`pipeline.nlp`; also :mod:`pipeline.lang.benchmarks`.
+:mod:`pipeline.core`, :mod:`pipeline.nlp`, :mod:`pipeline.runs.settings`; also :mod:`pipeline.lang.benchmarks`;
+the room's own cores.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ class BenchmarkSettings:
 
 def benchmark(s: BenchmarkSettings) -> RunResult:
     from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.benchmark_stereotypes import apply_category_rule, compare_categories, count_categories, \
+    from pipeline.humans.core.stereotypes import apply_category_rule, compare_categories, count_categories, \
         maze_eligible_by_order, maze_eligible_by_verbs
     from pipeline.formats.benchmarks import write_benchmark
     from pipeline.lang.benchmarks import load_cog_wino, load_source, winobias_list_stereotypes

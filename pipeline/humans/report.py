@@ -99,7 +99,7 @@ def table2_paper_markdown(result: dict, models: dict | None = None, maze: dict |
     (Delta_QA = pro - anti, percent, two decimals); a column per time fraction for humans
     (0.75, 0.50, 0.25) and one per model of a metrics.json. ``maze``: Delta_MAZE of the trials
     of each dataset ({"synthetic": {"n_trials", "delta": {"0.50": ms, ...}, "positive_from"}}, as
-    :func:`pipeline.core.humans.maze_table2` gives it): anti - pro (ms) per quantile."""
+    :func:`pipeline.humans.core.compare.maze_table2` gives it): anti - pro (ms) per quantile."""
     alphas = list(result["alphas"])
     models = models or {}
     head = [f"alpha = {float(a):.2f}" for a in alphas] + list(models)

@@ -1,18 +1,18 @@
 """Routes of the experiment app that every experiment has: the page, the participant's state,
 and the start (consent, a free participant slot for a new key).
 
-May import: Flask (imported only by :func:`pipeline.web.experiment.app.create_app`), the
-standard library, :mod:`pipeline.formats`, :mod:`pipeline.web.experiment`.
+May import: Flask (imported only by :func:`pipeline.humans.web.app.create_app`), the
+standard library, :mod:`pipeline.formats`, :mod:`pipeline.humans.web`.
 """
 
 from __future__ import annotations
 
 from flask import Blueprint, jsonify, render_template, request
 
-from pipeline.formats import experiment_db as db
+from pipeline.humans.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
-from pipeline.web.experiment.common import Refused, body_json, check_key, current, now
-from pipeline.web.experiment.state import state
+from pipeline.humans.web.common import Refused, body_json, check_key, current, now
+from pipeline.humans.web.state import state
 
 session = Blueprint("session", __name__)
 

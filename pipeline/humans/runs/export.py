@@ -4,11 +4,11 @@ parses the options into an :class:`ExperimentExportSettings` and calls :func:`ex
 Writes, all-or-nothing, into ``--out``:
 
 * QA plan: ``qa_results.csv`` (one row per trial answer, targets and fillers, the layout of
-  :data:`pipeline.formats.human_results.QA_COLUMNS`, read by ``python -m pipeline humans qa``)
+  :data:`pipeline.humans.formats.results.QA_COLUMNS`, read by ``python -m pipeline humans qa``)
   and ``qa_answers.csv`` (every answer incl. calibration, with the intended and the measured
   display time);
 * Maze plan: ``maze_trials.csv`` (one row per pronoun trial,
-  :data:`pipeline.formats.human_results.MAZE_COLUMNS`, read by ``humans maze``) and
+  :data:`pipeline.humans.formats.results.MAZE_COLUMNS`, read by ``humans maze``) and
   ``maze_words.csv`` (one row per word);
 * always ``codes.csv``: participant key, slot, completion code (empty: not finished).
 
@@ -16,7 +16,7 @@ The plan is the one the database was started with (its stored path), or ``--plan
 sha256 must match the one stored.
 
 May import: the standard library; inside :func:`experiment_export`: :mod:`pipeline.formats`,
-:mod:`pipeline.errors`.
+:mod:`pipeline.errors`, :mod:`pipeline.runs.settings`; the room's own formats.
 """
 
 from __future__ import annotations
@@ -110,8 +110,8 @@ def export_rows(db: dict, plan: dict[tuple[str, int], dict]) -> dict[str, list[d
 
 def experiment_export(args: ExperimentExportSettings) -> RunResult:
     from pipeline.errors import InputError
-    from pipeline.formats import human_results
-    from pipeline.formats.experiment_db import HASH_KEY, read_all
+    from pipeline.humans.formats import results as human_results
+    from pipeline.humans.formats.experiment_db import HASH_KEY, read_all
     from pipeline.formats.files import sha256_file, staged_outputs, write_csv_rows
     from pipeline.formats.tables import read_table
 

@@ -8,7 +8,7 @@ Rules (documented in ``docs/experiment.md``):
   (:mod:`pipeline.lang.gendered_words`), a pronoun (:mod:`pipeline.lang.pronouns`) or a
   first name known to gender-guesser (:func:`pipeline.lang.names.guess`);
 * each candidate carries its coarse part of speech (spaCy's tag of the word alone, computed
-  by :func:`pipeline.nlp.experiment_parse.tag_words` and passed in); words spaCy tags as proper nouns
+  by :func:`pipeline.humans.nlp.tag_words` and passed in); words spaCy tags as proper nouns
   even in lower case ("baghdad", "smith") are dropped, so surnames and places are no
   distractors either;
 * for a true word, the distractor has a *different* coarse part of speech from spaCy's tag of

@@ -1,17 +1,17 @@
 """A participant's place in the experiment, read from the database and the plan: the next QA
 trial or Maze word, the completion code at the end.
 
-May import: the standard library, :mod:`pipeline.core.experiment_pace`, :mod:`pipeline.formats`,
-:mod:`pipeline.web.experiment`.
+May import: the standard library, :mod:`pipeline.humans.core.pace`, :mod:`pipeline.formats`,
+:mod:`pipeline.humans.web`.
 """
 
 from __future__ import annotations
 
 import secrets
 
-from pipeline.core.experiment_pace import display_ms
-from pipeline.formats import experiment_db as db
-from pipeline.web.experiment.common import ANSWERS, Experiment, Refused, now
+from pipeline.humans.core.pace import display_ms
+from pipeline.humans.formats import experiment_db as db
+from pipeline.humans.web.common import ANSWERS, Experiment, Refused, now
 
 
 def participant(con, key: str):

@@ -18,7 +18,7 @@ with it).
   synthetic and natural sentences), ``maze.md``, ``maze.png``.
 
 May import (inside functions): :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.core`,
-:mod:`pipeline.report`.
+:mod:`pipeline.report`, :mod:`pipeline.runs.settings`; the room's own formats, cores and report.
 """
 
 from __future__ import annotations
@@ -78,11 +78,11 @@ class MazeSettings:
 
 def _run_qa(args: QaSettings) -> RunResult:
     from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.humans import analyse_qa, classify_answers, models_by_dataset, models_on_items
+    from pipeline.humans.core.compare import analyse_qa, classify_answers, models_by_dataset, models_on_items
     from pipeline.errors import InputError
     from pipeline.formats.files import staged_outputs, write_csv_rows, write_json, write_text
-    from pipeline.formats.human_results import read_participant_rows, read_qa_results
-    from pipeline.report.humans import plot_qa, qa_markdown, table2_markdown, table2_paper_markdown
+    from pipeline.humans.formats.results import read_participant_rows, read_qa_results
+    from pipeline.humans.report import plot_qa, qa_markdown, table2_markdown, table2_paper_markdown
 
     rows = []
     for f in args.results:
@@ -97,8 +97,8 @@ def _run_qa(args: QaSettings) -> RunResult:
                         questions=args.questions, enrollment=enrollment)
     maze = None
     if args.maze:
-        from pipeline.core.humans import maze_table2, trial_kind
-        from pipeline.formats.human_results import read_maze_trials
+        from pipeline.humans.core.compare import maze_table2, trial_kind
+        from pipeline.humans.formats.results import read_maze_trials
 
         trials = [t for f in args.maze for t in read_maze_trials(f)]
         maze = maze_table2(trials, [trial_kind(t) for t in trials])
@@ -174,11 +174,11 @@ def _run_qa(args: QaSettings) -> RunResult:
 
 def _run_maze(args: MazeSettings) -> RunResult:
     from pipeline.core.benchmark_scoring import normalise_text
-    from pipeline.core.humans import analyse_maze_by_kind, trial_kind
+    from pipeline.humans.core.compare import analyse_maze_by_kind, trial_kind
     from pipeline.errors import InputError
     from pipeline.formats.files import read_json, staged_outputs, write_json, write_text
-    from pipeline.formats.human_results import read_maze_trials
-    from pipeline.report.humans import maze_markdown, plot_maze
+    from pipeline.humans.formats.results import read_maze_trials
+    from pipeline.humans.report import maze_markdown, plot_maze
 
     files = list(args.results)
     rows = []

@@ -7,7 +7,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from pipeline.formats import schemas
-from pipeline.core.annotation_votes import Answer
+from pipeline.annotation.core.votes import Answer
 
 NAMES = {
     "masculine": [("John Smith", "John"), ("Peter Hale", "Peter"), ("Tom Reed", "Tom"),
@@ -117,7 +117,7 @@ def stored_answers(db) -> list[tuple]:
 
 def shipped_checks(path=None):
     """The check items of ``path`` or of the shipped resources/annotation_checks.txt."""
-    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks
+    from pipeline.annotation.core.questions import CHECKS_RESOURCE, parse_checks
     from pipeline.formats.resources import read_commented, resource
 
     source = path or resource(CHECKS_RESOURCE)
@@ -125,7 +125,7 @@ def shipped_checks(path=None):
 
 
 def shipped_real_people():
-    from pipeline.core.annotation_votes import real_people_set
+    from pipeline.annotation.core.votes import real_people_set
     from pipeline.formats.resources import read_commented, resource
 
     return real_people_set(read_commented(resource("real_people.txt")))

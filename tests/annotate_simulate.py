@@ -11,7 +11,7 @@ answered by highlighting the A mention, B the B mention, neither by ticking the 
 questions are answered from their known answer with the same accuracy. ``--flag-rate`` is the
 chance that an answer carries a commonsense-contradiction comment, ``--drop-rate`` the chance
 that an assignment never comes back. The CSV has the columns MTurk returns
-(:mod:`pipeline.formats.mturk_csv`).
+(:mod:`pipeline.annotation.formats.mturk_csv`).
 
 A test helper, not a command: its answers are made up, so it stays out of the installed
 package and the CLI (a simulated results file must never be taken for annotation); the tests
@@ -30,8 +30,8 @@ import sys
 import zlib
 from pathlib import Path
 
-from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
-from pipeline.formats import mturk_csv as layout
+from pipeline.annotation.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
+from pipeline.annotation.formats import mturk_csv as layout
 
 _BATCH_ID = re.compile(r"q(\d+)_id")
 

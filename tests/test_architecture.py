@@ -58,7 +58,7 @@ LAYERS = {
     "pipeline.systems": 5,
     "pipeline.report": 6,
     "pipeline.runs": 7,
-    "pipeline.web": 8,          # the annotation app takes its rows from runs.annotation_rows
+    "pipeline.web": 8,          # the annotation app takes its rows from annotation.runs.rows
     "pipeline.stages": 9,
     "pipeline.perf": 10, "pipeline.cli": 10,
     "pipeline.__main__": 11,
@@ -69,7 +69,7 @@ LAYERS = {
 # spine's layer of the same name (its rank + 0.5): it may import the shared layers below it and
 # its own lower layers, and no spine layer may import it (by rank alone a spine run could import a
 # room's core: the "room" rule forbids it).
-ROOMS = ("pipeline.humans",)
+ROOMS = ("pipeline.humans", "pipeline.annotation")
 ROOM_LAYERS = {"formats": 1, "nlp": 3, "core": 4, "report": 6, "runs": 7, "web": 8, "commands": 9}
 for _room in ROOMS:
     LAYERS[_room] = 0.5                                   # the room's package marker
@@ -580,7 +580,7 @@ def web_sql(module: str, pkg: Package | None = None) -> list[str]:
     ``INSERT INTO``, ``UPDATE ... SET``, ``DELETE FROM``, ``CREATE TABLE``...; docstrings
     included) and calls of a connection's ``execute``/``executemany``/``executescript``.
     The web apps only serve: their queries are named functions of their stores
-    (:mod:`pipeline.formats.annotation_store`, :mod:`pipeline.humans.formats.experiment_db`)."""
+    (:mod:`pipeline.annotation.formats.store`, :mod:`pipeline.humans.formats.experiment_db`)."""
     found = []
     for node in (pkg or PKG).modules[module].nodes:
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and SQL_STATEMENT.search(node.value):
@@ -722,7 +722,7 @@ def test_no_module_points_readers_to_an_issue_number():
     assert found == []
 
 
-DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans)"
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation)"
                       r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
 
 

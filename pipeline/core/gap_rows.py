@@ -6,7 +6,7 @@ reason: the persons are found by the cast's sentence rules (:func:`pipeline.core
 and must be exactly two of each gender, A and B the two of the pronoun's.
 
 May import: :mod:`pipeline.vocab`, :mod:`pipeline.lang`, :mod:`pipeline.core.instances`,
-:mod:`pipeline.core.cast`, :mod:`pipeline.core.annotation_questions`. Works on spaCy Docs passed in;
+:mod:`pipeline.core.cast`, :mod:`pipeline.core.spans`. Works on spaCy Docs passed in;
 never loads a pipeline or touches a file.
 """
 
@@ -48,7 +48,7 @@ def positional_pattern(p_off: int, a_off: int, b_off: int) -> str:
 def gap_instance(row: dict, doc) -> tuple[dict | None, str | None, int]:
     """A GAP TSV row (validated, typed) and its spaCy Doc -> (instance, None, added) or
     (None, rejection reason, 0). ``added``: mentions found by :func:`complete_mentions`."""
-    from pipeline.core.annotation_questions import trim_span
+    from pipeline.core.spans import trim_span
     from pipeline.core.cast import doc_mentions
     from pipeline.lang.names import group_persons
 

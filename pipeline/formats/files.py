@@ -201,7 +201,7 @@ def write_csv_rows(target: str | os.PathLike, rows: list[dict], columns: list[st
     """Dict rows as a UTF-8 CSV (``\n`` line ends), atomically: a header of ``columns`` (default:
     the first row's keys; no rows and no columns: an empty file), ``None`` as an empty cell,
     other keys of a row left out. For the side files of a run (answers, codes, participants);
-    a file in a published layout has its own writer (``humans.formats.results``, ``formats.mturk_csv``).
+    a file in a published layout has its own writer (``humans.formats.results``, ``annotation.formats.mturk_csv``).
     ``delimiter="\t"``: the same as TSV (``rejected.tsv`` of ``generate --gap-tsv``)."""
     import csv
 

@@ -1,6 +1,6 @@
 """SQLite stores of the web apps: one way to open them and one way to write in a transaction.
 
-Both apps (:mod:`pipeline.web.annotate`, :mod:`pipeline.humans.web`) keep every answer in
+Both apps (:mod:`pipeline.annotation.web`, :mod:`pipeline.humans.web`) keep every answer in
 a SQLite file the moment it is given: explicit transactions (``isolation_level=None``), the WAL
 journal (readers never block the writer), ``synchronous=FULL`` (a committed answer survives a
 power cut), a 30 s busy timeout.

@@ -15,9 +15,9 @@ modules); the benchmarks and the web apps call the same functions.
 - :mod:`pipeline.runs.evaluate`: one evaluation entry point over every dataset kind, behind one
   interface (:mod:`pipeline.runs.eval_quadruples`, :mod:`pipeline.runs.eval_benchmark`,
   :mod:`pipeline.runs.eval_sowinobias`);
-- :mod:`pipeline.runs.annotation_rows` (the rows to annotate, spaCy run on a GAP TSV),
-  :mod:`pipeline.runs.annotate_export` (quadruples -> an MTurk batch; the layout is rendered by
-  the web package and passed in) and :mod:`pipeline.runs.annotate_import` (answers -> votes ->
+- :mod:`pipeline.annotation.runs.rows` (the rows to annotate, spaCy run on a GAP TSV),
+  :mod:`pipeline.annotation.runs.export` (quadruples -> an MTurk batch; the layout is rendered by
+  the web package and passed in) and :mod:`pipeline.annotation.runs.import_answers` (answers -> votes ->
   the published dataset);
 - :mod:`pipeline.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.runs.embeddings`,
   :mod:`pipeline.runs.sowinobias`: the other commands' runs.

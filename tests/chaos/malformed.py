@@ -188,7 +188,7 @@ def _mturk_csv(inputs: Inputs, rows_per_worker: bool = True) -> str:
     import csv
     import html
 
-    from pipeline.core.annotation_questions import question_from_row
+    from pipeline.annotation.core.questions import question_from_row
     from pipeline.formats.tables import read_table
 
     rows = read_table(inputs.quadruples).to_pylist()
@@ -240,7 +240,7 @@ def _null_offset_dataset(inputs, d):
 
 def _import_empty_db(inputs, d):
     from pipeline.formats.files import sha256_file
-    from pipeline.formats.annotation_store import open_store
+    from pipeline.annotation.formats.store import open_store
 
     db = d / "answers.sqlite"
     open_store(db, inputs.quadruples, sha256_file(inputs.quadruples), 3)

@@ -727,7 +727,7 @@ def _annotate_pages(inputs, d):
     """The annotate app with HTML in every text and an annotator name of HTML: no HTML page holds
     it raw, and every answer that holds it is JSON."""
     def run():
-        from pipeline.web.annotate.app import create_app
+        from pipeline.annotation.web.app import create_app
         from tests.web.helpers import page_client
 
         rows = _html_quadruples(d / "q.parquet", in_names=True)

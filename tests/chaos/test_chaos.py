@@ -72,9 +72,9 @@ def test_malformed_input(case, inputs, tmp_path, record_property):
 
 
 def test_mturk_filler_never_substitutes_inside_data():
-    from pipeline.web.annotate.mturk import batch_rows, fill_template, render_template
+    from pipeline.annotation.web.mturk import batch_rows, fill_template, render_template
     from tests.annotate_helpers import make_quadruple
-    from pipeline.core.annotation_questions import question_from_row
+    from pipeline.annotation.core.questions import question_from_row
 
     rows = make_quadruple("1")
     rows[0]["text"] = rows[0]["text"].replace("left.", "left. ${q2_text}")
@@ -254,7 +254,7 @@ def test_extract_reports_words_per_chunk(monkeypatch, tmp_path):
 
 @pytest.fixture
 def served(tmp_path):
-    from pipeline.web.annotate.app import create_app
+    from pipeline.annotation.web.app import create_app
     from pipeline.web.serving import make_server
     from tests.annotate_helpers import make_quadruple, write_quadruples
 

@@ -272,7 +272,7 @@ def test_a_zip_with_two_members_of_one_name_reads_the_first_and_lists_the_second
 def test_a_dataset_card_field_that_is_not_one_line_of_plain_text_is_refused(tmp_path, license):
     import pyarrow as pa
 
-    from pipeline.formats.hf_dataset import Config, Split, write_hf_dataset
+    from pipeline.annotation.formats.hf_dataset import Config, Split, write_hf_dataset
 
     configs = [Config("default", [Split("test", "data/test.parquet", pa.table({"ID": ["1"]}))])]
     with pytest.raises(InputError, match="dataset card field license: one line of plain text"):

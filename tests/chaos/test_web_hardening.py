@@ -195,8 +195,8 @@ def test_a_second_experiment_serve_on_one_database_is_refused(tmp_path, capsys, 
 def test_a_full_disk_answers_503_with_one_log_line(tmp_path, monkeypatch, caplog):
     import logging
 
-    from pipeline.formats import annotation_store
-    from pipeline.web.annotate.app import create_app
+    from pipeline.annotation.formats import store as annotation_store
+    from pipeline.annotation.web.app import create_app
     from tests.annotate_helpers import make_quadruple, write_quadruples
 
     rows = make_quadruple("1")

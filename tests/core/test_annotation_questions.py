@@ -1,4 +1,4 @@
-"""Questions, answer checks, labels, check items and task planning (pipeline.core.annotation_questions)."""
+"""Questions, answer checks, labels, check items and task planning (pipeline.annotation.core.questions)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core.annotation_questions import (AnswerError, check_answer, check_correct,
+from pipeline.annotation.core.questions import (AnswerError, check_answer, check_correct,
                                      label_of, parse_check_line, parse_spans, plan_tasks,
-                                     question_from_row, trim_span)
+                                     question_from_row)
+from pipeline.core.spans import trim_span
 from pipeline.errors import InputError
 from tests.annotate_helpers import (make_quadruple, mention, quad_rows as _rows, shipped_checks,
                                     spans_for)
@@ -158,7 +159,7 @@ def test_plan_tasks_rejects_bad_parameters():
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from pipeline.core.annotation_questions import pick_next  # noqa: E402
+from pipeline.annotation.core.questions import pick_next  # noqa: E402
 
 
 def test_pick_next_prefers_the_own_lease_then_the_nearest_to_completion_then_the_order():

@@ -1,10 +1,10 @@
-"""Scripted annotators through the pure aggregation (pipeline.core.annotation_votes): every filter and count."""
+"""Scripted annotators through the pure aggregation (pipeline.annotation.core.votes): every filter and count."""
 
 from __future__ import annotations
 
 import pytest
 
-from pipeline.core.annotation_votes import Answer, aggregate, real_people_in
+from pipeline.annotation.core.votes import Answer, aggregate, real_people_in
 from tests.annotate_helpers import make_quadruple, scenario, shipped_checks, shipped_real_people
 
 def expected_agreement_all():

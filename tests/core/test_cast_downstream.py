@@ -1,13 +1,13 @@
 """The book's cast reaches the stages after generate through the dataset's ``names`` column
 (issue 42, item 1): extract groups a person's aliases with the book's alias table, and
-``annotate-export`` (:func:`pipeline.core.annotation_questions.question_from_row`) and
+``annotate-export`` (:func:`pipeline.annotation.core.questions.question_from_row`) and
 ``analyze`` (:mod:`pipeline.core.analysis`, names from the column) take that person, aliases
 and all, instead of deciding persons again from the text."""
 
 from __future__ import annotations
 
 from pipeline.core import extract as core
-from pipeline.core.annotation_questions import check_answer, label_of, question_from_row
+from pipeline.annotation.core.questions import check_answer, label_of, question_from_row
 from pipeline.lang.book_evidence import book_evidence
 from tests.lang.test_aliases import MARJORIBANKS
 

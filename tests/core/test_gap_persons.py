@@ -1,9 +1,9 @@
-"""core.gap_persons: the persons of a GAP row's text, with A and B among them (spaCy Docs from
+"""annotation.core.gap_persons: the persons of a GAP row's text, with A and B among them (spaCy Docs from
 the session pipeline; hand-written texts)."""
 
 from __future__ import annotations
 
-from pipeline.core.gap_persons import (REJECT_NOT_NAME, REJECT_SAME_PERSON,
+from pipeline.annotation.core.gap_persons import (REJECT_NOT_NAME, REJECT_SAME_PERSON,
                                        gap_persons, gap_records)
 from pipeline.core.gap_rows import REJECT_AMBIGUOUS
 

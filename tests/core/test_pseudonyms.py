@@ -1,4 +1,4 @@
-"""Annotator pseudonyms (pipeline.core.pseudonyms): a keyed hash, stable for one salt."""
+"""Annotator pseudonyms (pipeline.annotation.core.pseudonyms): a keyed hash, stable for one salt."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core.pseudonyms import pseudonym, pseudonymise
+from pipeline.annotation.core.pseudonyms import pseudonym, pseudonymise
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
-"""The annotation app's queries in its store (pipeline.formats.annotation_store): leases and
+"""The annotation app's queries in its store (pipeline.annotation.formats.store): leases and
 answers, each statement a named function run inside the caller's transaction."""
 
 from __future__ import annotations
 
 import json
 
-from pipeline.formats import annotation_store as store
+from pipeline.annotation.formats import store as store
 from pipeline.formats.sqlite_store import connect, immediate
 
 

@@ -1,4 +1,4 @@
-"""The annotation import's private files (pipeline.formats.annotator_key): the salt and the key."""
+"""The annotation import's private files (pipeline.annotation.formats.annotator_key): the salt and the key."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import stat
 import pytest
 
 from pipeline.errors import InputError
-from pipeline.formats import annotator_key as key
+from pipeline.annotation.formats import annotator_key as key
 
 
 def mode(path) -> int:

@@ -1,4 +1,4 @@
-"""The Hugging Face dataset directory writer (pipeline.formats.hf_dataset)."""
+"""The Hugging Face dataset directory writer (pipeline.annotation.formats.hf_dataset)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 import yaml
 
-from pipeline.formats.hf_dataset import Config, Split, size_category, write_hf_dataset
+from pipeline.annotation.formats.hf_dataset import Config, Split, size_category, write_hf_dataset
 
 
 def small(n: int) -> pa.Table:

@@ -1,9 +1,9 @@
-"""The MTurk CSV layout (pipeline.formats.mturk_csv): the column names MTurk's batch upload
+"""The MTurk CSV layout (pipeline.annotation.formats.mturk_csv): the column names MTurk's batch upload
 and results download use, spelled out here independently."""
 
 from __future__ import annotations
 
-from pipeline.formats import mturk_csv as layout
+from pipeline.annotation.formats import mturk_csv as layout
 from tests import annotate_simulate as simulate
 
 

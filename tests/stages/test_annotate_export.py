@@ -45,7 +45,7 @@ def test_export_bad_input_exits_2(tmp_path, capsys):
 
 
 def test_a_failed_export_writes_nothing(tmp_path, monkeypatch):
-    import pipeline.web.annotate.mturk as mturk
+    import pipeline.annotation.web.mturk as mturk
 
     write_quadruples(_rows(3), tmp_path / "q.parquet")
     assert main(["annotate-export", "--quadruples", str(tmp_path / "q.parquet"), "--out",
@@ -168,9 +168,9 @@ def test_export_the_published_counter_gap_dev_file(shared_dir, tmp_path, capsys)
 
 
 def test_the_export_run_writes_the_layout_it_is_given(tmp_path):
-    """pipeline.runs.annotate_export takes its MTurk layout from the caller (a run may not
+    """pipeline.annotation.runs.export takes its MTurk layout from the caller (a run may not
     import the web package): the files hold what the layout made, the plan is the run's."""
-    from pipeline.runs.annotate_export import export
+    from pipeline.annotation.runs.export import export
 
     calls = []
 

@@ -140,7 +140,7 @@ def test_results_of_another_file_and_bad_json_exit_2(files, capsys):
 
 
 def test_import_from_sqlite(files, capsys):
-    from pipeline.formats.annotation_store import SCHEMA
+    from pipeline.annotation.formats.store import SCHEMA
 
     tmp, rows, ans = files
     con = sqlite3.connect(tmp / "a.sqlite")
@@ -176,7 +176,7 @@ def app_database(db, quadruples, rows, answers, with_hash=True):
     """A database as annotate-serve leaves it: meta with the quadruples hash, spans stored
     as [start, end, text]."""
     from pipeline.formats.files import sha256_file
-    from pipeline.formats.annotation_store import connect, open_store
+    from pipeline.annotation.formats.store import connect, open_store
 
     open_store(db, quadruples, sha256_file(quadruples), 3)
     texts = {r["id"]: r["text"] for r in rows}
@@ -363,7 +363,7 @@ def test_import_of_a_gap_tsv_annotated_in_the_app(tmp_path, capsys):
     """Counter-GAP-style csv-quoted file -> annotate-serve's app -> annotate-import: the same
     conversion on both sides, the file's Book column kept in dataset.tsv."""
     from pipeline.formats.gap_tsv import read_gap_tsv
-    from pipeline.web.annotate.app import create_app
+    from pipeline.annotation.web.app import create_app
     from tests.annotate_helpers import BOOK, GAP_TEXTS, GAP_TEXTS_M, gap_rows, write_gap_csv_quoted
 
     rows = gap_rows(GAP_TEXTS + GAP_TEXTS_M)

@@ -25,7 +25,7 @@ def test_round_trip_with_scripted_workers(tmp_path, capsys):
 
     with open(tmp_path / "results.csv", newline="", encoding="utf-8") as fh:
         header = next(csv.reader(fh))
-    # MTurk's results layout, spelled out here independently of pipeline.formats.mturk_csv
+    # MTurk's results layout, spelled out here independently of pipeline.annotation.formats.mturk_csv
     assert header[:4] == ["HITId", "AssignmentId", "WorkerId", "AssignmentStatus"]
     assert header[4:7] == ["Input.q1_id", "Input.q1_text", "Input.q1_spans"]
     assert header[-3:] == ["Answer.q4_spans", "Answer.q4_none", "Answer.q4_contradiction"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 
 from pipeline.cli import main
-from pipeline.report.dataset_card import LABELS_BY, labels_by, labels_sentence
+from pipeline.annotation.report import LABELS_BY, labels_by, labels_sentence
 from tests.annotate_helpers import quad_rows, write_quadruples
 from tests.annotate_simulate import simulate
 

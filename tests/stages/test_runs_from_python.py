@@ -253,8 +253,8 @@ def test_sowinobias_from_python(tmp_path):
 def test_annotate_export_from_python(tmp_path):
     import json
 
-    from pipeline.runs.annotate_export import AnnotateExportSettings, annotate_export
-    from pipeline.web.annotate.mturk import mturk_files
+    from pipeline.annotation.runs.export import AnnotateExportSettings, annotate_export
+    from pipeline.annotation.web.mturk import mturk_files
     from tests.annotate_helpers import quad_rows, write_quadruples
 
     write_quadruples(quad_rows(3), tmp_path / "q.parquet")

@@ -25,7 +25,7 @@ def browser(make_browser):
 @pytest.fixture
 def served(tmp_path):
     """The annotate-serve app on 127.0.0.1 (free port) in a thread; stopped at the end."""
-    from pipeline.web.annotate.app import create_app
+    from pipeline.annotation.web.app import create_app
     from pipeline.web.serving import make_server
 
     rows = make_quadruple("1", "masculine") + make_quadruple("2", "feminine")
@@ -128,7 +128,7 @@ def test_browser_mturk_preview_checks_on_submit(browser, tmp_path):
     """The exported MTurk template (preview.html, a local copy of task 1) enforces its checks."""
     from selenium.webdriver.common.by import By
 
-    from pipeline.stages.annotate_export import export
+    from pipeline.annotation.commands.annotate_export import export
 
     rows = make_quadruple("1", "masculine") + make_quadruple("2", "feminine")
     write_quadruples(rows, tmp_path / "q.parquet")

@@ -1,4 +1,4 @@
-"""The MTurk files of pipeline.web.annotate.mturk: escaped batch values, the layout's
+"""The MTurk files of pipeline.annotation.web.mturk: escaped batch values, the layout's
 placeholders, and template checks that raise (not assert)."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import json
 
 import pytest
 
-from pipeline.core.annotation_questions import plan_tasks
-from pipeline.web.annotate import mturk
-from pipeline.web.annotate.mturk import TemplateError, batch_rows, render_template
+from pipeline.annotation.core.questions import plan_tasks
+from pipeline.annotation.web import mturk
+from pipeline.annotation.web.mturk import TemplateError, batch_rows, render_template
 from tests.annotate_helpers import quad_rows as _rows, shipped_checks
 
 

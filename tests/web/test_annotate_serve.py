@@ -8,7 +8,7 @@ import sqlite3
 import pytest
 
 from tests.web.helpers import page_client
-from pipeline.web.annotate.app import create_app
+from pipeline.annotation.web.app import create_app
 from pipeline.cli import main
 from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file

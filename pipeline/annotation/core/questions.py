@@ -4,7 +4,7 @@ Records in, records out: the stages read the quadruples Parquet file and the che
 resource (``pipeline.formats``) and hand the rows to :func:`quadruple_rows` /
 :func:`parse_checks`; nothing here opens a file.
 
-May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.vocab`.
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.core.spans`.
 
 A *question* is one instance (one row of ``quadruples.parquet``) or one known-answer check
 item. It carries the text, the pronoun's span and the *persons* of the text: the four names
@@ -36,15 +36,13 @@ import random
 import re
 from dataclasses import dataclass, field
 
+from pipeline.core.spans import trim_span
 from pipeline.errors import InputError
 
 LABELS = ("A", "B", "neither")
 CHECK_PREFIX = "check-"
 CHECKS_RESOURCE = "annotation_checks.txt"       # resources/annotation_checks.txt
 
-_LEAD = re.compile(r"^[\W_]+")
-_TRAIL = re.compile(r"[\W_]+$")
-_POSSESSIVE = re.compile(r"['’][sS]?$")
 
 
 @dataclass
@@ -97,16 +95,6 @@ def question_from_row(row: dict) -> Question:
     return Question(id=row["id"], text=text, pronoun=(p_off, p_off + len(row["pronoun"])),
                     persons=persons, person_names=names,
                     a_person=candidates[0], b_person=candidates[1])
-
-
-def trim_span(text: str, start: int, end: int) -> tuple[int, int]:
-    """Trim whitespace/punctuation and a possessive ('s, ') from both ends of a span."""
-    start, end = max(0, int(start)), min(len(text), int(end))
-    piece = text[start:end]
-    start += len(piece) - len(_LEAD.sub("", piece))
-    piece = _TRAIL.sub("", text[start:end])
-    piece = _TRAIL.sub("", _POSSESSIVE.sub("", piece))
-    return start, max(start, start + len(piece))
 
 
 def person_of_span(q: Question, start: int, end: int) -> int | None:
@@ -283,7 +271,7 @@ def quadruple_rows(table, source=None) -> list[dict]:
 
 def check_rows(rows: list[dict], source=None, rownos: list[int] | None = None) -> list[dict]:
     """The checks of :func:`quadruple_rows` on row dicts (e.g. the records
-    :func:`pipeline.core.gap_persons.gap_records` made of a GAP TSV file); ``rownos``: the
+    :func:`pipeline.annotation.core.gap_persons.gap_records` made of a GAP TSV file); ``rownos``: the
     number to name in an error for each row (default: the row index)."""
     seen = set()
     for k, row in enumerate(rows):

@@ -3,14 +3,14 @@
 ``--quadruples`` takes ``quadruples.parquet`` of ``generate`` or a GAP TSV file (persons found
 with ``--model``). Writes ``batch.csv`` (one row per task), ``task.html`` (the MTurk layout),
 ``preview.html`` (the layout filled with the first task) and ``export.json`` into ``--out``,
-all-or-nothing. The options become a :class:`pipeline.runs.annotate_export.AnnotateExportSettings`;
-the run is :func:`pipeline.runs.annotate_export.annotate_export` (the outputs in detail: its
+all-or-nothing. The options become a :class:`pipeline.annotation.runs.export.AnnotateExportSettings`;
+the run is :func:`pipeline.annotation.runs.export.annotate_export` (the outputs in detail: its
 module doc; docs/annotate.md); the MTurk layout is rendered from the web app's
-templates by :func:`pipeline.web.annotate.mturk.mturk_files`, which this command hands to the
+templates by :func:`pipeline.annotation.web.mturk.mturk_files`, which this command hands to the
 run (a run may not import the web layer).
 
-May import: the standard library; inside functions: :mod:`pipeline.runs.annotate_export`,
-:mod:`pipeline.web.annotate.mturk`. Never another command.
+May import: the standard library; inside functions: :mod:`pipeline.annotation.runs.export`,
+:mod:`pipeline.annotation.web.mturk`. Never another command.
 """
 
 from __future__ import annotations
@@ -43,9 +43,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignments=3,
            seed=0, model=None) -> dict:
-    """:func:`pipeline.runs.annotate_export.export` with the web app's MTurk layout."""
-    from pipeline.runs.annotate_export import export as export_run
-    from pipeline.web.annotate.mturk import mturk_files
+    """:func:`pipeline.annotation.runs.export.export` with the web app's MTurk layout."""
+    from pipeline.annotation.runs.export import export as export_run
+    from pipeline.annotation.web.mturk import mturk_files
 
     return export_run(quadruples, out, per_task, n_checks, check_items, assignments, seed, model,
                       layout=mturk_files)
@@ -54,8 +54,8 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
 def run(args):
     from dataclasses import fields
 
-    from pipeline.runs.annotate_export import AnnotateExportSettings, annotate_export
-    from pipeline.web.annotate.mturk import mturk_files
+    from pipeline.annotation.runs.export import AnnotateExportSettings, annotate_export
+    from pipeline.annotation.web.mturk import mturk_files
 
     return annotate_export(AnnotateExportSettings(**{f.name: getattr(args, f.name)
                                                      for f in fields(AnnotateExportSettings)}), layout=mturk_files)

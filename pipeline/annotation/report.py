@@ -69,7 +69,7 @@ def labels_sentence(provenance: dict) -> str:
 
 def dataset_card(result, provenance: dict, license: str = "unknown") -> str:
     """The card's Markdown (the YAML metadata block is added by the dataset writer).
-    ``result``: a :class:`pipeline.core.annotation_votes.Result`; ``provenance``: item -> value."""
+    ``result``: a :class:`pipeline.annotation.core.votes.Result`; ``provenance``: item -> value."""
     f, s = result.funnel, result.stats
     originals = [r for r in result.dataset if r["variant"] == "original"]
     steps = [("originals (quadruples exported)", f["originals"]),

@@ -5,7 +5,7 @@ quadruples -> an Amazon Mechanical Turk batch (CSV + HTML template).
 ``quadruples`` is ``quadruples.parquet`` of ``generate`` or a GAP TSV file (GAP's files,
 Counter-GAP's csv-quoted releases such as ``C-GAP-withdot.dev.tsv``), told apart by content;
 for a GAP TSV the persons of each text are found with the spaCy pipeline ``model``
-(:mod:`pipeline.runs.annotation_rows`, :mod:`pipeline.core.gap_persons`), and rows whose A or B
+(:mod:`pipeline.annotation.runs.rows`, :mod:`pipeline.annotation.core.gap_persons`), and rows whose A or B
 cannot be found as a name are reported (count and first ids) and left out with their
 quadruple.
 
@@ -22,7 +22,7 @@ Outputs in ``out``:
   (submitting shows the collected answers instead of sending them).
 * ``export.json`` -- the parameters and counts.
 
-Task planning is pure (:func:`pipeline.core.annotation_questions.plan_tasks`): quadruples are
+Task planning is pure (:func:`pipeline.annotation.core.questions.plan_tasks`): quadruples are
 shuffled (seeded), each quadruple's variants too, and laid out round-robin, so two variants of
 one quadruple never share a task; each task gets ``n_checks`` known-answer questions from
 ``resources/annotation_checks.txt`` (or ``check_items``); the last task is topped up with
@@ -30,13 +30,14 @@ further check questions, so every row has ``per_task`` questions. The four files
 all-or-nothing (:func:`pipeline.formats.files.staged_outputs`).
 
 The MTurk files themselves (batch rows, layout, preview) are rendered from the web app's
-templates and widget (:func:`pipeline.web.annotate.mturk.mturk_files`), so MTurk and the local
+templates and widget (:func:`pipeline.annotation.web.mturk.mturk_files`), so MTurk and the local
 app ask the same question. The web layer sits above the runs, so this run does not import it:
 the caller passes the renderer in as ``layout`` (the command does), as
 :func:`pipeline.formats.vectors.load_vectors` is handed spaCy's loader.
 
-May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core.annotation_questions`,
-:mod:`pipeline.formats` (inside functions); also :mod:`pipeline.runs.annotation_rows`. Never
+May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.annotation.core.questions`,
+:mod:`pipeline.formats` (inside functions); also :mod:`pipeline.annotation.runs.rows`,
+:mod:`pipeline.runs.settings`. Never
 :mod:`pipeline.web` (the layout is passed in).
 """
 
@@ -90,12 +91,12 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
     """Write the batch into ``out`` (see the module doc); return the parameters and counts
     (``export.json``'s, plus ``reduced`` and ``conversion`` for the summary lines)."""
 
-    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, plan_tasks
+    from pipeline.annotation.core.questions import CHECKS_RESOURCE, parse_checks, plan_tasks
     from pipeline.errors import InputError
     from pipeline.formats.files import sha256_file, staged_outputs, write_json, write_text
-    from pipeline.formats.mturk_csv import write_batch
+    from pipeline.annotation.formats.mturk_csv import write_batch
     from pipeline.formats.resources import read_commented, resource
-    from pipeline.runs.annotation_rows import annotation_rows
+    from pipeline.annotation.runs.rows import annotation_rows
 
     rows, conversion = annotation_rows(quadruples, model)
     if not rows:
@@ -132,7 +133,7 @@ def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignmen
 
 def summary_lines(s: dict, out) -> list[str]:
     """What the command prints after :func:`export` (``s`` is its return value)."""
-    from pipeline.runs.annotation_rows import conversion_report
+    from pipeline.annotation.runs.rows import conversion_report
 
     lines = list(conversion_report(s["conversion"]))
     if s["reduced"]:

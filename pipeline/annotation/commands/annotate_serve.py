@@ -1,17 +1,17 @@
 """``annotate-serve``: the annotation task as a local web app, answers in SQLite.
 
 Thin command: parses the arguments, builds the Flask app
-(:func:`pipeline.web.annotate.app.create_app`), serves it on 127.0.0.1 until Ctrl-C or
+(:func:`pipeline.annotation.web.app.create_app`), serves it on 127.0.0.1 until Ctrl-C or
 SIGTERM and prints what is stored. The SQLite file remembers the sha256 of the quadruples
 file it was started with; another quadruples file is refused (one-line error, exit 2), so
 answers are never stored against the offsets of a regenerated file. One server per
 database: a second ``annotate-serve`` on the same ``--db`` (which would rewrite its stored
 settings under the first) is refused while the first holds the lock beside the file. ``--quadruples`` may be a
 GAP TSV file (Counter-GAP's releases): its persons are found with ``--model``
-(:mod:`pipeline.runs.annotation_rows`).
+(:mod:`pipeline.annotation.runs.rows`).
 
-May import: the standard library; inside ``run``: :mod:`pipeline.web.annotate`, :mod:`pipeline.web.serving` (port check,
-server, shutdown); also :mod:`pipeline.formats.annotation_store`, :mod:`pipeline.runs.annotation_rows`,
+May import: the standard library; inside ``run``: :mod:`pipeline.annotation.web`, :mod:`pipeline.web.serving` (port check,
+server, shutdown); also :mod:`pipeline.annotation.formats.store`, :mod:`pipeline.annotation.runs.rows`,
 :mod:`pipeline.formats.files` (the database's lock: one server per ``--db``).
 """
 
@@ -42,10 +42,10 @@ def run(args) -> int:
 
     check_port(args.port)            # before anything is loaded or created
 
-    from pipeline.web.annotate.app import create_app
+    from pipeline.annotation.web.app import create_app
     from pipeline.web.serving import make_server
-    from pipeline.runs.annotation_rows import conversion_report
-    from pipeline.formats.annotation_store import answer_counts
+    from pipeline.annotation.runs.rows import conversion_report
+    from pipeline.annotation.formats.store import answer_counts
     from pipeline.formats.files import output_file_lock
 
     with output_file_lock(args.db):         # one server per database: a second one is refused

@@ -2,14 +2,14 @@
 
 Binds 127.0.0.1 only (:func:`make_server`). The annotator types a name on the start page and
 gets one question at a time; every answer is checked on the server with the same rules as in
-the browser (:func:`pipeline.core.annotation_questions.check_answer`) and committed to SQLite at once
+the browser (:func:`pipeline.annotation.core.questions.check_answer`) and committed to SQLite at once
 (WAL journal, ``synchronous=FULL``), so a crash loses nothing and reopening the page with the
 same name resumes. An annotator never gets an instance twice (a UNIQUE constraint on
 ``(annotator, instance_id)``), and an instance gets at most ``assignments`` answers (checked
 inside the writing transaction, so two annotators racing for the last slot cannot both win).
 
 Order: the seeded round-robin order of the MTurk export
-(:func:`pipeline.core.annotation_questions.interleave`: variants of one quadruple far apart); among the
+(:func:`pipeline.annotation.core.questions.interleave`: variants of one quadruple far apart); among the
 instances still open to an annotator, those with the most answers come first, so instances
 get completed before new ones are started.
 
@@ -21,14 +21,14 @@ annotator holds one lease at a time and gets the same question back on a reload;
 ends with the answer, or expires.
 
 The database (schema, the quadruples-hash guard, and every query of this app) is
-:mod:`pipeline.formats.annotation_store`: a database started with another quadruples file is
+:mod:`pipeline.annotation.formats.store`: a database started with another quadruples file is
 refused. The quadruples file may be a GAP
-TSV file (:mod:`pipeline.runs.annotation_rows`); the guard hashes the file as given.
+TSV file (:mod:`pipeline.annotation.runs.rows`); the guard hashes the file as given.
 
 May import: Flask/werkzeug (inside functions), the standard library, :mod:`pipeline.errors`,
-:mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`,
+:mod:`pipeline.annotation.core.questions`, :mod:`pipeline.formats`, :mod:`pipeline.annotation.web`,
 :mod:`pipeline.web.serving` (the request guards both apps share), :mod:`pipeline.web.validate` (the JSON
-fields' checks); also :mod:`pipeline.runs.annotation_rows`.
+fields' checks); also :mod:`pipeline.annotation.runs.rows`.
 """
 
 from __future__ import annotations
@@ -36,13 +36,13 @@ from __future__ import annotations
 import random
 import time
 
-from pipeline.core.annotation_questions import AnswerError, check_answer, interleave, parse_spans, pick_next
+from pipeline.annotation.core.questions import AnswerError, check_answer, interleave, parse_spans, pick_next
 from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file
-from pipeline.web.annotate import STATIC, TEMPLATES
-from pipeline.runs.annotation_rows import annotation_rows
+from pipeline.annotation.web import STATIC, TEMPLATES
+from pipeline.annotation.runs.rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
-from pipeline.formats import annotation_store as store
+from pipeline.annotation.formats import store as store
 from pipeline.web.validate import flag, spans as checked_spans, text as checked_text
 from pipeline.web.serving import protect
 
@@ -55,7 +55,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
     """The Flask app. All state is in the SQLite file; the questions are held in memory.
 
     ``quadruples_path``: a quadruples Parquet file or a GAP TSV file (persons found with the
-    spaCy pipeline ``model``: :func:`pipeline.runs.annotation_rows.annotation_rows`)."""
+    spaCy pipeline ``model``: :func:`pipeline.annotation.runs.rows.annotation_rows`)."""
     from flask import Flask, jsonify, render_template, request
 
     if assignments < 1:

@@ -5,7 +5,7 @@
 * a GAP TSV file -- GAP's files, or Counter-GAP's csv-quoted releases with their ``Book``
   column, read by :func:`pipeline.formats.gap_tsv.read_gap_tsv` -- whose persons are found
   with the project's spaCy pipeline (:func:`pipeline.nlp.load.load`, person layer included)
-  and converted by the pure :func:`pipeline.core.gap_persons.gap_records`.
+  and converted by the pure :func:`pipeline.annotation.core.gap_persons.gap_records`.
 
 The kind is decided by content: a file that starts with Parquet's magic bytes ``PAR1`` is
 Parquet, anything else is read as GAP TSV. ``annotate-export``, ``annotate-serve`` and
@@ -13,11 +13,11 @@ Parquet, anything else is read as GAP TSV. ``annotate-export``, ``annotate-serve
 persons for the same file and ``--model``; the SQLite guard still ties answers to the file's
 sha256.
 
-Used by the annotation commands and served by :mod:`pipeline.web.annotate.app` (web apps only
+Used by the annotation commands and served by :mod:`pipeline.annotation.web.app` (web apps only
 serve: the reading and the spaCy run are here).
 
-May import: the standard library, tqdm, :mod:`pipeline.errors`, :mod:`pipeline.core.annotation_questions`,
-:mod:`pipeline.core.gap_persons`, :mod:`pipeline.formats`, :mod:`pipeline.nlp.load` (inside
+May import: the standard library, tqdm, :mod:`pipeline.errors`, :mod:`pipeline.annotation.core.questions`,
+:mod:`pipeline.annotation.core.gap_persons`, :mod:`pipeline.formats`, :mod:`pipeline.nlp.load` (inside
 functions); also :mod:`pipeline.nlp`.
 """
 
@@ -45,12 +45,12 @@ def input_kind(path) -> str:
 def annotation_rows(path, model: str | None = None, batch_size: int = 64) -> tuple[list[dict], dict]:
     """(rows, conversion info) of a quadruples Parquet file or a GAP TSV file.
 
-    The rows are QUADRUPLES records checked by :func:`pipeline.core.annotation_questions.check_rows`.
+    The rows are QUADRUPLES records checked by :func:`pipeline.annotation.core.questions.check_rows`.
     The info says ``kind``; for a GAP TSV also ``model``, ``rows``, ``quadruples``,
     ``quadruples_kept``, ``rows_kept``, ``rejected`` (row id, reason) and
     ``dropped_with_quadruple`` (converted rows left out with their quadruple), ``reasons``.
     A GAP TSV of which no row can be converted is bad input."""
-    from pipeline.core.annotation_questions import check_rows, quadruple_rows
+    from pipeline.annotation.core.questions import check_rows, quadruple_rows
 
     path = Path(path)
     if input_kind(path) == PARQUET:
@@ -60,7 +60,7 @@ def annotation_rows(path, model: str | None = None, batch_size: int = 64) -> tup
 
     from tqdm import tqdm
 
-    from pipeline.core.gap_persons import gap_records
+    from pipeline.annotation.core.gap_persons import gap_records
     from pipeline.formats.gap_tsv import read_gap_tsv
     from pipeline.nlp import load as nlp_load
 

@@ -4,7 +4,7 @@
  * Offsets are Unicode code points (as in Python), converted to/from the browser's UTF-16 units.
  * The worker highlights the name(s) coreferent with the pronoun by selecting text with the
  * mouse (a selection grows to whole words), or ticks "no names are coreferent". The checks
- * on submit mirror pipeline/core/annotation_questions.py:check_answer.
+ * on submit mirror pipeline/annotation/core/questions.py:check_answer.
  */
 (function (global) {
   "use strict";

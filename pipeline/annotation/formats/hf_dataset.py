@@ -21,7 +21,7 @@ The YAML block is built with the ``datasets`` library's own metadata classes
 library itself writes. The first config is the default one.
 
 May import: pyarrow, datasets and huggingface_hub (inside functions), :mod:`pipeline.errors`,
-:mod:`pipeline.formats.tables`.
+:mod:`pipeline.formats.tables`, :mod:`pipeline.formats.files`.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Annotation (``annotate-export``, ``annotate-serve``, ``annotate-import``) needs, for every row,
 the persons of the text and their name mentions, so that annotators can highlight any name and
-the answer can be mapped to A, B or neither (:mod:`pipeline.core.annotation_questions`). A GAP TSV row
+the answer can be mapped to A, B or neither (:mod:`pipeline.annotation.core.questions`). A GAP TSV row
 (GAP's files, Counter-GAP's releases) gives only Text, Pronoun, A, B and their offsets; the
 rest is found here, on a spaCy Doc of the text that the caller made with the project's pipeline
 (:func:`pipeline.nlp.load.load`, person layer included):
@@ -11,7 +11,7 @@ rest is found here, on a spaCy Doc of the text that the caller made with the pro
    reads them (title attached, possessive trimmed), except one that holds the pronoun;
 2. A and B are names by the file's word: each candidate's span (its offset and length, trimmed
    of a possessive and punctuation as the answer checks trim a highlight:
-   :func:`pipeline.core.annotation_questions.trim_span`; Counter-GAP writes "John Abdy's") is read with
+   :func:`pipeline.core.spans.trim_span`; Counter-GAP writes "John Abdy's") is read with
    :func:`~pipeline.lang.names.mention_from_span` too. When a found mention already covers it,
    nothing changes ("Carter" inside "Captain Carter"); otherwise the found mentions that overlap
    it are dropped and the candidate's mention is used. When the offsets do not fall on token
@@ -33,7 +33,8 @@ reach the final dataset. The records follow schema QUADRUPLES (``pipeline.format
 A, B and their offsets are the file's, and A-coref/B-coref are kept.
 
 May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.lang`,
-:mod:`pipeline.core.gap_rows` (the GAP conversion's shared pieces), :mod:`pipeline.core.annotation_questions`. Works on spaCy Docs passed
+:mod:`pipeline.core.gap_rows` (the GAP conversion's shared pieces), :mod:`pipeline.core.cast`,
+:mod:`pipeline.core.spans`, :mod:`pipeline.annotation.core.questions`. Works on spaCy Docs passed
 in; never loads a pipeline or touches a file.
 """
 
@@ -42,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from pipeline.core.gap_rows import REJECT_AMBIGUOUS, positional_pattern
-from pipeline.core.annotation_questions import trim_span
+from pipeline.core.spans import trim_span
 from pipeline.core.cast import doc_mentions
 from pipeline.lang.names import group_persons, mention_from_span
 from pipeline.lang.pronouns import PRONOUNS

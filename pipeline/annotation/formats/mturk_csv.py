@@ -100,7 +100,7 @@ def read_results(path, texts: dict[str, str], parse_spans: Callable) -> tuple[li
     ``texts``: item id -> text of every item the batch could hold; ``parse_spans`` turns an
     ``Answer.qI_spans`` value into spans (the caller's, raising ValueError, KeyError or
     TypeError on a bad value). Each answer is a dict ``{row, annotator, item, spans, none,
-    contradiction}`` (the keys of :func:`pipeline.formats.annotation_store.read_answers`), in
+    contradiction}`` (the keys of :func:`pipeline.annotation.formats.store.read_answers`), in
     file order. Refused with a one-line :class:`InputError` naming the row: a missing
     required column, a row of more fields than the header, an assignment given twice (its
     votes would count twice), an empty ``WorkerId``, an answer to an id not in ``texts``, an

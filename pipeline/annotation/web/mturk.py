@@ -5,10 +5,10 @@ The layout is the Jinja template ``templates/mturk.html`` (one ``mturk_question.
 per question) with this package's static widget inlined (the same JavaScript checks as the
 local web app), so MTurk and the web app ask the same question.
 
-The batch columns are :mod:`pipeline.formats.mturk_csv`.
+The batch columns are :mod:`pipeline.annotation.formats.mturk_csv`.
 
 May import: the standard library, jinja2 (inside functions; Flask's and spaCy's template
-engine), :mod:`pipeline.core.annotation_questions`, :mod:`pipeline.formats`, :mod:`pipeline.web.annotate`.
+engine), :mod:`pipeline.annotation.core.questions`, :mod:`pipeline.formats`, :mod:`pipeline.annotation.web`.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ import html
 import json
 import re
 
-from pipeline.core.annotation_questions import Question
-from pipeline.formats.mturk_csv import INPUT_FIELDS, batch_column, batch_header
-from pipeline.web.annotate import STATIC, TEMPLATES
+from pipeline.annotation.core.questions import Question
+from pipeline.annotation.formats.mturk_csv import INPUT_FIELDS, batch_column, batch_header
+from pipeline.annotation.web import STATIC, TEMPLATES
 
 
 class TemplateError(RuntimeError):
@@ -101,7 +101,7 @@ def preview_page(per_task: int, values: dict) -> str:
 def mturk_files(tasks: list[list[Question]], per_task: int) -> tuple[list[str], list[dict], str, str]:
     """The MTurk files of an export: the batch header and rows (:func:`batch_rows`), the layout
     (``task.html``, :func:`render_template`) and the layout filled with the first task
-    (``preview.html``, :func:`preview_page`). Handed to :func:`pipeline.runs.annotate_export.export`
+    (``preview.html``, :func:`preview_page`). Handed to :func:`pipeline.annotation.runs.export.export`
     as its ``layout`` by the ``annotate-export`` command."""
     header, recs = batch_rows(tasks, per_task)
     template = render_template(per_task)

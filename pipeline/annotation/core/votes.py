@@ -4,7 +4,7 @@
    (``ValueError``, the stage turns it into exit 2); a second answer of one annotator to one
    instance is ignored (counted; check items may recur across tasks and every answer to
    them is scored);
-2. each answer is checked (:func:`pipeline.core.annotation_questions.check_answer`); a failing answer
+2. each answer is checked (:func:`pipeline.annotation.core.questions.check_answer`); a failing answer
    is counted and not voted; check-item answers score the annotators (``min_check_accuracy``
    optionally drops every answer of an annotator below it);
 3. an instance with fewer valid answers than ``assignments`` is not voted; otherwise the
@@ -20,7 +20,7 @@
 Each step is one function (:func:`unique_answers`, :func:`check_answers`, :func:`vote`,
 :func:`funnel`, :func:`final_dataset`); :func:`aggregate` runs them and gathers the statistics.
 
-May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.core.annotation_questions`.
+May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.annotation.core.questions`.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from pipeline.core.annotation_questions import (AnswerError, Question, check_answer, check_correct,
+from pipeline.annotation.core.questions import (AnswerError, Question, check_answer, check_correct,
                                      coref_of, label_of, question_from_row)
 from pipeline.vocab import FEMININE, MASCULINE, VARIANT_ORDER
 

@@ -2,7 +2,7 @@
 (``python -m pipeline annotate-import`` parses its options and calls :func:`annotate_import`).
 
 ``--quadruples`` is the file that was annotated: ``quadruples.parquet`` or a GAP TSV file
-(converted as at export, :mod:`pipeline.runs.annotation_rows`, with the same ``--model``).
+(converted as at export, :mod:`pipeline.annotation.runs.rows`, with the same ``--model``).
 
 Answers come from an MTurk results CSV or from the web app's SQLite file (detected by the
 file's first bytes).
@@ -16,12 +16,12 @@ for every question I. Required: ``WorkerId``, ``AssignmentId``, ``Input.qI_id`` 
 three ``Answer.qI_*`` columns of every question. Other columns are ignored.
 
 SQLite (``annotate-serve``): table ``answers(annotator, instance_id, spans, no_names,
-contradiction, ...)``, see :mod:`pipeline.formats.annotation_store`.
+contradiction, ...)``, see :mod:`pipeline.annotation.formats.store`.
 
-Aggregation, filters and balancing are the pure core :mod:`pipeline.core.annotation_votes`; the SQLite
-file is checked by :func:`pipeline.formats.annotation_store.read_answers` (same quadruples hash,
+Aggregation, filters and balancing are the pure core :mod:`pipeline.annotation.core.votes`; the SQLite
+file is checked by :func:`pipeline.annotation.formats.store.read_answers` (same quadruples hash,
 every stored highlight still reads the same text); the dataset card is
-:mod:`pipeline.report.dataset_card`.
+:mod:`pipeline.annotation.report`.
 
 Annotator ids (names typed into annotate-serve, MTurk WorkerIds) are never published: every
 id is replaced by a pseudonym ``a-<12 hex digits>``, an HMAC-SHA256 of the id with a private
@@ -31,19 +31,19 @@ gives the same pseudonyms on every run. ``--annotator-ids FILE`` writes the priv
 (pseudonym, raw id) to FILE (mode 0600; not inside ``--out``).
 
 Outputs in ``--out``, written all-or-nothing (:func:`pipeline.formats.files.staged_outputs`):
-a Hugging Face dataset directory (:mod:`pipeline.formats.hf_dataset`) -- ``README.md`` (YAML
+a Hugging Face dataset directory (:mod:`pipeline.annotation.formats.hf_dataset`) -- ``README.md`` (YAML
 metadata: configs ``default`` = ``dataset.parquet`` and ``votes`` = ``votes.parquet``, split
 ``test``, features, license; then the dataset card), ``dataset.parquet`` (schema QUADRUPLES,
 labels filled), ``votes.parquet`` (schema ANNOTATION_VOTES) -- plus ``dataset.tsv`` (GAP TSV)
 and ``summary.json``.
 
-The MTurk layout and its reader are :mod:`pipeline.formats.mturk_csv`; the salt and the key
-files :mod:`pipeline.formats.annotator_key`; the pseudonyms :mod:`pipeline.core.pseudonyms`.
+The MTurk layout and its reader are :mod:`pipeline.annotation.formats.mturk_csv`; the salt and the key
+files :mod:`pipeline.annotation.formats.annotator_key`; the pseudonyms :mod:`pipeline.annotation.core.pseudonyms`.
 
 May import: the standard library; inside functions: :mod:`pipeline.core`,
-:mod:`pipeline.formats`, :mod:`pipeline.report.dataset_card`, :mod:`pipeline.formats.annotation_store`
+:mod:`pipeline.formats`, :mod:`pipeline.annotation.report`, :mod:`pipeline.annotation.formats.store`
 (read_answers, annotator_salt),
-:mod:`pipeline.runs.annotation_rows`, :mod:`pipeline.errors`; also :mod:`pipeline.vocab`.
+:mod:`pipeline.annotation.runs.rows`, :mod:`pipeline.errors`; also :mod:`pipeline.vocab`.
 """
 
 from __future__ import annotations
@@ -62,10 +62,10 @@ LICENSE = "unknown"
 def results_salt(results, kind: str, salt_file=None) -> str:
     """The private salt: the SQLite file's own, else the salt file (``RESULTS.salt`` or
     ``--salt-file``; created when missing)."""
-    from pipeline.formats.annotator_key import salt_file as read_salt_file
+    from pipeline.annotation.formats.annotator_key import salt_file as read_salt_file
 
     if kind == "sqlite" and salt_file is None:
-        from pipeline.formats.annotation_store import annotator_salt
+        from pipeline.annotation.formats.store import annotator_salt
 
         return annotator_salt(results)
     return read_salt_file(Path(salt_file) if salt_file else Path(str(results) + ".salt"))
@@ -74,12 +74,12 @@ def results_salt(results, kind: str, salt_file=None) -> str:
 def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
     """(answers, kind, rejected) from a results CSV or the annotate-serve SQLite file (told
     apart by the first bytes): the store's and the layout's readers, their records made
-    :class:`pipeline.core.annotation_votes.Answer`."""
-    from pipeline.core.annotation_questions import parse_spans
-    from pipeline.core.annotation_votes import Answer
-    from pipeline.formats.annotation_store import read_answers
+    :class:`pipeline.annotation.core.votes.Answer`."""
+    from pipeline.annotation.core.questions import parse_spans
+    from pipeline.annotation.core.votes import Answer
+    from pipeline.annotation.formats.store import read_answers
     from pipeline.formats.files import read_head, sha256_file
-    from pipeline.formats.mturk_csv import read_results as read_mturk_results
+    from pipeline.annotation.formats.mturk_csv import read_results as read_mturk_results
 
     path = Path(path)
     if not path.exists():
@@ -105,13 +105,13 @@ def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
 
 def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: dict | None = None) -> None:
     """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
-    from pipeline.core.annotation_votes import gap_rows
+    from pipeline.annotation.core.votes import gap_rows
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs, write_json
     from pipeline.formats.gap_tsv import write_gap_tsv
-    from pipeline.formats.hf_dataset import Config, Split, write_hf_dataset
+    from pipeline.annotation.formats.hf_dataset import Config, Split, write_hf_dataset
     from pipeline.formats.tables import records_to_table
-    from pipeline.report.dataset_card import FILES, dataset_card
+    from pipeline.annotation.report import FILES, dataset_card
 
     dataset = records_to_table(result.dataset, schemas.QUADRUPLES)
     votes = records_to_table(result.votes, schemas.ANNOTATION_VOTES)
@@ -151,14 +151,14 @@ class ImportSettings:
 
 def annotate_import(args: ImportSettings) -> int:
     """The whole import -> the exit status."""
-    from pipeline.core.annotation_questions import CHECKS_RESOURCE, parse_checks, question_from_row
-    from pipeline.core.annotation_votes import aggregate, real_people_set
-    from pipeline.core.pseudonyms import pseudonymise
-    from pipeline.formats.annotator_key import write_annotator_ids
+    from pipeline.annotation.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row
+    from pipeline.annotation.core.votes import aggregate, real_people_set
+    from pipeline.annotation.core.pseudonyms import pseudonymise
+    from pipeline.annotation.formats.annotator_key import write_annotator_ids
     from pipeline.formats.files import sha256_file
     from pipeline.formats.resources import read_commented, resource
     from pipeline.vocab import pct
-    from pipeline.runs.annotation_rows import GAP_TSV, annotation_rows, conversion_report
+    from pipeline.annotation.runs.rows import GAP_TSV, annotation_rows, conversion_report
 
     rows, conversion = annotation_rows(args.quadruples, args.model)
     check_source = args.check_items or resource(CHECKS_RESOURCE)
@@ -171,7 +171,7 @@ def annotate_import(args: ImportSettings) -> int:
                          + ": nothing to publish", args.results)
     if args.annotator_ids:
         write_annotator_ids(args.annotator_ids, {}, args.out)       # refused before any work
-    from pipeline.report.dataset_card import LABELS_BY, labels_by
+    from pipeline.annotation.report import LABELS_BY, labels_by
 
     who = labels_by(kind, [a.annotator for a in answers])     # from the raw ids, before pseudonyms
     answers, ids = pseudonymise(answers, results_salt(args.results, kind, args.salt_file))

@@ -4,7 +4,7 @@ the published directory.
 
 * the salt file (``RESULTS.salt`` beside an MTurk results CSV, or ``--salt-file``): one line,
   32 hex digits; created when missing, so the same file gives the same pseudonyms on every run
-  (the annotate-serve database keeps its own salt: :func:`pipeline.formats.annotation_store.annotator_salt`);
+  (the annotate-serve database keeps its own salt: :func:`pipeline.annotation.formats.store.annotator_salt`);
 * the key (``--annotator-ids FILE``): a CSV ``pseudonym,annotator``, sorted.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`.

@@ -1,7 +1,7 @@
 """The SQLite file of the annotation web app: schema, connection, and the guard that ties it
 to one quadruples file.
 
-Written by the app (:mod:`pipeline.web.annotate.app`), read by ``annotate-import``::
+Written by the app (:mod:`pipeline.annotation.web.app`), read by ``annotate-import``::
 
     answers(id INTEGER PRIMARY KEY, annotator TEXT, instance_id TEXT,
             spans TEXT  -- JSON [[start, end, text], ...], code-point offsets into the text

@@ -1,9 +1,9 @@
 """``annotate-import``: answers -> votes -> filters -> balanced final dataset + dataset card.
 
 ``--quadruples`` is the file that was annotated: ``quadruples.parquet`` or a GAP TSV file
-(converted as at export, :mod:`pipeline.runs.annotation_rows`, with the same ``--model``).
+(converted as at export, :mod:`pipeline.annotation.runs.rows`, with the same ``--model``).
 
-Parses the options and calls :func:`pipeline.runs.annotate_import.annotate_import` (the
+Parses the options and calls :func:`pipeline.annotation.runs.import_answers.annotate_import` (the
 formats read, the votes, filters and balancing, the outputs: its module doc and docs/annotate.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
@@ -18,7 +18,7 @@ RUN_UNHASHED = ("salt_file", "annotator_ids")     # private: named in run.json, 
 
 import argparse
 
-from pipeline.runs.annotate_import import LICENSE
+from pipeline.annotation.runs.import_answers import LICENSE
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,6 +56,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     from dataclasses import fields
 
-    from pipeline.runs.annotate_import import ImportSettings, annotate_import
+    from pipeline.annotation.runs.import_answers import ImportSettings, annotate_import
 
     return annotate_import(ImportSettings(**{f.name: getattr(args, f.name) for f in fields(ImportSettings)}))

@@ -26,7 +26,8 @@ directory) runs holding that directory's lock (:func:`pipeline.formats.files.out
 a second run into the same directory is refused while the first is alive.
 
 May import: the command packages (by name: the modules :func:`command_packages` finds),
-:mod:`pipeline.stages`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
+:mod:`pipeline.stages`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`,
+:mod:`pipeline.cda.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
 ``run_record``).
 """
 

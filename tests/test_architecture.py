@@ -69,7 +69,7 @@ LAYERS = {
 # spine's layer of the same name (its rank + 0.5): it may import the shared layers below it and
 # its own lower layers, and no spine layer may import it (by rank alone a spine run could import a
 # room's core: the "room" rule forbids it).
-ROOMS = ("pipeline.humans", "pipeline.annotation")
+ROOMS = ("pipeline.humans", "pipeline.annotation", "pipeline.cda")
 ROOM_LAYERS = {"formats": 1, "nlp": 3, "core": 4, "report": 6, "runs": 7, "web": 8, "commands": 9}
 for _room in ROOMS:
     LAYERS[_room] = 0.5                                   # the room's package marker
@@ -404,7 +404,7 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
         "from pipeline import nlp\n"
         "def f(name):\n    importlib.import_module('pipeline.report.memory')\n"
         "    importlib.import_module(f'pipeline.stages.{name}')\n    __import__('pipeline.vocab')\n"
-        "    il.import_module('pipeline.' + 'runs.cda')\n    load('.gap_tsv', __package__)\n"
+        "    il.import_module('pipeline.' + 'cda.runs.cda')\n    load('.gap_tsv', __package__)\n"
         "    load('pipeline.runs.%s' % name)\n"
         "    p = pipeline\n    p.web.serving.serve\n    nlp.prune.f()\n"
         "    getattr(pipeline.lang, 'names')\n")})
@@ -412,7 +412,7 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
     runs = {m for m in pkg.modules if m.startswith("pipeline.runs")}
     assert pkg.imports_of("pipeline.formats.mod") == {
         "pipeline.formats", "pipeline.formats.files", "pipeline.core", "pipeline.core.extract",
-        "pipeline.report.memory", "pipeline.vocab", "pipeline.runs.cda", "pipeline.formats.gap_tsv",
+        "pipeline.report.memory", "pipeline.vocab", "pipeline.cda.runs.cda", "pipeline.formats.gap_tsv",
         "pipeline.web.serving", "pipeline.nlp", "pipeline.nlp.prune", "pipeline.lang", "pipeline.lang.names",
         *stages, *runs}
     assert pkg.computed_imports("pipeline.formats.mod") == []
@@ -424,7 +424,7 @@ def test_the_reader_sees_computed_imports(tmp_path):
         "def f(name, names):\n    importlib.import_module(name)\n    list(map(importlib.import_module, names))\n"
         "    __import__(name.upper())\n    exec('import pipeline.runs')\n    sys.modules[name]\n"
         "    getattr(pipeline, name)\n    g = importlib.import_module\n    g(name)\n"
-        "    g('pipeline.runs.cda')\n    importlib.import_module('numpy')\n"
+        "    g('pipeline.cda.runs.cda')\n    importlib.import_module('numpy')\n"
         "    importlib.import_module(f'spacy_{name}')\n    sys.modules.get(name)\n"
         "    sys.modules.get('pipeline.runs.label')\n")})
     assert pkg.computed_imports("pipeline.core.mod") == [
@@ -433,7 +433,7 @@ def test_the_reader_sees_computed_imports(tmp_path):
         "line 6: __import__(<computed name>)", "line 7: exec(...)", "line 8: sys.modules[<computed>]",
         "line 9: getattr(pipeline, <computed name>)", "line 11: importlib.import_module(<computed name>)",
         "line 15: sys.modules.get(<computed>)"]
-    assert {"pipeline.runs.cda", "pipeline.runs.label"} <= pkg.imports_of("pipeline.core.mod")
+    assert {"pipeline.cda.runs.cda", "pipeline.runs.label"} <= pkg.imports_of("pipeline.core.mod")
 
 
 def test_the_reader_sees_file_io(tmp_path):
@@ -722,7 +722,7 @@ def test_no_module_points_readers_to_an_issue_number():
     assert found == []
 
 
-DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation)"
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation|cda)"
                       r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
 
 

@@ -283,7 +283,7 @@ def other_fields() -> set[str]:
     import ast
 
     from pipeline.formats import conll, system_outputs
-    from pipeline.runs import namemap
+    from pipeline.cda.runs import namemap
 
     keys = set(conll.PERSON_SOURCES_HEADER)
     for module in (system_outputs, namemap):

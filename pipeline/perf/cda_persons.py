@@ -11,7 +11,7 @@ as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in 
 
 * **before**: the earlier rule, every NNP/NNPS token in the list is a name;
 * **entities**: the PERSON entities of the project's pipeline (NER + the person layer) as they
-  are (:class:`pipeline.runs.cda.PersonFinder` with ``cast=False``);
+  are (:class:`pipeline.cda.runs.cda.PersonFinder` with ``cast=False``);
 * **after**: what ``cda --persons auto`` does -- LitBank has no named-entity column, so the
   project's person detection gives the person spans: those entities filtered by the cast's
   rules with the document's own evidence (:func:`pipeline.core.cast.doc_mentions`).
@@ -19,7 +19,7 @@ as ``cda`` tags it (no POS column: spaCy on the file's tokens) and augmented in 
 A *capitalised replacement* is a token replaced by the name rule (not a gendered-word flip)
 whose original starts with a capital letter. With person spans, the name rule replaces every
 word of a name, surnames outside the name list included, with the lists of
-:func:`pipeline.runs.cda.name_swap` and the detection's genders, as ``cda`` does. Gold persons come from the ``.ann`` file: every
+:func:`pipeline.cda.runs.cda.name_swap` and the detection's genders, as ``cda`` does. Gold persons come from the ``.ann`` file: every
 mention is mapped to the CoNLL tokens by (sentence, token) -- the ``_brat.txt`` sentences and
 tokens of all 50 books are identical to the CoNLL file's (checked here, word by word; a book
 that differs is skipped and reported). A token's gold reading is its *innermost* mention (the
@@ -110,11 +110,11 @@ def main(argv=None) -> int:
         print(f"skipped: {ENTITIES} or {COREF} is absent")
         return 0
 
-    from pipeline.core.cda import FUNCTION_TAGS, MODES, NameIndex, augment_words_detail
+    from pipeline.cda.core.augment import FUNCTION_TAGS, MODES, NameIndex, augment_words_detail
     from pipeline.lang.gendered_words import is_listed
     from pipeline.formats.conll import read_documents
-    from pipeline.formats.name_map import DEFAULT_MAP_DIR
-    from pipeline.runs.cda import PersonFinder, Tagger, load_or_build_map, name_list, name_swap, person_tokens
+    from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR
+    from pipeline.cda.runs.cda import PersonFinder, Tagger, load_or_build_map, name_list, name_swap, person_tokens
 
     t0 = time.perf_counter()
     name_map, _ = load_or_build_map(None, ROOT / DEFAULT_MAP_DIR)

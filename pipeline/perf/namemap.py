@@ -17,8 +17,8 @@ Columns: wall and CPU seconds of the computation (medians; imports excluded), wa
 the whole child process (interpreter start, imports, computation), peak RSS. The load average
 is printed first: other jobs on the machine inflate wall times, CPU times much less.
 
-May import: the standard library; inside the measured child: from :mod:`pipeline.core` its ``namemap``, and
-:mod:`pipeline.formats.name_map`.
+May import: the standard library; inside the measured child: :mod:`pipeline.cda.core` (``namemap``) and
+:mod:`pipeline.cda.formats.name_map`.
 """
 
 from __future__ import annotations
@@ -36,8 +36,8 @@ def _child(kind: str, n: int, seed: int) -> dict:
     import ot  # noqa: F401  (import cost belongs to every row alike)
     import scipy.optimize  # noqa: F401
 
-    from pipeline.core import namemap as nm
-    from pipeline.formats.name_map import load_nam_dict
+    from pipeline.cda.core import namemap as nm
+    from pipeline.cda.formats.name_map import load_nam_dict
 
     if kind == "baseline":
         return {"seconds": 0.0, "cpu": 0.0, "total": 0.0}

@@ -167,7 +167,7 @@ def test_a_nul_byte_in_any_tsv_or_csv_field_is_refused_naming_the_file(tmp_path,
             read_cast_overrides(path)
         assert str(exc.value).startswith(f"{path}, row 1: ") and "NUL" in str(exc.value)
     elif kind == "name map":
-        from pipeline.formats.name_map import read_map
+        from pipeline.cda.formats.name_map import read_map
 
         path = tmp_path / "name_map.tsv"
         path.write_text("name\tpartner\nJo\x00hn\tMary\nMary\tJo\x00hn\n", encoding="utf-8")

@@ -149,7 +149,7 @@ def test_cast_file_agreements_are_kept(tmp_path):
 # ------------------------------------------------------------------ word lists, options ---
 
 def test_a_name_map_mapping_a_name_to_itself_is_refused(tmp_path):
-    from pipeline.formats.name_map import read_map
+    from pipeline.cda.formats.name_map import read_map
 
     p = tmp_path / "name_map.tsv"
     p.write_text("name\tpartner\nJohn\tJohn\nMary\tPeter\nPeter\tMary\n", encoding="utf-8")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pipeline.core.cda import NameIndex, augment_words, her_tag
+from pipeline.cda.core.augment import NameIndex, augment_words, her_tag
 
 
 def run(words, tags, deps):

@@ -6,7 +6,7 @@ Hand-written sentences, positive and negative, on the pure core."""
 
 from __future__ import annotations
 
-from pipeline.core.cda import (GIVEN, SURNAME, NameIndex, NameSwap, augment_words, augment_words_detail,
+from pipeline.cda.core.augment import (GIVEN, SURNAME, NameIndex, NameSwap, augment_words, augment_words_detail,
                                family_name, her_tag, name_roles, names_people, span_tokens, work_title)
 
 NAMES = NameIndex({"Walter", "Elliot", "Cuthbert", "Katharine", "Anne", "Russell", "Lucy", "George", "March"})

@@ -3,7 +3,7 @@ rebuilt for the person detection and the mapping of its entities back to the fil
 
 from __future__ import annotations
 
-from pipeline.core.cda import NameIndex, augment_words, augment_words_detail, detokenize, span_tokens, \
+from pipeline.cda.core.augment import NameIndex, augment_words, augment_words_detail, detokenize, span_tokens, \
     tokens_in_spans
 
 NAMES = NameIndex({"Walter", "Elliot", "March", "June", "August", "Kent", "Easter", "London", "Anne"})

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core import namemap as nm
-from pipeline.formats import name_map as nmf
+from pipeline.cda.core import namemap as nm
+from pipeline.cda.formats import name_map as nmf
 from pipeline.errors import InputError
 
 ALPHA = 12 / 11

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core import cda
+from pipeline.cda.core import augment as cda
 from pipeline.formats import conll
 from pipeline.lang.gendered_words import flip
-from pipeline.runs.cda import augment_file
+from pipeline.cda.runs.cda import augment_file
 from pipeline.cli import main
 from pipeline.errors import InputError
 
@@ -393,8 +393,8 @@ def test_acda_predicts_tags_when_the_file_has_none(tmp_path, capsys):
 def _her_agreement(files_by_pair):
     """Agreement of her -> his/him with the male pronoun at the same position of the paired
     WinoBias sentence (pro/anti files hold the same sentences with the other gender)."""
-    from pipeline.core.cda import augment_words
-    from pipeline.runs.cda import Tagger
+    from pipeline.cda.core.augment import augment_words
+    from pipeline.cda.runs.cda import Tagger
 
     tagger = Tagger()
     agree = total = 0

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from pipeline.core.cda import detokenize
+from pipeline.cda.core.augment import detokenize
 from pipeline.lang.book_evidence import book_evidence
-from pipeline.runs.cda import PersonFinder, name_swap
+from pipeline.cda.runs.cda import PersonFinder, name_swap
 
 
 def check(sentence: str, word: str, evidence_text: str | None = None, title: str = ""):

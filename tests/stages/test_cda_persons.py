@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.cli import main
-from pipeline.runs.cda import PersonFinder, name_swap
+from pipeline.cda.runs.cda import PersonFinder, name_swap
 
 MAP_TSV = ("name\tpartner\tclass\tweight\n"
            + "".join(f"{a}\t{b}\tmale\t0.5\n{b}\t{a}\tfemale\t0.5\n"

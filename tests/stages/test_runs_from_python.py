@@ -127,7 +127,7 @@ def test_embeddings_from_python(tmp_path):
 
 
 def test_namemap_from_python(tmp_path):
-    from pipeline.runs.namemap import NamemapSettings, namemap
+    from pipeline.cda.runs.namemap import NamemapSettings, namemap
     from tests.stages.test_run_records import _namemap
 
     _, _, (nam_dict,) = _namemap(None, tmp_path)

@@ -24,10 +24,10 @@ cell pairing the next ``flow`` unpaired names of its row class with the next ``f
 names of its column class. Any pairing inside the classes has the same total cost.
 
 The source, gender-guesser's ``nam_dict.txt``, is read and parsed into :class:`NameEntry`
-records by :mod:`pipeline.formats.name_map`; the command is :mod:`pipeline.stages.namemap`.
+records by :mod:`pipeline.cda.formats.name_map`; the command is :mod:`pipeline.cda.commands.namemap`.
 
 May import: the standard library, numpy, scipy, POT (``ot``), :mod:`pipeline.errors`,
-:mod:`pipeline.formats.name_map` (the NameEntry record).
+:mod:`pipeline.cda.formats.name_map` (the NameEntry record).
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Iterable
 
 import numpy as np
 
-from pipeline.formats.name_map import NameEntry
+from pipeline.cda.formats.name_map import NameEntry
 
 ALPHA = 12 / 11
 # (left class, right class): the two matchings
@@ -213,7 +213,7 @@ class PairingResult:
 
 def build_name_map(entries: dict[str, NameEntry] | Iterable[NameEntry], alpha: float = ALPHA,
                    pairings=PAIRINGS) -> list[PairingResult]:
-    """Both matchings over a parsed dictionary (see :func:`pipeline.formats.name_map.parse_nam_dict`)."""
+    """Both matchings over a parsed dictionary (see :func:`pipeline.cda.formats.name_map.parse_nam_dict`)."""
     values = list(entries.values()) if isinstance(entries, dict) else list(entries)
     results = []
     for lc, rc in pairings:

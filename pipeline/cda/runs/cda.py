@@ -1,7 +1,7 @@
 """The ``cda`` run: counterfactual data augmentation of CoNLL-2012 coreference training files.
 
 Reads the CoNLL file one document at a time (:mod:`pipeline.formats.conll`:
-OntoNotes, WinoBias and LitBank layouts), augments each (:mod:`pipeline.core.cda`: a-CDA or
+OntoNotes, WinoBias and LitBank layouts), augments each (:mod:`pipeline.cda.core.augment`: a-CDA or
 n-CDA), writes the originals followed by the augmented copies, prints a summary.
 
 POS tags decide "her" -> "him"/"his" and which tokens can be names (NNP/NNPS). A document
@@ -27,7 +27,7 @@ mapped back to the tokens). So months, days, feasts and places that
 happen to be in the name list ("born March 1, 1760", "in Kent", "London") stay. Which source
 each document used is printed and written to ``OUT.persons.tsv``.
 
-Whole names (:func:`pipeline.core.cda.name_roles`): every word of a person's name is replaced;
+Whole names (:func:`pipeline.cda.core.augment.name_roles`): every word of a person's name is replaced;
 n-CDA puts a surname of ``resources/surnames.tsv`` where a surname stood and gives a first name
 the map lacks a name of the other gender (:func:`name_swap`; the person's gender from the
 detection's mention or the document's evidence). Mentions that are titles of works or places of
@@ -35,7 +35,7 @@ the book are left out (:meth:`PersonFinder._not_a_person`). Docs: docs/cda.md.
 
 n-CDA's name map: ``--name-map`` (name_map.parquet or .tsv), else the cache in
 ``--name-map-cache`` when it was built from the installed nam_dict.txt with the default alpha,
-else built now (:mod:`pipeline.core.namemap`) and cached.
+else built now (:mod:`pipeline.cda.core.namemap`) and cached.
 
 ``python -m pipeline cda`` parses its options and calls :func:`cda`.
 
@@ -57,7 +57,7 @@ from typing import Mapping
 from pipeline.errors import InputError
 from pipeline.formats.conll import write_person_sources
 from pipeline.formats.files import two_part_text
-from pipeline.formats.name_map import DEFAULT_MAP_DIR
+from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
 MODES = ("acda", "ncda")
@@ -143,13 +143,13 @@ class BookShelf:
 
 class PersonFinder:
     """The tokens inside the person mentions of the project's person detection, for a tokenized
-    document: the text is rebuilt from the tokens (:func:`pipeline.core.cda.detokenize`, one
+    document: the text is rebuilt from the tokens (:func:`pipeline.cda.core.augment.detokenize`, one
     line per sentence) and run through the pipeline of :func:`pipeline.nlp.load.load` (NER and
     the person layer, as extract uses them); its PERSON entities go through the cast's filter
     (:func:`pipeline.core.cast.doc_mentions`: dates, saints' places, "the X", powers, and the
     document's own evidence -- :func:`pipeline.lang.book_evidence.book_evidence` over the whole
     document text -- for places such as "in Kent" and persons the NER missed), and the mentions
-    are mapped back to the file's tokens (:func:`pipeline.core.cda.tokens_in_spans`).
+    are mapped back to the file's tokens (:func:`pipeline.cda.core.augment.tokens_in_spans`).
     ``cast=False``: the PERSON entities as they are (the benchmark's middle row).
     ``overrides``: a researcher's ``--cast`` file (:func:`pipeline.formats.cast.read_cast_overrides`;
     the book id is the CoNLL document id, ``*`` every document). Loaded on first use.
@@ -176,7 +176,7 @@ class PersonFinder:
 
     def find(self, words: list[str], sentences: list[tuple[int, int]], doc_id: str = "") -> tuple[set[int], int]:
         """(indices of the tokens inside person mentions, number of mentions)."""
-        from pipeline.core.cda import detokenize, tokens_in_spans
+        from pipeline.cda.core.augment import detokenize, tokens_in_spans
 
         if self.nlp is None:
             self._load()
@@ -242,7 +242,7 @@ class PersonFinder:
         she knew Florence well" in *A Room with a View*, whose book has "in Florence" 28 times --,
         or a name inside the italics of a longer title of a work ("_ Undine and Sintran _").
         Counted in ``not_persons``."""
-        from pipeline.core.cda import tokens_in_spans, work_title
+        from pipeline.cda.core.augment import tokens_in_spans, work_title
         from pipeline.lang.places import known_place
 
         local = sorted(tokens_in_spans(offsets[first:last], [(m.start, m.end)]))
@@ -266,7 +266,7 @@ def person_tokens(doc, persons: str, finder: "PersonFinder | None", path=None) -
     named-entity column when the document carries one (``persons`` auto or column), else the
     person detection (auto or detect). ``finder`` None with ``persons`` auto: the rule before
     the person rules (every NNP/NNPS token in the name list; source ``all-nnp``), for benchmarks."""
-    from pipeline.core.cda import span_tokens
+    from pipeline.cda.core.augment import span_tokens
     from pipeline.formats.conll import ne_spans
 
     if persons in ("auto", "column"):
@@ -300,7 +300,7 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
     """
     from tqdm import tqdm
 
-    from pipeline.core.cda import SUFFIX, Counts, augment_words
+    from pipeline.cda.core.augment import SUFFIX, Counts, augment_words
     from pipeline.formats.conll import MIN_COLUMNS, read_documents, replace_words
 
     conll, out = Path(conll), Path(out)
@@ -348,7 +348,7 @@ def augment_file(conll: str | os.PathLike, out: str | os.PathLike, mode: str, na
 @functools.lru_cache(maxsize=1)
 def name_list() -> frozenset[str]:
     """Every name in gender-guesser's dictionary (all classes), for a-CDA."""
-    from pipeline.formats.name_map import load_nam_dict
+    from pipeline.cda.formats.name_map import load_nam_dict
 
     return frozenset(load_nam_dict())
 
@@ -372,14 +372,14 @@ def surname_list() -> tuple[str, ...]:
 
 @functools.lru_cache(maxsize=1)
 def name_swap():
-    """The lists that replace whole names (:class:`pipeline.core.cda.NameSwap`): every surname of
+    """The lists that replace whole names (:class:`pipeline.cda.core.augment.NameSwap`): every surname of
     ``resources/surnames.tsv`` for deciding roles; as n-CDA's replacement surnames, those that
     nam_dict.txt does not list as first names ("Smith", not "Walter"), the ``SURNAME_POOL`` most
     frequent in rank order; as the fallback for a first name the map lacks, the
     ``FALLBACK_SIZE`` most frequent one-word names of nam_dict.txt's male, female and unisex
     classes (by frequency in Great Britain, Ireland and the USA, then overall, then name)."""
-    from pipeline.core.cda import NameSwap, is_name_part
-    from pipeline.formats.name_map import load_nam_dict
+    from pipeline.cda.core.augment import NameSwap, is_name_part
+    from pipeline.cda.formats.name_map import load_nam_dict
 
     entries = load_nam_dict()
     first = {n.casefold() for n in entries}
@@ -398,9 +398,9 @@ def load_or_build_map(path: Path | None, cache_dir: Path, alpha: float | None = 
     """The n-CDA name map: from ``path`` when given; else from the cache in ``cache_dir``
     when it was built from the installed nam_dict.txt with the same alpha; else built now
     and cached."""
-    from pipeline.core import namemap
+    from pipeline.cda.core import namemap
     from pipeline.formats.files import sha256_file
-    from pipeline.formats.name_map import load_nam_dict, map_metadata, nam_dict_path, read_map, write_map
+    from pipeline.cda.formats.name_map import load_nam_dict, map_metadata, nam_dict_path, read_map, write_map
 
     if path is not None:
         return read_map(path), f"read from {path}"
@@ -444,7 +444,7 @@ def cda(args: CdaSettings) -> int:
 
 
 def _cda(args: CdaSettings) -> int:
-    from pipeline.core.cda import SUFFIX, NameIndex
+    from pipeline.cda.core.augment import SUFFIX, NameIndex
     from pipeline.report.memory import peak_rss_mb
 
     t0 = time.perf_counter()

@@ -1,10 +1,10 @@
-"""``namemap``: build the n-CDA name map (see :mod:`pipeline.core.namemap` for the method).
+"""``namemap``: build the n-CDA name map (see :mod:`pipeline.cda.core.namemap` for the method).
 
-Parses the options into :class:`pipeline.runs.namemap.NamemapSettings` and calls
-:func:`pipeline.runs.namemap.namemap` (gender-guesser's dictionary
+Parses the options into :class:`pipeline.cda.runs.namemap.NamemapSettings` and calls
+:func:`pipeline.cda.runs.namemap.namemap` (gender-guesser's dictionary
 -> the matchings -> ``name_map.parquet`` and ``name_map.tsv`` in ``--out``).
 
-May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.formats.name_map`
+May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.cda.formats.name_map`
 (its default directory), :mod:`pipeline.runs`. Never another command.
 """
 
@@ -17,7 +17,7 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 import argparse
 from pathlib import Path
 
-from pipeline.formats.name_map import DEFAULT_MAP_DIR as DEFAULT_OUT
+from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR as DEFAULT_OUT
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,6 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.namemap import NamemapSettings, namemap
+    from pipeline.cda.runs.namemap import NamemapSettings, namemap
 
     return namemap(NamemapSettings(out=args.out, alpha=args.alpha, nam_dict=args.nam_dict))

@@ -1,10 +1,11 @@
 """The ``namemap`` run (``python -m pipeline namemap`` parses the options into a
-:class:`NamemapSettings` and calls :func:`namemap`): gender-guesser's dictionary (:mod:`pipeline.formats.name_map`) -> the optimal
-matchings (:mod:`pipeline.core.namemap`) -> ``name_map.parquet`` and ``name_map.tsv`` written
+:class:`NamemapSettings` and calls :func:`namemap`): gender-guesser's dictionary (:mod:`pipeline.cda.formats.name_map`) -> the optimal
+matchings (:mod:`pipeline.cda.core.namemap`) -> ``name_map.parquet`` and ``name_map.tsv`` written
 together into ``--out`` -> a summary with the time and peak memory. Manual: docs/cda.md.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`; inside functions:
-:mod:`pipeline.core`, :mod:`pipeline.report` (``memory``).
+:mod:`pipeline.core`, :mod:`pipeline.report` (``memory``), :mod:`pipeline.runs.settings`; the room's own
+formats and cores.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.formats.name_map import DEFAULT_MAP_DIR
+from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR
 from pipeline.runs.settings import RunResult, as_paths
 
 
@@ -22,7 +23,7 @@ from pipeline.runs.settings import RunResult, as_paths
 class NamemapSettings:
     """What one ``namemap`` run is given (the command's options)."""
     out: Path = DEFAULT_MAP_DIR
-    alpha: float | None = None          # default pipeline.core.namemap.ALPHA (12/11)
+    alpha: float | None = None          # default pipeline.cda.core.namemap.ALPHA (12/11)
     nam_dict: Path | None = None        # default: the installed gender-guesser's nam_dict.txt
 
     def __post_init__(self):
@@ -34,9 +35,9 @@ class NamemapSettings:
 
 
 def namemap(args: NamemapSettings) -> RunResult:
-    from pipeline.core.namemap import ALPHA, build_name_map, map_records
+    from pipeline.cda.core.namemap import ALPHA, build_name_map, map_records
     from pipeline.formats.files import sha256_file, staged_outputs
-    from pipeline.formats.name_map import load_nam_dict, nam_dict_path, write_map
+    from pipeline.cda.formats.name_map import load_nam_dict, nam_dict_path, write_map
 
     t0, c0 = time.perf_counter(), time.process_time()
     alpha = ALPHA if args.alpha is None else args.alpha

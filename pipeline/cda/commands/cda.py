@@ -1,6 +1,6 @@
 """``cda``: counterfactual data augmentation of CoNLL-2012 coreference training files.
 
-Parses the options and calls :func:`pipeline.runs.cda.cda` (a-CDA or n-CDA of one CoNLL-2012
+Parses the options and calls :func:`pipeline.cda.runs.cda.cda` (a-CDA or n-CDA of one CoNLL-2012
 file: the originals followed by the augmented copies, PERSON spans from the NE column or the
 person detection, a summary; docs/cda.md). The mode and the resolved spaCy model go into
 ``run.json``'s settings through the result returned to the CLI.
@@ -17,8 +17,8 @@ HELP = "a-CDA / n-CDA of CoNLL-2012 training files"
 import argparse
 from pathlib import Path
 
-from pipeline.formats.name_map import DEFAULT_MAP_DIR
-from pipeline.runs.cda import MODES, PERSON_CHOICES, POS_CHOICES
+from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR
+from pipeline.cda.runs.cda import MODES, PERSON_CHOICES, POS_CHOICES
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     from pipeline import options as opt
@@ -58,7 +58,7 @@ def run(args):
     from dataclasses import fields
 
     from pipeline.nlp.load import resolve_model_name
-    from pipeline.runs.cda import CdaSettings, cda
+    from pipeline.cda.runs.cda import CdaSettings, cda
     from pipeline.runs.settings import RunResult
 
     recorded = {"mode": args.mode, "model": resolve_model_name(args.model)}     # run.json's settings

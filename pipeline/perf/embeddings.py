@@ -10,8 +10,8 @@ per line of text.
 
 Outputs go to ``outputs/embeddings-litbank/`` (or ``--out``).
 
-May import: the standard library, gensim (inside :func:`main`), :mod:`pipeline.core.embeddings`,
-:mod:`pipeline.formats.vectors`, :mod:`pipeline.runs.embeddings` (the word lists) and
+May import: the standard library, gensim (inside :func:`main`), :mod:`pipeline.embeddings.core`,
+:mod:`pipeline.embeddings.formats`, :mod:`pipeline.embeddings.runs` (the word lists) and
 :mod:`pipeline.cli` (the ``embeddings`` command is run as a user runs it).
 """
 
@@ -61,9 +61,9 @@ def main(argv=None) -> int:
 
     from gensim.models import Word2Vec
 
-    from pipeline.core.embeddings import gender_direction, project_out
-    from pipeline.formats.vectors import save_word2vec_text
-    from pipeline.runs.embeddings import word_lists
+    from pipeline.embeddings.core import gender_direction, project_out
+    from pipeline.embeddings.formats import save_word2vec_text
+    from pipeline.embeddings.runs import word_lists
 
     files = sorted(corpus.glob("*.txt"))
     args.out.mkdir(parents=True, exist_ok=True)

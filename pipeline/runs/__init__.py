@@ -19,7 +19,7 @@ modules); the benchmarks and the web apps call the same functions.
   :mod:`pipeline.annotation.runs.export` (quadruples -> an MTurk batch; the layout is rendered by
   the web package and passed in) and :mod:`pipeline.annotation.runs.import_answers` (answers -> votes ->
   the published dataset);
-- :mod:`pipeline.cda.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.runs.embeddings`,
+- :mod:`pipeline.cda.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.embeddings.runs`,
   :mod:`pipeline.runs.sowinobias`: the other commands' runs.
 
 The feature rooms keep their runs in their own package (``pipeline/humans/runs/``...); they use

@@ -220,7 +220,7 @@ def test_a_header_declaring_a_codec_that_is_no_text_encoding_skips_the_book(tmp_
 # ------------------------------------------------------------------ word vectors ----------
 
 def test_word_vectors_with_nan_are_refused_naming_the_word_and_line(tmp_path):
-    from pipeline.formats.vectors import load_vectors
+    from pipeline.embeddings.formats import load_vectors
 
     path = tmp_path / "v.txt"
     path.write_text("3 2\nhe 0.1 0.2\nshe nan 0.3\nit 0.5 0.5\n", encoding="utf-8")
@@ -236,7 +236,7 @@ def test_word_vectors_with_nan_are_refused_naming_the_word_and_line(tmp_path):
 def test_a_vectors_header_claiming_10_to_the_12_words_is_refused_at_once(tmp_path):
     import time
 
-    from pipeline.formats.vectors import load_vectors
+    from pipeline.embeddings.formats import load_vectors
 
     path = tmp_path / "v.txt"
     path.write_text("1000000000000 300\nhe " + " ".join(["0.1"] * 300) + "\n", encoding="utf-8")

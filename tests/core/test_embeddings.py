@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from gensim.models import KeyedVectors
 
-from pipeline.core import embeddings as E
+from pipeline.embeddings import core as E
 from pipeline.errors import InputError
 
 

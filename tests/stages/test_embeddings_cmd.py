@@ -9,9 +9,9 @@ import pytest
 from gensim.models import KeyedVectors
 
 from pipeline.cli import main
-from pipeline.core.embeddings import project_out, gender_direction
-from pipeline.formats.vectors import detect_format, load_vectors
-from pipeline.runs.embeddings import word_lists
+from pipeline.embeddings.core import project_out, gender_direction
+from pipeline.embeddings.formats import detect_format, load_vectors
+from pipeline.embeddings.runs import word_lists
 
 
 def real_word_embedding(seed=0, dim=12) -> KeyedVectors:

@@ -105,7 +105,7 @@ def test_baseline_from_python(toy_gap, tmp_path):
 def test_embeddings_from_python(tmp_path):
     import json
 
-    from pipeline.runs.embeddings import EmbeddingsSettings, embeddings
+    from pipeline.embeddings.runs import EmbeddingsSettings, embeddings
     from tests.stages.test_embeddings_cmd import real_word_embedding
 
     real_word_embedding().save_word2vec_format(str(tmp_path / "v.txt"))

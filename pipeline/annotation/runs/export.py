@@ -33,7 +33,7 @@ The MTurk files themselves (batch rows, layout, preview) are rendered from the w
 templates and widget (:func:`pipeline.annotation.web.mturk.mturk_files`), so MTurk and the local
 app ask the same question. The web layer sits above the runs, so this run does not import it:
 the caller passes the renderer in as ``layout`` (the command does), as
-:func:`pipeline.formats.vectors.load_vectors` is handed spaCy's loader.
+:func:`pipeline.embeddings.formats.load_vectors` is handed spaCy's loader.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.annotation.core.questions`,
 :mod:`pipeline.formats` (inside functions); also :mod:`pipeline.annotation.runs.rows`,

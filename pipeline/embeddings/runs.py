@@ -75,7 +75,7 @@ class EmbeddingsSettings:
 
 
 def word_lists(definitional_path=None):
-    from pipeline.core.embeddings import WordLists
+    from pipeline.embeddings.core import WordLists
     from pipeline.formats.resources import read_commented, resource
     from pipeline.lang.gendered_words import pairs
 
@@ -95,11 +95,11 @@ def embeddings(args: EmbeddingsSettings) -> RunResult:
     import time
     from tqdm import tqdm
 
-    from pipeline.core.embeddings import Options, diagnose
+    from pipeline.embeddings.core import Options, diagnose
     from pipeline.formats.files import staged_outputs, write_json, write_text
-    from pipeline.formats.vectors import load_vectors
+    from pipeline.embeddings.formats import load_vectors
     from pipeline.nlp.load import load as load_pipeline
-    from pipeline.report.embeddings import markdown
+    from pipeline.embeddings.report import markdown
 
     log = logging.getLogger(__name__)
     t0 = time.time()

@@ -13,7 +13,7 @@ layer never imports the spaCy layer); a pipeline without vectors is bad input. A
 and so are a ``COUNT DIM`` header claiming more words than the file can hold and vectors
 holding NaN or infinity.
 
-May import: gensim, numpy, :mod:`pipeline.errors`.
+May import: gensim, numpy, :mod:`pipeline.errors`, :mod:`pipeline.formats.files` (the checked paths).
 """
 
 from __future__ import annotations

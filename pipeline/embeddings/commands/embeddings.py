@@ -1,7 +1,7 @@
 """``embeddings``: SoWinoBias's embedding-space diagnostics for one or more word embeddings.
 
-Parses the options into :class:`pipeline.runs.embeddings.EmbeddingsSettings` and calls
-:func:`pipeline.runs.embeddings.embeddings` (docs/embeddings.md).
+Parses the options into :class:`pipeline.embeddings.runs.EmbeddingsSettings` and calls
+:func:`pipeline.embeddings.runs.embeddings` (docs/embeddings.md).
 
 May import: the standard library, :mod:`pipeline.runs`. Never another command.
 """
@@ -40,6 +40,6 @@ def add_arguments(parser) -> None:
 def run(args):
     from dataclasses import fields
 
-    from pipeline.runs.embeddings import EmbeddingsSettings, embeddings
+    from pipeline.embeddings.runs import EmbeddingsSettings, embeddings
 
     return embeddings(EmbeddingsSettings(**{f.name: getattr(args, f.name) for f in fields(EmbeddingsSettings)}))

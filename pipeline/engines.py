@@ -37,9 +37,16 @@ way. Parent death: the processes of a ``LocalCluster`` started by this process e
 client with SIGKILL and checks), so no guard of ours is needed there; a cluster started
 elsewhere (``--scheduler ADDRESS``) keeps its own lifetime, as a shared service should.
 
-Start. :func:`started` starts a pool's workers before the tasks are known, each loading what
-every task needs (``warm``), while the caller reads its input; :func:`run_books` then runs on
-them.
+Start. :func:`started` gets a pool ready before the tasks are known while the caller reads
+its input; :func:`run_books` then runs on it. With a warm-up (``warm``: loading what every task
+needs, e.g. a spaCy pipeline) the warm-up runs *once*, in a fork server (a fresh interpreter
+started at once, :mod:`multiprocessing.forkserver`), and the pool's workers are forked from it
+when the first tasks go out: N workers cost one warm-up, not N (generate's re-check: one model
+load of about 5 CPU seconds instead of one per worker), and the server warms up on one core
+while the caller reads on the other. A worker's parent is then the server, which ends when this
+process does (it reads the end of a pipe this process holds) and is stopped when the block
+ends; the workers die with it as with their parent. Without a fork server (another user's
+already running, no ``forkserver`` start method) every spawned worker warms up itself.
 
 Progress. ``book_fn`` may call :func:`report_progress` (words done so far in its book, per
 chunk); the words bar advances with it while the book runs, and is corrected to the count
@@ -343,17 +350,113 @@ def _run_alone(ctx, book_fn, task, channel, progress, key) -> tuple[str, Any]:
         receive.close()
 
 
+WARM_ENV = "PIPELINE_ENGINES_WARM"     # the fork server's warm-up (pickled, base64), read as it starts
+
+
+def _warm_in_server() -> None:
+    """In a fork server that :func:`_warm_server` started (it imports this module first): run
+    the warm-up it was given, once, before it forks any worker. Nothing elsewhere (the
+    variable is set only around the server's start and removed here)."""
+    data = os.environ.pop(WARM_ENV, None)
+    if not data:
+        return
+    import base64
+    import pickle
+
+    with contextlib.suppress(Exception):      # a failing warm-up: each task meets it and reports it
+        pickle.loads(base64.b64decode(data))()
+
+
+def _warm_server(warm: Callable[[], Any]):
+    """Start a fork server that runs ``warm()`` once: (its context, its pid), or None when
+    there is none of ours to have (no ``forkserver`` start method, a server already running
+    with another preload, a warm-up that cannot be pickled)."""
+    if "forkserver" not in mp.get_all_start_methods():
+        return None
+    import base64
+    import pickle
+    from multiprocessing import forkserver
+
+    server = getattr(forkserver, "_forkserver", None)
+    if server is None or getattr(server, "_forkserver_pid", 0) is not None:
+        return None
+    try:
+        data = base64.b64encode(pickle.dumps(warm)).decode("ascii")
+    except Exception:   # noqa: BLE001
+        return None
+    preload = server._preload_modules
+    server.set_forkserver_preload([__name__])      # the server imports this module: _warm_in_server
+    os.environ[WARM_ENV] = data
+    try:
+        server.ensure_running()
+    finally:
+        os.environ.pop(WARM_ENV, None)
+        server.set_forkserver_preload(preload)
+    return mp.get_context("forkserver"), server._forkserver_pid
+
+
+def _stop_server(pid: int) -> None:
+    """Stop the fork server ``pid`` of :func:`_warm_server` (its workers, if any are left, die
+    with it)."""
+    from multiprocessing import forkserver
+
+    server = forkserver._forkserver
+    if server._forkserver_pid != pid:
+        return
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGTERM)          # at once, even while it is still warming up
+    with contextlib.suppress(OSError):
+        server._stop()
+
+
+class _Recorded:
+    """A multiprocessing context that keeps every process it makes (the executor forgets the
+    ones that have exited; the fork server is stopped only once they all have, so that it
+    reaps them: a worker left to a dead server would linger as another process's zombie)."""
+
+    def __init__(self, ctx):
+        self._ctx, self.made = ctx, []
+
+    def __getattr__(self, name):
+        return getattr(self._ctx, name)
+
+    def Process(self, *args, **kwargs):     # noqa: N802 -- the context's own name
+        process = self._ctx.Process(*args, **kwargs)
+        self.made.append(process)
+        return process
+
+
 class _Ahead:
-    """A pool whose workers were started before the tasks were known (:func:`started`)."""
+    """A pool got ready before the tasks were known (:func:`started`): with a warm-up, workers
+    forked from a fork server that has run it once (they start with the first tasks); else
+    spawned workers, started now."""
 
     def __init__(self, workers: int, warm: Callable[[], Any] | None):
         self.workers, self.used = workers, False
-        self.ctx = mp.get_context("spawn")
+        server = _warm_server(warm) if warm is not None else None
+        self.ctx, self.server = (_Recorded(server[0]), server[1]) if server else (mp.get_context("spawn"), None)
+        parent = self.server or os.getpid()     # a forked worker's parent is the server
         self.channel = _Progress()
         self.pool = ProcessPoolExecutor(workers, mp_context=self.ctx, max_tasks_per_child=MAX_TASKS_PER_CHILD,
-                                        initializer=_worker_init, initargs=(os.getpid(), self.channel.path, warm))
-        for _ in range(workers):        # the pool starts a process for each task it cannot place
-            self.pool.submit(_nothing)
+                                        initializer=_worker_init, initargs=(parent, self.channel.path, warm))
+        if self.server is None:
+            for _ in range(workers):    # the pool starts a process for each task it cannot place
+                self.pool.submit(_nothing)
+
+    def close(self) -> None:
+        """Stop what is left: the workers of an unused pool, the channel of an unused pool, the
+        fork server (after its workers, which have their shutdown by now, have exited)."""
+        if not self.used:
+            _stop(self.pool)
+            self.channel.close()
+        if self.server is not None:
+            with contextlib.suppress(Exception):
+                self.pool.shutdown(wait=False, cancel_futures=True)
+            deadline = time.monotonic() + 60
+            for process in list(self.ctx.made):     # they have their shutdown (or were stopped) by now
+                with contextlib.suppress(Exception):
+                    process.join(max(0.0, deadline - time.monotonic()))
+            _stop_server(self.server)
 
 
 _ahead: _Ahead | None = None
@@ -361,12 +464,15 @@ _ahead: _Ahead | None = None
 
 @contextlib.contextmanager
 def started(workers: int, warm: Callable[[], Any] | None = None):
-    """Start a pool of ``workers`` processes now, each calling ``warm()`` first (loading what
-    every task needs; an exception there is left for the tasks to meet), so that their start
-    overlaps what the caller does before :func:`run_books` (reading its input, checking its
-    output). The first :func:`run_books` of the block with the same ``workers`` (and no
-    scheduler) runs on them; workers left unused are stopped when the block ends (SIGTERM
-    in the block is a KeyboardInterrupt, as in run_books). Nothing for ``workers`` <= 1."""
+    """Get a pool of ``workers`` processes ready now, so that their start overlaps what the
+    caller does before :func:`run_books` (reading its input, checking its output). ``warm()``
+    loads what every task needs (an exception there is left for the tasks to meet): it runs
+    once in a fork server started now, and the workers are forked from it, warm, when the
+    first tasks go out (without a fork server: ``workers`` spawned processes started now, each
+    calling ``warm()`` first; module doc, "Start"). The first :func:`run_books` of the block
+    with the same ``workers`` (and no scheduler) runs on them; workers left unused and the
+    fork server are stopped when the block ends (SIGTERM in the block is a KeyboardInterrupt,
+    as in run_books). Nothing for ``workers`` <= 1."""
     global _ahead
     if workers <= 1:
         yield
@@ -378,9 +484,7 @@ def started(workers: int, warm: Callable[[], Any] | None = None):
     finally:
         if _ahead is ahead:
             _ahead = None
-        if not ahead.used:
-            _stop(ahead.pool)
-            ahead.channel.close()
+        ahead.close()
 
 
 def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress, key) -> None:
@@ -388,7 +492,9 @@ def _run_pool(tasks, book_fn, emit, fail, workers: int, label, progress, key) ->
     ahead = _ahead if _ahead is not None and _ahead.workers == workers else None
     if ahead is not None:
         _ahead, ahead.used = None, True
-    ctx = ahead.ctx if ahead else mp.get_context("spawn")     # a fresh interpreter per worker: no forked spaCy state
+    # a fresh interpreter per worker: no forked state of this process (the workers of a started
+    # pool may be forked from its fork server, a fresh interpreter that has only warmed up)
+    ctx = mp.get_context("spawn")
     channel = ahead.channel if ahead else _Progress()
     pending: deque = deque(tasks)
     suspects: deque = deque()
@@ -562,3 +668,6 @@ def _run_dask(tasks: Iterable[Task], book_fn, emit, fail, scheduler) -> None:
     finally:
         if isinstance(scheduler, str):
             client.close()
+
+
+_warm_in_server()         # in a fork server of _warm_server: its warm-up, once

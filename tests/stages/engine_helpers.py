@@ -66,6 +66,19 @@ def worker_pid(x: int) -> int:
     return os.getpid()
 
 
+WARMED: list[int] = []          # the pids of the processes that ran warm_up (a forked worker inherits it)
+
+
+def warm_up() -> None:
+    """A warm-up that leaves a trace in the process's memory (not in a file)."""
+    WARMED.append(os.getpid())
+
+
+def warm_trace(x: int) -> tuple[int, int, list[int]]:
+    """(this worker's pid, its parent's pid, the pids that warmed up the memory it has)."""
+    return os.getpid(), os.getppid(), list(WARMED)
+
+
 # the run's real per-book function, kept when main() rebinds its name in pipeline.runs.extract (in workers
 # that module is fresh and unpatched)
 _REAL = None

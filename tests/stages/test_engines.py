@@ -118,17 +118,59 @@ def test_workers_started_ahead_run_the_tasks(tmp_path):
 
 
 def test_workers_started_ahead_and_left_unused_are_stopped(tmp_path):
-    import functools
-
-    from tests.stages.engine_helpers import note_pid
-
-    with engines.started(2, functools.partial(note_pid, str(tmp_path))):
+    """Without a warm-up the workers are spawned at once; left unused, they are stopped."""
+    with engines.started(2):
         ahead = engines._ahead
         processes = list(ahead.pool._processes.values())      # the executor's own table
-    assert engines._ahead is None and not ahead.used and len(processes) == 2
+    assert engines._ahead is None and not ahead.used and len(processes) == 2 and ahead.server is None
     for process in processes:
         process.join(timeout=30)
         assert not process.is_alive()
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    return False
+
+
+def test_the_warm_up_runs_once_and_the_workers_are_forked_from_it():
+    """With a warm-up, started() runs it once, in a fork server, and the pool's workers are
+    forked from that server: they have its memory (generate: the spaCy pipeline loaded once,
+    not once per worker) and it is their parent. The server is stopped when the block ends.
+    Fails with spawned workers that each warm up (the first pid of the trace would be the
+    worker's own, and the worker's parent this process)."""
+    from tests.stages.engine_helpers import warm_trace, warm_up
+
+    got: dict = {}
+    with engines.started(2, warm_up):
+        ahead = engines._ahead
+        server = ahead.server
+        engines.run_books([(x,) for x in range(4)], warm_trace, lambda task, r: got.__setitem__(task[0], r),
+                          workers=2)
+    assert server is not None and server != os.getpid()
+    assert set(got) == {0, 1, 2, 3}
+    for pid, parent, warmed in got.values():
+        assert parent == server and warmed[0] == server and pid != server
+    assert len({pid for pid, _, _ in got.values()}) <= 2
+    assert _gone(server) and all(_gone(pid) for pid, _, _ in got.values())
+
+
+def test_a_started_server_left_unused_is_stopped():
+    from tests.stages.engine_helpers import warm_up
+
+    with engines.started(2, warm_up):
+        ahead = engines._ahead
+    assert not ahead.used and ahead.server is not None and _gone(ahead.server)
+
+
+def test_the_warm_server_is_not_left_in_the_environment():
+    from tests.stages.engine_helpers import warm_up
+
+    with engines.started(2, warm_up):
+        assert engines.WARM_ENV not in os.environ
 
 
 def test_workers_deaf_to_sigterm_are_killed_when_stopped(tmp_path):

@@ -132,3 +132,34 @@ def test_a_lost_book_is_one_line_and_the_others_are_kept(two_books, tmp_path, ca
     monkeypatch.setattr(core, "quadruple", real)
     assert main(["generate", "--instances", str(two_books), "--out", str(out), "--no-recheck"]) == 0
     assert "books             2 (1 done before: resumed)" in capsys.readouterr().out
+
+
+@pytest.mark.slow
+def test_two_workers_load_no_model_in_this_process(two_books, tmp_path, capsys):
+    """With workers the re-check's pipeline is loaded once, in the pool's fork server
+    (pipeline.engines.started), never in this process: the run's serial head is this process
+    reading the instances while the server loads."""
+    from pipeline.nlp import load as nlp_mod
+
+    nlp_mod.load.cache_clear()
+    assert main(["generate", "--instances", str(two_books), "--out", str(tmp_path / "g"), "--workers", "2"]) == 0
+    capsys.readouterr()
+    assert nlp_mod.load.cache_info().currsize == 0
+
+
+def test_the_warm_up_loads_what_the_first_book_needs():
+    """warm_worker loads, once for all the workers, what a worker would otherwise load on its
+    first book: the spaCy pipeline, gender-guesser's names, wordfreq's list, the place names."""
+    from pipeline.lang.names import _detector
+    from pipeline.lang.places import place_names
+    from pipeline.nlp import load as nlp_mod
+    from pipeline.nlp.persons import head_words, zipf
+    from pipeline.runs.generate import warm_worker
+
+    caches = (_detector, place_names, head_words, zipf)
+    for cache in caches:
+        cache.cache_clear()
+    model = nlp_mod.resolve_model_name(None)
+    warm_worker(model)
+    assert all(cache.cache_info().currsize for cache in caches)
+    assert nlp_mod.load.cache_info().currsize

@@ -69,7 +69,8 @@ LAYERS = {
 # spine's layer of the same name (its rank + 0.5): it may import the shared layers below it and
 # its own lower layers, and no spine layer may import it (by rank alone a spine run could import a
 # room's core: the "room" rule forbids it).
-ROOMS = ("pipeline.humans", "pipeline.annotation", "pipeline.cda", "pipeline.embeddings")
+ROOMS = ("pipeline.humans", "pipeline.annotation", "pipeline.cda", "pipeline.embeddings",
+         "pipeline.sowinobias")
 ROOM_LAYERS = {"formats": 1, "nlp": 3, "core": 4, "report": 6, "runs": 7, "web": 8, "commands": 9}
 for _room in ROOMS:
     LAYERS[_room] = 0.5                                   # the room's package marker
@@ -722,7 +723,7 @@ def test_no_module_points_readers_to_an_issue_number():
     assert found == []
 
 
-DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation|cda|embeddings)"
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation|cda|embeddings|sowinobias)"
                       r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
 
 

@@ -2,8 +2,8 @@
 construction, pairing, seeded sampling and the GAP rows of the test set (docs/sowinobias.md).
 
 May import: the standard library, numpy, :mod:`pipeline.errors`. No file I/O: the run
-(:mod:`pipeline.runs.sowinobias`) reads the vocabulary files and writes the outputs. The
-nearest-candidate baseline is :mod:`pipeline.core.sowinobias_baseline`, the metrics
+(:mod:`pipeline.sowinobias.runs`) reads the vocabulary files and writes the outputs. The
+nearest-candidate baseline is :mod:`pipeline.sowinobias.core`, the metrics
 :mod:`pipeline.core.sowinobias_scoring`, the table and plot :mod:`pipeline.report.sowinobias`.
 
 Sentences "The [occ1] liked the [occ2] because they were [adj]." (positive adjectives) and

@@ -20,7 +20,7 @@ modules); the benchmarks and the web apps call the same functions.
   the web package and passed in) and :mod:`pipeline.annotation.runs.import_answers` (answers -> votes ->
   the published dataset);
 - :mod:`pipeline.cda.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.embeddings.runs`,
-  :mod:`pipeline.runs.sowinobias`: the other commands' runs.
+  :mod:`pipeline.sowinobias.runs`: the other commands' runs.
 
 The feature rooms keep their runs in their own package (``pipeline/humans/runs/``...); they use
 the settings helpers here, and nothing here imports them.

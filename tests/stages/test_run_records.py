@@ -277,7 +277,7 @@ def test_a_failed_run_keeps_the_record_of_untouched_outputs_and_drops_a_stale_on
 
 
 def test_an_error_inside_the_command_writes_no_record(tmp_path, monkeypatch):
-    from pipeline.stages import sowinobias
+    from pipeline.sowinobias.commands import sowinobias
 
     def boom(args):
         (args.out).mkdir(parents=True, exist_ok=True)

@@ -235,7 +235,7 @@ def test_experiment_export_from_python(tmp_path):
 
 
 def test_sowinobias_from_python(tmp_path):
-    from pipeline.runs.sowinobias import RESOURCES, SowinobiasSettings, sowinobias
+    from pipeline.sowinobias.runs import RESOURCES, SowinobiasSettings, sowinobias
 
     s = SowinobiasSettings(out=str(tmp_path / "py"), sample=20, resamples=20, vocab=None)
     assert s.out == tmp_path / "py" and s.vocab == RESOURCES

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.core import sowinobias_baseline as baseline
+from pipeline.sowinobias import core as baseline
 from pipeline.core import sowinobias_scoring as scoring
 from pipeline.core import sowinobias_templates as templates
 from pipeline.runs.eval_sowinobias import evaluate_sowinobias
-from pipeline.runs.sowinobias import load_vocabulary
+from pipeline.sowinobias.runs import load_vocabulary
 from pipeline.errors import InputError
 from pipeline.formats.gap_tsv import read_gap_tsv
 from pipeline.formats.tables import read_table

@@ -1,11 +1,11 @@
 """``sowinobias``: build the SoWinoBias template test set (Dawkins 2021), its nearest-candidate
-baseline and that baseline's evaluation. The run is :mod:`pipeline.runs.sowinobias` (reading the
+baseline and that baseline's evaluation. The run is :mod:`pipeline.sowinobias.runs` (reading the
 vocabulary, writing the outputs); the construction is
-:mod:`pipeline.core.sowinobias_templates`, the baseline :mod:`pipeline.core.sowinobias_baseline`,
+:mod:`pipeline.core.sowinobias_templates`, the baseline :mod:`pipeline.sowinobias.core`,
 the metrics :mod:`pipeline.core.sowinobias_scoring`; the table, plot and Markdown
 :mod:`pipeline.report.sowinobias` (docs/sowinobias.md).
 
-May import: :mod:`pipeline.core` (the defaults), :mod:`pipeline.runs.sowinobias` (the
+May import: :mod:`pipeline.core` (the defaults), :mod:`pipeline.sowinobias.runs` (the
 vocabulary's default directory; the run inside :func:`run`); never another command.
 """
 
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.sowinobias import SowinobiasSettings, sowinobias
+    from pipeline.sowinobias.runs import SowinobiasSettings, sowinobias
 
     return sowinobias(SowinobiasSettings(out=args.out, sample=args.sample, seed=args.seed, resamples=args.resamples,
                                          vocab=args.vocab))

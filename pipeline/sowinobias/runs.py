@@ -5,7 +5,7 @@ evaluation.
 
 Flow: ``occupations.tsv`` and ``adjectives.tsv`` (:func:`load_vocabulary`) ->
 :mod:`pipeline.core.sowinobias_templates` (all pairs, a seeded sample, the records and their GAP
-rows) -> :mod:`pipeline.core.sowinobias_baseline` (the nearest-candidate answers) ->
+rows) -> :mod:`pipeline.sowinobias.core` (the nearest-candidate answers) ->
 :func:`pipeline.runs.eval_sowinobias.evaluate_sowinobias` (the metrics, ``sowinobias.md`` and
 ``sowinobias.png``) -> ``OUT/sowinobias.parquet``, ``sowinobias.tsv``, ``baseline_nearest.tsv``
 and ``evaluation/`` (with ``metrics.json``), written all-or-nothing
@@ -15,7 +15,7 @@ Manual: docs/sowinobias.md.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.formats`, :mod:`pipeline.core`,
 :mod:`pipeline.report` (the table), pandas (inside functions); also
-:mod:`pipeline.runs.eval_sowinobias`.
+:mod:`pipeline.runs.eval_sowinobias`, :mod:`pipeline.runs.settings`; the room's own core.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def build_test_set(out: Path, sample: int | None = None, seed: int = DEFAULT_SEE
 
     import pandas as pd
 
-    from pipeline.core.sowinobias_baseline import nearest_baseline
+    from pipeline.sowinobias.core import nearest_baseline
     from pipeline.core.sowinobias_templates import (GAP_EXTRA_COLUMNS, NEGATIVE, POLARITIES, POSITIVE, PRO,
                                                     all_pairs, build_records, gap_rows, sample_pairs)
     from pipeline.formats import schemas

@@ -28,7 +28,7 @@ a second run into the same directory is refused while the first is alive.
 May import: the command packages (by name: the modules :func:`command_packages` finds),
 :mod:`pipeline.stages`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`,
 :mod:`pipeline.cda.commands`, :mod:`pipeline.embeddings.commands`,
-:mod:`pipeline.sowinobias.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
+:mod:`pipeline.sowinobias.commands`, :mod:`pipeline.diagnostics.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
 ``run_record``).
 """
 

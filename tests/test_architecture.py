@@ -70,7 +70,7 @@ LAYERS = {
 # its own lower layers, and no spine layer may import it (by rank alone a spine run could import a
 # room's core: the "room" rule forbids it).
 ROOMS = ("pipeline.humans", "pipeline.annotation", "pipeline.cda", "pipeline.embeddings",
-         "pipeline.sowinobias")
+         "pipeline.sowinobias", "pipeline.diagnostics")
 ROOM_LAYERS = {"formats": 1, "nlp": 3, "core": 4, "report": 6, "runs": 7, "web": 8, "commands": 9}
 for _room in ROOMS:
     LAYERS[_room] = 0.5                                   # the room's package marker
@@ -502,13 +502,28 @@ PLANTED = {
         "engines.py", "\n\ndef _planted_core():\n    from pipeline.core import metrics\n    return metrics\n",
         {("same-rank", "pipeline.engines")}),
     "a run writes a file itself": (
-        "runs/diagnostics.py", "\n\ndef _planted_save(stage, text, png):\n    (stage / 'a.md').write_text(text)\n"
+        "diagnostics/runs/diagnostics.py", "\n\ndef _planted_save(stage, text, png):\n    (stage / 'a.md').write_text(text)\n"
         "    (stage / 'a.png').write_bytes(png)\n    stage.mkdir(exist_ok=True)\n",
-        {("run-io", "pipeline.runs.diagnostics")}),
+        {("run-io", "pipeline.diagnostics.runs.diagnostics")}),
     "a command reads a file itself": (
-        "stages/analyze.py", "\n\ndef _planted_read(path):\n    with open(path, 'rb') as fh:\n"
+        "diagnostics/commands/analyze.py", "\n\ndef _planted_read(path):\n    with open(path, 'rb') as fh:\n"
         "        return fh.read(4)\n",
-        {("run-io", "pipeline.stages.analyze")}),
+        {("run-io", "pipeline.diagnostics.commands.analyze")}),
+    "a spine run writes a file itself": (
+        "runs/label.py", "\n\ndef _planted_save(stage, text):\n    (stage / 'a.md').write_text(text)\n",
+        {("run-io", "pipeline.runs.label")}),
+    "the spine imports a room": (
+        "runs/evaluate.py", "\n\ndef _planted_room():\n    from pipeline.diagnostics.core import analysis\n"
+        "    return analysis\n",
+        {("room", "pipeline.runs.evaluate")}),
+    "a room imports another room": (
+        "humans/runs/humans.py", "\n\ndef _planted_room():\n    import pipeline.cda.core.namemap as nm\n"
+        "    return nm\n",
+        {("room", "pipeline.humans.runs.humans")}),
+    "a room's core imports its own run": (
+        "cda/core/namemap.py", "\n\ndef _planted_up():\n    from pipeline.cda.runs import namemap\n"
+        "    return namemap\n",
+        {("upward", "pipeline.cda.core.namemap")}),
     "a report writes a file": (
         "report/memory.py", "\n\ndef _planted_save(path, text):\n    path.write_text(text)\n",
         {("report-web-writes", "pipeline.report.memory")}),
@@ -723,7 +738,7 @@ def test_no_module_points_readers_to_an_issue_number():
     assert found == []
 
 
-DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation|cda|embeddings|sowinobias)"
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation|cda|embeddings|sowinobias|diagnostics)"
                       r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
 
 

@@ -9,7 +9,7 @@ The program
 -----------
 With groups A (masculine) and B (feminine), and property sets S_j (N_k: the examples with
 exactly k personal names; D_k: the examples whose correct candidate is the k-th closest name,
-see :mod:`pipeline.core.analysis`), find w >= 0 with
+see :mod:`pipeline.diagnostics.core.analysis`), find w >= 0 with
 
     sum_A w = sum_B w,   sum w = n (the examples kept),
     sum_{A & S_j} w = sum_{B & S_j} w   for every j,
@@ -26,7 +26,7 @@ Which examples the program keeps (the published sets)
   without one get weight 0 and are not part of the program (GAP test: 227).
 * A correct candidate that no name span overlaps (GAP test, manual spans: 9 examples such as
   "Footman", "The Queen", "Manager of the Year") is still ranked: its own span takes the place
-  of its name (:func:`pipeline.core.analysis.features`); it does not count as a name. So
+  of its name (:func:`pipeline.diagnostics.core.analysis.features`); it does not count as a name. So
   every kept example is in some D_k, and W, W_dist and W_t keep these examples too.
 * A set with members of only one gender forces their weights to 0 (its balance constraint
   reads sum = 0); such examples stay in the program (they count in n and in F) with weight
@@ -128,9 +128,9 @@ def select(feats, variant: str, unnamed: str = "own-span") -> Selection:
     """The examples of the program and their property sets for a variant.
 
     ``feats``: objects with ``id``, ``gender``, ``n_names``, ``correct`` (None = no correct
-    candidate) and ``rank`` (None = unknown), e.g. :class:`pipeline.core.analysis.Features`.
+    candidate) and ``rank`` (None = unknown), e.g. :class:`pipeline.diagnostics.core.analysis.Features`.
     Examples without a correct candidate are dropped; so are examples without a rank in the
-    variants using D_k (none with :func:`pipeline.core.analysis.features`, which ranks every
+    variants using D_k (none with :func:`pipeline.diagnostics.core.analysis.features`, which ranks every
     correct candidate) and, for W_t, the trimmed ones. One-gender sets are found by
     :func:`forced_zeros`.
 

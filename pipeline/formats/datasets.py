@@ -5,7 +5,7 @@ dataset of ``evaluate`` and ``predict`` as a DataFrame (validated by :mod:`pipel
 
 Records have the keys id, text, pronoun, pronoun_offset, a, a_offset, b, b_offset, a_coref,
 b_coref (bool or None) and names (a sorted list of (start, end, text) mention spans from a
-Parquet ``names`` column, or None). :func:`pipeline.core.analysis.examples_from_records`
+Parquet ``names`` column, or None). :func:`pipeline.diagnostics.core.analysis.examples_from_records`
 turns them into examples.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`,

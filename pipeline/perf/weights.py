@@ -6,7 +6,7 @@ pairwise LP (one auxiliary variable per pair of examples) with their time ratio.
 ../shared is absent.
 
 May import: the standard library; inside :func:`main`: :mod:`pipeline.formats.datasets`,
-:mod:`pipeline.nlp.load`, :mod:`pipeline.core.analysis` and from :mod:`pipeline.core` its ``weights``.
+:mod:`pipeline.nlp.load`, :mod:`pipeline.diagnostics.core.analysis` and from :mod:`pipeline.core` its ``weights``.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"skipped: {gap} is absent")
         return 0
     from pipeline.core import weights as W
-    from pipeline.core.analysis import analyse_records
+    from pipeline.diagnostics.core.analysis import analyse_records
     from pipeline.formats.datasets import read_dataset, read_name_spans
     from pipeline.nlp.load import load
 

@@ -1,7 +1,7 @@
 """The book's cast reaches the stages after generate through the dataset's ``names`` column
 (issue 42, item 1): extract groups a person's aliases with the book's alias table, and
 ``annotate-export`` (:func:`pipeline.annotation.core.questions.question_from_row`) and
-``analyze`` (:mod:`pipeline.core.analysis`, names from the column) take that person, aliases
+``analyze`` (:mod:`pipeline.diagnostics.core.analysis`, names from the column) take that person, aliases
 and all, instead of deciding persons again from the text."""
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def test_annotation_takes_a_persons_aliases_from_the_cast(nlp):
 
 
 def test_analyze_counts_the_casts_name_mentions(nlp):
-    from pipeline.core.analysis import analyse_records
+    from pipeline.diagnostics.core.analysis import analyse_records
 
     inst = _instance(nlp, book_evidence(MARJORIBANKS * 3, "b"))[0]
     from pipeline.formats.datasets import _names_column

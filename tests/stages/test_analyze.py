@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core import analysis as A
+from pipeline.diagnostics.core import analysis as A
 from pipeline.errors import InputError
 from tests.stages.gap_fixtures import (GAP_HEADER, TOY, gap_test_features, load_dataset,  # noqa: F401
                                       load_name_spans, quad_record, span_of, starts_of, toy_spans,
@@ -141,7 +141,7 @@ def test_summarize_and_markdown():
     assert s["feminine"]["rank"]["n"] == 2 and s["feminine"]["rank"]["mean"] == 3
     assert s["feminine"]["with_correct_candidate"] == 2
     assert s["feminine"]["correct_candidate_not_a_name"] == 1
-    from pipeline.report.analysis import markdown_summary
+    from pipeline.diagnostics.report import markdown_summary
 
     md = markdown_summary(s, "toy", "given spans")
     assert "| masculine | 2 | 3.00 ± 1.00 |" in md

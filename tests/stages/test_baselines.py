@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.core import baselines as B
-from pipeline.core.analysis import NameSpan, RankedName
+from pipeline.diagnostics.core import baselines as B
+from pipeline.diagnostics.core.analysis import NameSpan, RankedName
 from tests.stages.gap_fixtures import gap_test_features, span_of, starts_of, toy_spans, write_toy_gap
 
 

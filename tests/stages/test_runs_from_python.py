@@ -58,7 +58,7 @@ def toy_gap(tmp_path):
 
 
 def test_analyze_from_python(toy_gap, tmp_path):
-    from pipeline.runs.diagnostics import AnalyzeSettings, analyze
+    from pipeline.diagnostics.runs.diagnostics import AnalyzeSettings, analyze
 
     data, spans = toy_gap
     s = AnalyzeSettings(dataset=str(data), name_spans=str(spans), out=tmp_path / "py", no_progress=True)
@@ -74,7 +74,7 @@ def test_analyze_from_python(toy_gap, tmp_path):
 
 
 def test_weights_from_python(toy_gap, tmp_path):
-    from pipeline.runs.weights import WeightsSettings, weights
+    from pipeline.diagnostics.runs.weights import WeightsSettings, weights
 
     data, spans = toy_gap
     s = WeightsSettings(dataset=data, name_spans=spans, out=tmp_path / "py.json", variant="num", no_progress=True)
@@ -88,7 +88,7 @@ def test_weights_from_python(toy_gap, tmp_path):
 
 
 def test_baseline_from_python(toy_gap, tmp_path):
-    from pipeline.runs.diagnostics import BaselineSettings, baseline
+    from pipeline.diagnostics.runs.diagnostics import BaselineSettings, baseline
 
     data, spans = toy_gap
     s = BaselineSettings(dataset=data, name_spans=spans, kind="dist1", out=tmp_path / "py.tsv", no_progress=True)

@@ -265,7 +265,7 @@ def test_weights_command(tmp_path, nlp, capsys):
 @pytest.mark.shared
 def test_gap_test_reference_table(shared_dir):
     """The Gap on GAP, Ground-Truth baselines on GAP test with the manual name spans."""
-    from pipeline.core.baselines import system_rows
+    from pipeline.diagnostics.core.baselines import system_rows
 
     exs, feats = gap_test_features(shared_dir)
     gold = pd.DataFrame({"ID": [e.id for e in exs], "Pronoun": [e.pronoun for e in exs],

@@ -1,8 +1,8 @@
 """``analyze``: dataset diagnostics ("The Gap on GAP", Kocijan et al. 2021): personal names per
 example and the rank of the correct candidate, per pronoun gender (definitions in
-:mod:`pipeline.core.analysis`; manual page docs/analyze.md).
+:mod:`pipeline.diagnostics.core.analysis`; manual page docs/analyze.md).
 
-Parses the options and calls :func:`pipeline.runs.diagnostics.analyze`. The dataset options
+Parses the options and calls :func:`pipeline.diagnostics.runs.diagnostics.analyze`. The dataset options
 are :func:`pipeline.options.add_dataset_arguments` (shared with ``weights`` and ``baseline``).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
@@ -27,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.diagnostics import AnalyzeSettings, analyze
+    from pipeline.diagnostics.runs.diagnostics import AnalyzeSettings, analyze
 
     return analyze(AnalyzeSettings(
         dataset=args.dataset, out=args.out, name_spans=args.name_spans, names_from=args.names_from, model=args.model,

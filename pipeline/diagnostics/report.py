@@ -1,4 +1,4 @@
-"""Markdown table and histograms of the dataset diagnostics (:mod:`pipeline.core.analysis`).
+"""Markdown table and histograms of the dataset diagnostics (:mod:`pipeline.diagnostics.core.analysis`).
 
 May import: the standard library, matplotlib, :mod:`pipeline.vocab`, :mod:`pipeline.formats.figures`
 (which writes the figures).

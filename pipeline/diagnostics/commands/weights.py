@@ -2,8 +2,8 @@
 on GAP", Kocijan et al. 2021). The program, the example sets it keeps and the proof that the
 class LP is exact are in :mod:`pipeline.core.weights`; the manual page is docs/weights.md.
 
-Parses the options and calls :func:`pipeline.runs.weights.weights` (its output file locked;
-:func:`pipeline.runs.diagnostics.weights`: the dataset's names
+Parses the options and calls :func:`pipeline.diagnostics.runs.weights.weights` (its output file locked;
+:func:`pipeline.diagnostics.runs.diagnostics.weights`: the dataset's names
 and ranks -> the LP -> the weights JSON {ID: weight} -> a summary).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
@@ -17,7 +17,7 @@ HELP = "LP test-set weights (The Gap on GAP)"
 
 import argparse
 
-from pipeline.runs.diagnostics import WEIGHT_VARIANTS as VARIANT_CHOICES
+from pipeline.diagnostics.runs.diagnostics import WEIGHT_VARIANTS as VARIANT_CHOICES
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.weights import WeightsSettings, weights
+    from pipeline.diagnostics.runs.weights import WeightsSettings, weights
 
     return weights(WeightsSettings(
         dataset=args.dataset, out=args.out, name_spans=args.name_spans, names_from=args.names_from, model=args.model,

@@ -1,6 +1,6 @@
 """``baseline``: name-blind baseline system outputs (Random, Dist-1..3 of "The Gap on GAP")
-in GAP system format; the predictions are :mod:`pipeline.core.baselines` (docs/baselines.md).
-Parses the options and calls :func:`pipeline.runs.diagnostics.baseline`.
+in GAP system format; the predictions are :mod:`pipeline.diagnostics.core.baselines` (docs/baselines.md).
+Parses the options and calls :func:`pipeline.diagnostics.runs.diagnostics.baseline`.
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
 command.
@@ -13,7 +13,7 @@ HELP = "name-blind baseline system outputs"
 
 import argparse
 
-from pipeline.runs.diagnostics import BASELINE_KINDS as KINDS
+from pipeline.diagnostics.runs.diagnostics import BASELINE_KINDS as KINDS
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.runs.diagnostics import BaselineSettings, baseline
+    from pipeline.diagnostics.runs.diagnostics import BaselineSettings, baseline
 
     return baseline(BaselineSettings(
         dataset=args.dataset, out=args.out, name_spans=args.name_spans, names_from=args.names_from, model=args.model,

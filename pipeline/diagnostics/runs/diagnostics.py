@@ -7,15 +7,16 @@ parse their options (:func:`pipeline.options.add_dataset_arguments` and their ow
 
 All three start from the same features (:func:`features`): the dataset and its name spans
 (:mod:`pipeline.formats.datasets`), spaCy's tokeniser or NER (:mod:`pipeline.nlp.load`), then
-:func:`pipeline.core.analysis.analyse_records`, whose progress this run draws
+:func:`pipeline.diagnostics.core.analysis.analyse_records`, whose progress this run draws
 (:func:`pipeline.runs.progress.bar`: the core only reports each example). Then: the summary,
-Markdown and histograms (:mod:`pipeline.report.analysis`) written together (staged); the LP
+Markdown and histograms (:mod:`pipeline.diagnostics.report`) written together (staged); the LP
 (:mod:`pipeline.core.weights`) and its weights JSON; the baselines' GAP system TSV
-(:mod:`pipeline.core.baselines`). Manual pages: docs/analyze.md, docs/weights.md,
+(:mod:`pipeline.diagnostics.core.baselines`). Manual pages: docs/analyze.md, docs/weights.md,
 docs/baselines.md.
 
 May import: the standard library; inside functions: :mod:`pipeline.formats`, :mod:`pipeline.nlp`,
-:mod:`pipeline.core`, :mod:`pipeline.report`, :mod:`pipeline.vocab`.
+:mod:`pipeline.core`, :mod:`pipeline.report`, :mod:`pipeline.vocab`, :mod:`pipeline.runs.settings`,
+:mod:`pipeline.runs.progress`; the room's own cores and report.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class BaselineSettings(DatasetSettings):
 
 def features(s: DatasetSettings, originals_only: bool):
     """(kind, examples, features, where the names came from) of ``s.dataset``."""
-    from pipeline.core.analysis import analyse_records
+    from pipeline.diagnostics.core.analysis import analyse_records
     from pipeline.formats.datasets import read_dataset, read_name_spans
     from pipeline.nlp import load as nlp_load
     from pipeline.runs.progress import bar
@@ -104,9 +105,9 @@ def features(s: DatasetSettings, originals_only: bool):
 
 def analyze(s: AnalyzeSettings) -> RunResult:
     """summary.json, summary.md, names.png and rank.png in ``s.out``, and a summary."""
-    from pipeline.core import analysis as A
+    from pipeline.diagnostics.core import analysis as A
     from pipeline.formats.files import jsonable, staged_outputs, write_text
-    from pipeline.report.analysis import markdown_summary, mean_sd_text, plot_histograms
+    from pipeline.diagnostics.report import markdown_summary, mean_sd_text, plot_histograms
     from pipeline.vocab import GENDERS
 
     kind, examples, feats, described = features(s, originals_only=not s.all_variants)
@@ -164,7 +165,7 @@ def weights(s: WeightsSettings) -> RunResult:
 
 def baseline(s: BaselineSettings) -> RunResult:
     """The GAP system TSV of the baseline ``s.kind`` at ``s.out``, and a summary."""
-    from pipeline.core.baselines import system_rows
+    from pipeline.diagnostics.core.baselines import system_rows
     from pipeline.formats.gap_tsv import write_system_tsv
 
     kind, _, feats, source = features(s, originals_only=False)

@@ -1,7 +1,7 @@
 """Name-blind baselines, the pure core: system outputs computed from where the personal names
 are, not who (see docs/baselines.md).
 
-May import: the standard library, :mod:`pipeline.core.analysis`.
+May import: the standard library, :mod:`pipeline.diagnostics.core.analysis`.
 
 * ``random``: a uniformly random personal name of the text; A-coref (B-coref) is TRUE when the
   picked name IS A (B), i.e. its span overlaps A's (B's) span. Its scores are reported as
@@ -13,7 +13,7 @@ May import: the standard library, :mod:`pipeline.core.analysis`.
   FALSE/FALSE. AB-prob is 0 unless such a span exists, i.e. A-prob and B-prob are then
   mutually exclusive.
 * ``dist1``..``dist3``: the k-th closest name to the pronoun (spaCy tokens between them; at
-  equal distance the name before the pronoun first, see :mod:`pipeline.core.analysis`); no answer
+  equal distance the name before the pronoun first, see :mod:`pipeline.diagnostics.core.analysis`); no answer
   (FALSE, FALSE) when the text has fewer than k names.
 
 Names are given spans (``--name-spans``), the dataset's ``names`` column, or spaCy PERSON
@@ -26,7 +26,7 @@ from __future__ import annotations
 import random as _random
 from typing import NamedTuple, Sequence
 
-from pipeline.core.analysis import NameSpan, RankedName, rank_names
+from pipeline.diagnostics.core.analysis import NameSpan, RankedName, rank_names
 
 KINDS = ("random", "dist1", "dist2", "dist3")
 

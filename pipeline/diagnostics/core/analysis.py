@@ -3,7 +3,7 @@ per example and the rank of the correct candidate among the names ordered by dis
 pronoun. Shared by the ``analyze``, ``weights`` and ``baseline`` commands.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.vocab`,
-:mod:`pipeline.lang` (pronouns, names). No file I/O: records come from
+:mod:`pipeline.lang` (pronouns, names), :mod:`pipeline.core.cast`. No file I/O: records come from
 :mod:`pipeline.formats.datasets`; a spaCy pipeline is passed in by the caller.
 
 Definitions (chosen so that the published GAP-test figures reproduce with the manual spans):

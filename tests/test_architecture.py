@@ -5,7 +5,7 @@ expression over the text, never a docstring). An import is ``import a.b``, ``fro
 a relative import, attribute access through a bound project name (``import pipeline`` then
 ``pipeline.runs.extract.f()``; ``getattr(pipeline.runs, "extract")``), or
 ``importlib.import_module``/``__import__`` under any alias with a name whose value is known (a
-constant, or constants joined; an f-string such as the CLI's ``f"pipeline.stages.{name}"``
+constant, or constants joined; an f-string such as ``f"pipeline.stages.{name}"``
 imports every module its literal prefix names). Imports inside functions count like the
 others.
 
@@ -13,10 +13,13 @@ Checked (:func:`violations`, one entry per rule): imports point one way (:data:`
 packages of the same rank import each other only where :data:`SAME_RANK` says so; no cycle;
 only the CLI imports a command module; no command imports another; no computed import (a name
 no reader can know, an import function passed around, ``exec``) in a layered module, except the
-two of :data:`COMPUTED` whose reach is declared; cores import no reader or writer (only the
+three of :data:`COMPUTED` whose reach is declared (the CLI's: the command packages); the
+spine imports no feature room and a room no other (:data:`ROOMS`, :data:`ROOM_DEPS`; a room's
+layers are ranked with the spine's, :data:`ROOM_LAYERS`); cores import no reader or writer (only the
 pure modules of :data:`PURE_FORMATS`), call no file I/O (``open``, ``write_text``,
 ``to_parquet``, ``savefig``, ``os.replace``...) and draw no progress bar; reports and web apps
-write no file; only the stores in formats hold SQL (:func:`web_sql`). Each rule is shown to
+write no file; only the stores in formats hold SQL (:func:`web_sql`). The layer rules apply
+by the layer's name (:func:`kind`), in the spine and in every room alike. Each rule is shown to
 catch what it forbids on a copy of the package with violations planted in it
 (:func:`test_planted_violations_are_caught`), and a docstring edit changes nothing.
 

@@ -15,15 +15,12 @@ modules); the benchmarks and the web apps call the same functions.
 - :mod:`pipeline.runs.evaluate`: one evaluation entry point over every dataset kind, behind one
   interface (:mod:`pipeline.runs.eval_quadruples`, :mod:`pipeline.runs.eval_benchmark`,
   :mod:`pipeline.runs.eval_sowinobias`);
-- :mod:`pipeline.annotation.runs.rows` (the rows to annotate, spaCy run on a GAP TSV),
-  :mod:`pipeline.annotation.runs.export` (quadruples -> an MTurk batch; the layout is rendered by
-  the web package and passed in) and :mod:`pipeline.annotation.runs.import_answers` (answers -> votes ->
-  the published dataset);
-- :mod:`pipeline.cda.runs.cda`, :mod:`pipeline.runs.label`, :mod:`pipeline.embeddings.runs`,
-  :mod:`pipeline.sowinobias.runs`: the other commands' runs.
+- :mod:`pipeline.runs.label`: the other spine command's run.
 
-The feature rooms keep their runs in their own package (``pipeline/humans/runs/``...); they use
-the settings helpers here, and nothing here imports them.
+The feature rooms keep their runs in their own package (``pipeline/humans/runs/``,
+``pipeline/annotation/runs/``, ``pipeline/cda/runs/``, ``pipeline/embeddings/runs.py``,
+``pipeline/sowinobias/runs.py``, ``pipeline/diagnostics/runs/``); they use the settings helpers
+here, and nothing here imports them.
 
 Every run takes a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
 ``GenerateSettings``, ``LabelSettings``...; the shared helpers and ``RunResult`` are in

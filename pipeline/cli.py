@@ -1,6 +1,6 @@
 """Command line: ``python -m pipeline COMMAND ...`` (installed as ``counter-gap``).
 
-Commands are the modules of :mod:`pipeline.stages` (the spine's) and of each feature room's
+Commands are the modules of :mod:`pipeline.commands` (the spine's) and of each feature room's
 ``commands`` package (``pipeline/humans/commands/``...), found by name: each defines ``COMMAND``,
 ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Command modules import their
 heavy dependencies inside ``run``, so building the parser stays cheap. An
@@ -26,7 +26,7 @@ directory) runs holding that directory's lock (:func:`pipeline.formats.files.out
 a second run into the same directory is refused while the first is alive.
 
 May import: the command packages (by name: the modules :func:`command_packages` finds),
-:mod:`pipeline.stages`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`,
+:mod:`pipeline.commands`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`,
 :mod:`pipeline.cda.commands`, :mod:`pipeline.embeddings.commands`,
 :mod:`pipeline.sowinobias.commands`, :mod:`pipeline.diagnostics.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
 ``run_record``).
@@ -43,15 +43,15 @@ import pkgutil
 import re
 import sys
 
-import pipeline.stages
+import pipeline.commands
 
 
 def command_packages() -> list[tuple[str, str]]:
-    """(dotted name, folder) of every package of commands: :mod:`pipeline.stages`, then the
+    """(dotted name, folder) of every package of commands: :mod:`pipeline.commands`, then the
     ``commands`` package of each feature room (a subpackage of ``pipeline`` holding one), in
     alphabetical order; read from the file system, nothing imported."""
-    root = os.path.dirname(os.path.abspath(pipeline.stages.__path__[0]))
-    found = [("pipeline.stages", pipeline.stages.__path__[0])]
+    root = os.path.dirname(os.path.abspath(pipeline.commands.__path__[0]))
+    found = [("pipeline.commands", pipeline.commands.__path__[0])]
     for info in sorted(pkgutil.iter_modules([root]), key=lambda i: i.name):
         folder = os.path.join(root, info.name, "commands")
         if info.ispkg and os.path.isfile(os.path.join(folder, "__init__.py")):

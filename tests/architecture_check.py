@@ -12,7 +12,7 @@ What counts as an import of a project module ``pipeline.a.b``:
   ``p.a.b``, ``getattr(pipeline.a, "b")``;
 - ``importlib.import_module`` / ``__import__`` (under any alias) with a name whose value is
   known: a constant, constants joined by ``+``, ``%``, ``.format`` or an f-string. A name with
-  a literal prefix (``f"pipeline.stages.{name}"``) imports every module whose name starts with
+  a literal prefix (``f"pipeline.commands.{name}"``) imports every module whose name starts with
   that prefix. A name with no literal prefix that could be a project module is a *computed
   import* (:meth:`Package.computed_imports`), and so is an import function passed around
   (``f = importlib.import_module``), ``getattr`` of a project module by a computed name, or
@@ -204,14 +204,14 @@ class Package:
         return best
 
     def is_command_package(self, package: str) -> bool:
-        """``NAME.stages`` (the spine's commands) or ``NAME.ROOM.commands`` (a feature room's)."""
+        """``NAME.commands`` (the spine's commands) or ``NAME.ROOM.commands`` (a feature room's)."""
         parts = package.split(".")
-        return package == f"{self.name}.stages" or (
+        return package == f"{self.name}.commands" or (
             len(parts) == 3 and parts[0] == self.name and parts[2] == "commands")
 
     @cached_property
     def commands(self) -> set[str]:
-        """Modules of ``NAME.stages`` and of ``NAME.ROOM.commands`` that define ``COMMAND`` at
+        """Modules of ``NAME.commands`` and of ``NAME.ROOM.commands`` that define ``COMMAND`` at
         the top level."""
         out = set()
         for name, mod in self.modules.items():

@@ -5,7 +5,7 @@ expression over the text, never a docstring). An import is ``import a.b``, ``fro
 a relative import, attribute access through a bound project name (``import pipeline`` then
 ``pipeline.runs.extract.f()``; ``getattr(pipeline.runs, "extract")``), or
 ``importlib.import_module``/``__import__`` under any alias with a name whose value is known (a
-constant, or constants joined; an f-string such as ``f"pipeline.stages.{name}"``
+constant, or constants joined; an f-string such as ``f"pipeline.commands.{name}"``
 imports every module its literal prefix names). Imports inside functions count like the
 others.
 
@@ -62,13 +62,13 @@ LAYERS = {
     "pipeline.report": 6,
     "pipeline.runs": 7,
     "pipeline.web": 8,          # the annotation app takes its rows from annotation.runs.rows
-    "pipeline.stages": 9,
+    "pipeline.commands": 9,
     "pipeline.perf": 10, "pipeline.cli": 10,
     "pipeline.__main__": 11,
 }
 
 # Feature rooms (docs/architecture.md): one package per satellite feature, with its own small
-# layers named as the spine's (``commands`` for ``stages``). A room's layer sits just above the
+# layers named as the spine's. A room's layer sits just above the
 # spine's layer of the same name (its rank + 0.5): it may import the shared layers below it and
 # its own lower layers, and no spine layer may import it (by rank alone a spine run could import a
 # room's core: the "room" rule forbids it).
@@ -96,7 +96,7 @@ COMPUTED = {
     "pipeline.systems.registry": "pipeline.systems",     # the adapters of BUILTIN, imported when used
     "pipeline.lang.evidence_json": "pipeline.lang",      # a stored record's class, refused outside pipeline.lang
     # the command modules it finds in the command packages, imported by their dotted names
-    "pipeline.cli": ("pipeline.stages",) + tuple(f"{room}.commands" for room in ROOMS),
+    "pipeline.cli": ("pipeline.commands",) + tuple(f"{room}.commands" for room in ROOMS),
 }
 
 # formats modules without file I/O: schemas and record types a core may use.
@@ -150,9 +150,9 @@ def command_modules() -> set[str]:
 
 def kind(pkg: Package, module: str) -> str:
     """The layer a module is in, by its name whether in the spine or in a room: ``core``,
-    ``formats``, ``runs``, ``report``, ``web``, ``commands`` (the spine's ``stages``)..."""
+    ``formats``, ``runs``, ``report``, ``web``, ``commands``..."""
     inner = (pkg.layer(module) or "").rpartition(".")[2]
-    return "commands" if inner == "stages" else inner
+    return inner
 
 
 def room_of(module: str) -> str | None:
@@ -407,18 +407,18 @@ def test_the_reader_sees_every_kind_of_import(tmp_path):
         "import importlib as il\nfrom importlib import import_module as load\nimport pipeline\n"
         "from pipeline import nlp\n"
         "def f(name):\n    importlib.import_module('pipeline.report.memory')\n"
-        "    importlib.import_module(f'pipeline.stages.{name}')\n    __import__('pipeline.vocab')\n"
+        "    importlib.import_module(f'pipeline.commands.{name}')\n    __import__('pipeline.vocab')\n"
         "    il.import_module('pipeline.' + 'cda.runs.cda')\n    load('.gap_tsv', __package__)\n"
         "    load('pipeline.runs.%s' % name)\n"
         "    p = pipeline\n    p.web.serving.serve\n    nlp.prune.f()\n"
         "    getattr(pipeline.lang, 'names')\n")})
-    stages = {m for m in pkg.modules if m.startswith("pipeline.stages")}
+    commands = {m for m in pkg.modules if m.startswith("pipeline.commands")}
     runs = {m for m in pkg.modules if m.startswith("pipeline.runs")}
     assert pkg.imports_of("pipeline.formats.mod") == {
         "pipeline.formats", "pipeline.formats.files", "pipeline.core", "pipeline.core.extract",
         "pipeline.report.memory", "pipeline.vocab", "pipeline.cda.runs.cda", "pipeline.formats.gap_tsv",
         "pipeline.web.serving", "pipeline.nlp", "pipeline.nlp.prune", "pipeline.lang", "pipeline.lang.names",
-        *stages, *runs}
+        *commands, *runs}
     assert pkg.computed_imports("pipeline.formats.mod") == []
 
 
@@ -499,7 +499,7 @@ PLANTED = {
     "a format reaches a command through import pipeline": (
         "formats/tables.py",
         "\n\nimport pipeline\n\n\ndef _planted_command(args):\n"
-        "    return pipeline.stages.extract.run(args)\n",
+        "    return pipeline.commands.extract.run(args)\n",
         {("upward", "pipeline.formats.tables"), ("command-import", "pipeline.formats.tables")}),
     "engines imports a core of the same rank": (
         "engines.py", "\n\ndef _planted_core():\n    from pipeline.core import metrics\n    return metrics\n",
@@ -532,7 +532,7 @@ PLANTED = {
         {("report-web-writes", "pipeline.report.memory")}),
 }
 DOCSTRING_EDIT = ('"""May import: every layer, everything above (:mod:`pipeline.runs`, '
-                  ':mod:`pipeline.stages`, :mod:`pipeline.core`). Pure: no file I/O."""\n')
+                  ':mod:`pipeline.commands`, :mod:`pipeline.core`). Pure: no file I/O."""\n')
 
 
 def _plant(tmp_path, name: str, cases) -> Package:
@@ -741,7 +741,7 @@ def test_no_module_points_readers_to_an_issue_number():
     assert found == []
 
 
-DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|stages|report|web|systems|perf|humans|annotation|cda|embeddings|sowinobias|diagnostics)"
+DOC_PATH = re.compile(r"`((?:pipeline/)?(?:core|formats|lang|nlp|runs|commands|report|web|systems|perf|humans|annotation|cda|embeddings|sowinobias|diagnostics)"
                       r"(?:/[A-Za-z_0-9]+)+(?:\.py)?)`")
 
 

@@ -3,5 +3,5 @@ names are aliases): each is run as ``python -m pipeline.perf.NAME`` and prints m
 figures measured side by side (``call_path``: the files one book runs through to a quadruple). Scripts, not tests, and not commands. ("Benchmark" names the
 pro/anti-stereotype test sets, never these.)
 
-May import: everything in :mod:`pipeline` but the commands (:mod:`pipeline.stages`).
+May import: everything in :mod:`pipeline` but the commands (:mod:`pipeline.commands`).
 """

@@ -4,7 +4,7 @@ A run is what one command does once its arguments are parsed: it loads its input
 :mod:`pipeline.formats`), calls the cores (pure functions: records in, records out), and saves
 its outputs (again through :mod:`pipeline.formats`), as a Kedro node is a pure function with
 declared inputs and outputs between datasets that load and save. The commands in
-:mod:`pipeline.stages` only parse options and call one function here (spaCy's thin ``cli``
+:mod:`pipeline.commands` only parse options and call one function here (spaCy's thin ``cli``
 modules); the benchmarks and the web apps call the same functions.
 
 - :mod:`pipeline.runs.partitions`: units of a corpus written one partition each, with a

@@ -1,4 +1,4 @@
-"""Gold labels from CoNLL-2012 clusters (pipeline/core/label.py, pipeline/stages/label.py) on a
+"""Gold labels from CoNLL-2012 clusters (pipeline/core/label.py, pipeline/commands/label.py) on a
 tiny hand-made LitBank-style document."""
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ def test_label_command_on_a_litbank_style_file(tmp_path):
     from pipeline.formats import schemas
     from pipeline.formats.files import read_json
     from pipeline.formats.tables import read_table, write_records
-    from pipeline.stages import label as stage
+    from pipeline.commands import label as stage
 
     conll = tmp_path / "1342_tiny_brat.conll"
     conll.write_text(CONLL, encoding="utf-8")
@@ -133,7 +133,7 @@ def test_label_command_on_a_litbank_style_file(tmp_path):
 
 def test_label_command_bad_input(tmp_path):
     from pipeline.errors import InputError
-    from pipeline.stages import label as stage
+    from pipeline.commands import label as stage
 
     args = type("A", (), {"instances": str(tmp_path / "nope.parquet"), "coref": str(tmp_path), "out": str(tmp_path / "o")})()
     with pytest.raises(InputError):

@@ -138,8 +138,8 @@ def test_evaluate_does_not_re_enter_its_command(tmp_path):
             "--resamples", "50"]
     path, results = call_path.trace([lambda: main(argv)])
     assert results == [0]
-    assert set(path.calls["stages/evaluate.py"]) <= {"<module>", "add_arguments", "run"}
-    assert path.callers("stages/evaluate.py") == ["cli.py"]
+    assert set(path.calls["commands/evaluate.py"]) <= {"<module>", "add_arguments", "run"}
+    assert path.callers("commands/evaluate.py") == ["cli.py"]
     # and every call goes down the layers: none climbs back up (not even through a callback)
     up = [(a, b) for a in path.spine for b in path.edges[a] if _rank(b) > _rank(a)]
     assert up == []

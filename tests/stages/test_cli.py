@@ -21,7 +21,7 @@ def test_every_stage_module_is_a_command():
     assert {"extract", "generate", "evaluate", "cda", "namemap", "annotate-serve"} <= set(found)
     for name, module in found.items():
         package = module.__name__.rpartition(".")[0]
-        assert package == "pipeline.stages" or (package.startswith("pipeline.")
+        assert package == "pipeline.commands" or (package.startswith("pipeline.")
                                                 and package.endswith(".commands")), name
         assert module.HELP and callable(module.add_arguments) and callable(module.run)
 

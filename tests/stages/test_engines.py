@@ -94,7 +94,7 @@ def test_no_tasks_is_no_work():
 
 
 def test_engines_import_no_command():
-    code = "import sys, pipeline.engines; print(sorted(m for m in sys.modules if m.startswith('pipeline.stages')))"
+    code = "import sys, pipeline.engines; print(sorted(m for m in sys.modules if m.startswith('pipeline.commands')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.strip() == "[]"
 

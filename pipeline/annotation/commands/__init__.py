@@ -1,5 +1,5 @@
 """The commands of the annotation room: ``annotate-export``, ``annotate-serve``,
-``annotate-import``; each found by :mod:`pipeline.cli` as those of :mod:`pipeline.stages` are
+``annotate-import``; each found by :mod:`pipeline.cli` as those of :mod:`pipeline.commands` are
 (``COMMAND``, ``HELP``, ``add_arguments``, ``run``).
 
 May import: nothing of the project (a package marker).

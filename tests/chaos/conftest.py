@@ -9,9 +9,12 @@ and of its children (``resource.getrusage``), against the 2 GB bound; and the te
 
 from __future__ import annotations
 
+import os
 import re
 import resource
 from collections import Counter, defaultdict
+
+import pytest
 
 _VERDICT = re.compile(r"AssertionError: (traceback|silent|multi-line|unnamed|changed|refused|hang|memory|wrong): ")
 _malformed: Counter = Counter()
@@ -52,6 +55,17 @@ def _category(nodeid: str) -> str:
 
 
 _CASE_CATEGORIES: dict = {}
+
+
+@pytest.fixture(scope="session")
+def zygote():
+    """The warm interpreter that forks the seeded kills' and the signal tests' runs
+    (:mod:`tests.chaos.zygote`), one for the session."""
+    from tests.chaos.zygote import Zygote
+
+    z = Zygote(env=dict(os.environ, TQDM_DISABLE="1", PYTHONHASHSEED="0"))
+    yield z
+    z.close()
 
 
 def _case_categories() -> dict:

@@ -37,7 +37,6 @@ import pytest
 from pipeline.formats.files import read_json
 from pipeline.formats.run_record import _walk
 from tests.chaos import malformed
-from tests.chaos.zygote import Zygote
 
 pytestmark = pytest.mark.chaos
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,13 +55,6 @@ class Clean:
     out: Path                 # the output directory, or the output file
     ref: Path                 # a copy of the clean run's output (directory, or the file's folder)
     seconds: float
-
-
-@pytest.fixture(scope="module")
-def zygote():
-    z = Zygote(env=dict(os.environ, TQDM_DISABLE="1", PYTHONHASHSEED="0"))
-    yield z
-    z.close()
 
 
 def _log_tail(log: Path) -> str:

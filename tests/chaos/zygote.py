@@ -1,19 +1,24 @@
 """A warm interpreter that forks command runs for the chaos tests (a helper module, not a test
-module): ``python -m tests.chaos.zygote`` imports :mod:`pipeline.cli`, the libraries the
-commands import (spaCy and its model, pyarrow, scipy, datasets, pandas) and says ``ready``; on a
-line ``{"warm": ARGV}`` it runs that command once in itself (a throwaway output: the command's
-lazy loads, such as name lists, warmed for every fork); then, for each JSON line ``{"argv": [...], "log": FILE, "kill_after": SECONDS or null, "timeout":
-SECONDS}`` on its standard input, it forks a child that becomes a new session (its own process
-group, as ``start_new_session=True``), sends its standard output and error to ``log`` and runs
-``pipeline.cli.main(argv)`` as ``python -m pipeline ARGV`` would (exit status, atexit handlers);
-the zygote sends the group SIGKILL after ``kill_after`` seconds (or at ``timeout``, a hang) and
-answers one JSON line ``{"code": EXIT STATUS (-9: killed), "seconds": WALL, "hang": BOOL}``.
+module). ``python -m tests.chaos.zygote`` imports :mod:`pipeline.cli` and the libraries the
+commands import (spaCy and its model, pyarrow, scipy, datasets, pandas), says ``ready`` and reads
+JSON lines on its standard input:
 
-Why: a ``python -m pipeline`` process spends 2-5 s of CPU importing spaCy, scipy, datasets
-before a tiny input's work of a few tenths of a second; forked from here, a run is its work
-alone. A kill at a moment drawn within a clean run's duration then falls in the command's work
-(reading, writing, publishing) instead of mostly in its imports. Nothing of a run survives into
-the next: each is a fresh fork of the same warm, never-used state.
+* ``{"warm": ARGV}``: run the command once in this process, into a throwaway output, its output
+  dropped: its lazy loads (name lists, word lists, the persons layer's tables) are then in the
+  state every later fork starts from (not with ``--workers``: see :func:`_warm_run`);
+* ``{"argv": ARGV, "log": FILE, "kill_after": SECONDS or null, "timeout": SECONDS, "signal":
+  N}``: fork a child that becomes a new session (its own process group, as
+  ``start_new_session=True``), sends its standard output and error to FILE and runs
+  ``pipeline.cli.main(ARGV)`` as ``python -m pipeline ARGV`` would (exit status, atexit
+  handlers); send the group ``signal`` (SIGKILL unless said) after ``kill_after`` seconds, and
+  SIGKILL at ``timeout`` (a hang); once the child is reaped, answer ``{"code": EXIT STATUS
+  (negative: the signal that ended it), "seconds": WALL, "hang": BOOL}``.
+
+Why: a ``python -m pipeline`` process spends 2-5 s of CPU importing spaCy, scipy, datasets and
+loading name lists before a tiny input's work of a few tenths of a second; forked from here, a
+run is its work alone. A kill at a moment drawn within a clean run's duration then falls in
+the command's work (reading, writing, publishing) instead of mostly in its imports. Nothing of a
+run survives into the next: each is a fresh fork of the same warm state.
 
 :class:`Zygote` is the test side (one request at a time)."""
 
@@ -101,6 +106,13 @@ def _warm_run(argv: list[str]) -> int:
     return code
 
 
+def _killpg(pid: int, sig: int) -> None:
+    try:
+        os.killpg(pid, sig)
+    except ProcessLookupError:
+        pass
+
+
 def _serve() -> int:
     _warm()
     print("ready", flush=True)
@@ -114,24 +126,25 @@ def _serve() -> int:
         if pid == 0:
             _child(req["argv"], req["log"])
         kill_after, timeout = req.get("kill_after"), float(req.get("timeout", 300))
-        status, hang = None, False
+        sig = int(req.get("signal", signal.SIGKILL))
+        status, hang, sent = None, False, False
         while True:
             done, st = os.waitpid(pid, os.WNOHANG)
             if done:
                 status = st
                 break
             elapsed = time.monotonic() - start
-            if kill_after is not None and elapsed >= kill_after:
-                break
+            if kill_after is not None and not sent and elapsed >= kill_after:
+                _killpg(pid, sig)              # the group, as the tests' killpg of a Popen'ed run
+                sent = True
+                if sig == signal.SIGKILL:
+                    break
             if elapsed >= timeout:
                 hang = True
                 break
             time.sleep(0.005)
-        try:                                   # the group, as the tests' killpg of a Popen'ed run
-            if status is None or kill_after is not None:
-                os.killpg(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        if status is None or (sig == signal.SIGKILL and kill_after is not None):
+            _killpg(pid, signal.SIGKILL)       # a hang; or what is left of a killed run's group
         if status is None:
             _, status = os.waitpid(pid, 0)
         print(json.dumps({"code": os.waitstatus_to_exitcode(status), "seconds": time.monotonic() - start,
@@ -161,9 +174,13 @@ class Zygote:
         return json.loads(line)["code"]
 
     def run(self, argv: list[str], log: Path, kill_after: float | None = None,
-            timeout: float = 300) -> tuple[int, float]:
+            timeout: float = 300, signal_: int = signal.SIGKILL) -> tuple[int, float]:
+        """Run ARGV in a fork (standard output and error into LOG); after ``kill_after`` seconds
+        send ``signal_`` to its process group (SIGKILL: and end the wait there); a run past
+        ``timeout`` is SIGKILLed and an AssertionError (a hang)."""
         self.proc.stdin.write(json.dumps({"argv": [str(a) for a in argv], "log": str(log),
-                                          "kill_after": kill_after, "timeout": timeout}) + "\n")
+                                          "kill_after": kill_after, "timeout": timeout,
+                                          "signal": int(signal_)}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
         if not line:

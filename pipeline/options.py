@@ -193,7 +193,7 @@ def add_corpus_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def add_dataset_arguments(parser, originals_flag: bool = True, names_default: str = "auto") -> None:
-    """The options of :func:`pipeline.formats.datasets.read_dataset` / ``read_name_spans`` and of the name source,
+    """The options of :func:`pipeline.formats.dataset_files.read_dataset` / ``read_name_spans`` and of the name source,
     shared by ``analyze``, ``weights`` and ``baseline``."""
     parser.add_argument("--dataset", required=True, help="GAP TSV, quadruples Parquet or instances Parquet")
     parser.add_argument("--name-spans", metavar="JSON",

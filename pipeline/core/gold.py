@@ -1,7 +1,7 @@
 """A gold dataset validated for scoring: IDs, pronoun genders, gold labels, texts and offsets,
 and the quadruple structure (:class:`Gold`, :func:`normalise_dataset`).
 
-Pure: a DataFrame read by :func:`pipeline.formats.datasets.read_dataset_frame` in, a
+Pure: a DataFrame read by :func:`pipeline.formats.dataset_files.read_dataset_frame` in, a
 :class:`Gold` out. Used by ``evaluate`` and ``predict``.
 
 May import: the standard library, numpy, pandas, :mod:`pipeline.errors`, :mod:`pipeline.vocab`,

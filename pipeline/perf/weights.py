@@ -5,7 +5,7 @@ objective; then, side by side on random subsets of GAP test, the class LP agains
 pairwise LP (one auxiliary variable per pair of examples) with their time ratio. Skips when
 ../shared is absent.
 
-May import: the standard library; inside :func:`main`: :mod:`pipeline.formats.datasets`,
+May import: the standard library; inside :func:`main`: :mod:`pipeline.formats.dataset_files`,
 :mod:`pipeline.nlp.load`, :mod:`pipeline.diagnostics.core.analysis` and from :mod:`pipeline.core` its ``weights``.
 """
 
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     from pipeline.core import weights as W
     from pipeline.diagnostics.core.analysis import analyse_records
-    from pipeline.formats.datasets import read_dataset, read_name_spans
+    from pipeline.formats.dataset_files import read_dataset, read_name_spans
     from pipeline.nlp.load import load
 
     t0 = time.perf_counter()

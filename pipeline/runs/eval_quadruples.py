@@ -30,7 +30,7 @@ import pandas as pd
 
 from pipeline.core.gold import Gold, normalise_dataset, row_spans  # noqa: F401 (re-exported)
 from pipeline.errors import InputError
-from pipeline.formats.datasets import read_dataset_frame  # noqa: F401 (re-exported)
+from pipeline.formats.dataset_files import read_dataset_frame  # noqa: F401 (re-exported)
 from pipeline.formats.files import jsonable
 from pipeline.formats.system_outputs import rows_list as _rows_list
 

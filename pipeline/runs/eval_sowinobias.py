@@ -52,7 +52,7 @@ class SoWinoBiasEvaluation:
     name = "sowinobias"
 
     def read_gold(self, s, raw=None):
-        from pipeline.formats.datasets import read_dataset_frame
+        from pipeline.formats.dataset_files import read_dataset_frame
 
         return read_dataset_frame(s.dataset) if raw is None else raw
 

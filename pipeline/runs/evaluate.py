@@ -87,7 +87,7 @@ def evaluate(s: EvaluateSettings) -> int:
     """The whole ``evaluate`` command once its options are parsed -> the exit status."""
     from pipeline.core.gold import is_sowinobias
     from pipeline.formats.benchmarks import is_benchmark_file
-    from pipeline.formats.datasets import read_dataset_frame
+    from pipeline.formats.dataset_files import read_dataset_frame
     from pipeline.runs.eval_benchmark import BenchmarkEvaluation
     from pipeline.runs.eval_quadruples import QuadrupleEvaluation
     from pipeline.runs.eval_sowinobias import SoWinoBiasEvaluation

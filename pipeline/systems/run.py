@@ -44,7 +44,7 @@ def read_rows(path: str | Path) -> tuple[str, list[dict]]:
     """(kind, rows) of a dataset; kind is ``quadruples``, ``gap``, ``benchmark`` or ``sowinobias``."""
     from pipeline.core.gold import is_sowinobias, normalise_dataset
     from pipeline.formats.benchmarks import is_benchmark_file, read_benchmark
-    from pipeline.formats.datasets import read_dataset_frame
+    from pipeline.formats.dataset_files import read_dataset_frame
 
     path = Path(path)
     if is_benchmark_file(path):

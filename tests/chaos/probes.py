@@ -669,7 +669,7 @@ GOOD_SPANS = {"t-1": [[0, 3, "Ann"], [8, 12, "Cleo"]], "t-2": [[0, 3, "Bob"]]}
 
 def _spans(name, content, expect="error", says=""):
     def build(inputs, d):
-        from pipeline.formats.datasets import read_name_spans
+        from pipeline.formats.dataset_files import read_name_spans
 
         data = content if isinstance(content, (str, bytes)) else json.dumps(content)
         path = _w(d / "spans.json", data)

@@ -288,7 +288,7 @@ def test_a_dataset_card_field_that_is_not_one_line_of_plain_text_is_refused(tmp_
 def test_name_spans_for_ids_the_dataset_lacks_or_with_bad_offsets_are_refused(tmp_path):
     import json
 
-    from pipeline.formats.datasets import read_name_spans
+    from pipeline.formats.dataset_files import read_name_spans
 
     texts = {"t-1": "Ann met Cleo.", "t-2": "Bob left."}
     good = {"t-1": [[0, 3, "Ann"], [8, 12, "Cleo"]], "t-2": [[0, 3, "Bob"]], "t-1-swap-1": [[0, 3, "Ann"]]}

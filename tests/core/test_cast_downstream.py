@@ -39,7 +39,7 @@ def test_analyze_counts_the_casts_name_mentions(nlp):
     from pipeline.diagnostics.core.analysis import analyse_records
 
     inst = _instance(nlp, book_evidence(MARJORIBANKS * 3, "b"))[0]
-    from pipeline.formats.datasets import _names_column
+    from pipeline.formats.dataset_files import _names_column
 
     record = dict(inst, id=inst["instance_id"], names=_names_column(inst["names"]))
     examples, feats, source = analyse_records([record], nlp, progress=False)

@@ -4,7 +4,7 @@ name spans, whitespace token starts, quadruple records, GAP test with the manual
 from __future__ import annotations
 
 from pipeline.diagnostics.core import analysis as A
-from pipeline.formats.datasets import read_dataset, read_name_spans
+from pipeline.formats.dataset_files import read_dataset, read_name_spans
 
 N = A.NameSpan
 

@@ -4,7 +4,7 @@ pronoun. Shared by the ``analyze``, ``weights`` and ``baseline`` commands.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.vocab`,
 :mod:`pipeline.lang` (pronouns, names), :mod:`pipeline.core.cast`. No file I/O: records come from
-:mod:`pipeline.formats.datasets`; a spaCy pipeline is passed in by the caller.
+:mod:`pipeline.formats.dataset_files`; a spaCy pipeline is passed in by the caller.
 
 Definitions (chosen so that the published GAP-test figures reproduce with the manual spans):
 
@@ -237,7 +237,7 @@ def summarize(feats: Sequence[Features]) -> dict:
 
 
 def examples_from_records(records: Sequence[dict], path=None) -> list[Example]:
-    """Examples from :func:`pipeline.formats.datasets.read_dataset` records; every pronoun must
+    """Examples from :func:`pipeline.formats.dataset_files.read_dataset` records; every pronoun must
     be a gendered target pronoun."""
     exs = []
     for r in records:
@@ -304,8 +304,8 @@ def compute_features(examples: Sequence[Example], nlp, source: str,
 def analyse_records(records: Sequence[dict], nlp, name_spans: dict[str, list] | None = None,
                     names_from: str = "auto", progress: Callable[[int], object] | None = None,
                     path=None) -> tuple[list[Example], list[Features], str]:
-    """Records (:func:`pipeline.formats.datasets.read_dataset`) and optional name spans
-    (:func:`pipeline.formats.datasets.read_name_spans`) -> (examples, features, a description
+    """Records (:func:`pipeline.formats.dataset_files.read_dataset`) and optional name spans
+    (:func:`pipeline.formats.dataset_files.read_name_spans`) -> (examples, features, a description
     of the name source). The one glue of the ``analyze``, ``weights`` and ``baseline`` commands.
     ``progress``: as in :func:`compute_features` (one call per record)."""
     examples = examples_from_records(records, path)

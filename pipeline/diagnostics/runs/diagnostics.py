@@ -6,7 +6,7 @@ parse their options (:func:`pipeline.options.add_dataset_arguments` and their ow
 :func:`analyze`, :func:`weights` or :func:`baseline`.
 
 All three start from the same features (:func:`features`): the dataset and its name spans
-(:mod:`pipeline.formats.datasets`), spaCy's tokeniser or NER (:mod:`pipeline.nlp.load`), then
+(:mod:`pipeline.formats.dataset_files`), spaCy's tokeniser or NER (:mod:`pipeline.nlp.load`), then
 :func:`pipeline.diagnostics.core.analysis.analyse_records`, whose progress this run draws
 (:func:`pipeline.runs.progress.bar`: the core only reports each example). Then: the summary,
 Markdown and histograms (:mod:`pipeline.diagnostics.report`) written together (staged); the LP
@@ -87,7 +87,7 @@ class BaselineSettings(DatasetSettings):
 def features(s: DatasetSettings, originals_only: bool):
     """(kind, examples, features, where the names came from) of ``s.dataset``."""
     from pipeline.diagnostics.core.analysis import analyse_records
-    from pipeline.formats.datasets import read_dataset, read_name_spans
+    from pipeline.formats.dataset_files import read_dataset, read_name_spans
     from pipeline.nlp import load as nlp_load
     from pipeline.runs.progress import bar
 

@@ -163,3 +163,29 @@ def test_the_warm_up_loads_what_the_first_book_needs():
     warm_worker(model)
     assert all(cache.cache_info().currsize for cache in caches)
     assert nlp_mod.load.cache_info().currsize
+
+
+@pytest.mark.slow
+def test_a_worker_reads_the_book_s_cast_without_pandas(two_books):
+    """book_rows gives what read_table's filter gives, and a worker (its warm-up and a book)
+    imports no pandas (pyarrow's dataset layer imports it: 0.9 CPU s before the first book)."""
+    import subprocess
+    import sys
+
+    from pipeline.formats.tables import read_table
+    from pipeline.runs.generate import book_rows
+
+    for name in ("mentions.parquet", "evidence.parquet"):
+        for books in ({"orchard-b"}, {"orchard-a", "orchard-b"}, {"none"}):
+            assert book_rows(two_books / name, books) == read_table(
+                two_books / name, filters=[("book_id", "in", sorted(books))]).to_pylist()
+    code = ("import sys; import pyarrow.parquet as pq; from pipeline.runs import generate as g; "
+            "from pipeline.nlp.load import resolve_model_name; g.warm_worker(resolve_model_name(None)); "
+            "p = sys.argv[1]; rows = pq.ParquetFile(p).read().to_pylist(); "
+            "items = [(k, r) for k, r in enumerate(rows, 1) if r['book_id'] == 'orchard-b']; "
+            "r = g.process_book('orchard-b', items, g.BookOptions(instances=p)); "
+            "assert r['rows'] and r['recheck']['checked']; print('pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(two_books / "instances.parquet")], capture_output=True,
+                         text=True, cwd=Path(__file__).resolve().parents[2], timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.strip() == "False"

@@ -1,7 +1,7 @@
 """generate on workers, side by side (a perf script, not a test).
 
     python -m pipeline.perf.generate_scale [--corpus DIR] [--extract DIR] [--work DIR] [--workers N]
-                                           [--no-full-pipeline]
+                                           [--repeat R] [--no-full-pipeline]
 
 On the 18 Gutenberg novels of ``../shared/corpus/gutenberg`` (or ``--corpus``):
 
@@ -11,7 +11,8 @@ On the 18 Gutenberg novels of ``../shared/corpus/gutenberg`` (or ``--corpus``):
 2. ``generate --workers 1`` and ``generate --workers N`` on it, each a fresh process, timed
    (wall clock, and the CPU seconds of the process and its workers: on a shared machine the
    wall-clock speed-up says little, the CPU time says what the work costs); their ``quadruples.parquet``, ``quadruples.tsv`` and ``recheck.json`` compared
-   byte for byte;
+   byte for byte; ``--repeat R`` runs the pair R times, alternating, and reports each run (with the
+   load average at its start) and the fastest of each (on a shared machine the least disturbed);
 3. the re-check's decisions with the components it runs (the attribute ruler left out,
    :func:`pipeline.runs.generate.recheck_disabled`) against the full pipeline's, book by book
    (every difference listed with its quadruple and both reasons);
@@ -88,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--extract-seconds", type=float, default=None, help="with --extract: its wall time")
     ap.add_argument("--work", type=Path, default=None, help="where the runs go (default: a temporary directory)")
     ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--repeat", type=int, default=1, help="run generate with 1 and N workers R times, alternating")
     ap.add_argument("--no-full-pipeline", action="store_true", help="skip step 3")
     a = ap.parse_args(argv)
     if not a.corpus.exists() and a.extract is None:
@@ -102,16 +104,24 @@ def main(argv: list[str] | None = None) -> int:
         print(f"extract: {t_extract:.1f} s wall, {list(CPU.values())[-1]:.1f} s CPU", flush=True)
     else:
         ext, t_extract = a.extract, a.extract_seconds
-    times, cpu = {}, {}
-    for w in (1, n):
-        times[w] = _timed(["generate", "--instances", str(ext), "--out", str(work / f"generate-{w}"),
+    times, cpu, runs = {}, {}, []
+    for r in range(max(1, a.repeat)):
+        for w in (1, n):
+            load = os.getloadavg()[0]
+            wall = _timed(["generate", "--instances", str(ext), "--out", str(work / f"generate-{w}"),
                            "--workers", str(w), "--overwrite"])
-        cpu[w] = list(CPU.values())[-1]
+            runs.append((w, wall, list(CPU.values())[-1], load))
+            if w not in times or wall < times[w]:
+                times[w], cpu[w] = wall, list(CPU.values())[-1]
     same = all(filecmp.cmp(work / "generate-1" / f, work / f"generate-{n}" / f, shallow=False) for f in COMPARED_FILES)
     import pyarrow.parquet as pq
 
     quads = pq.ParquetFile(work / "generate-1" / "quadruples.parquet").metadata.num_rows // 4
     print(f"generate_scale: {a.corpus} ({work})")
+    if len(runs) > 2:
+        for w, wall, c, load in runs:
+            print(f"  generate --workers {w}: {wall:.1f} s wall, {c:.1f} s CPU (load average {load:.2f} at its start)")
+        print(f"  (below: the fastest of {a.repeat} runs each)")
     print(f"| measure | value |\n|---|---|")
     if t_extract is not None:
         print(f"| extract, {n} workers | {t_extract:.1f} s |")

@@ -57,15 +57,34 @@ def _category(nodeid: str) -> str:
 _CASE_CATEGORIES: dict = {}
 
 
+_ZYGOTE: list = []
+
+
+def _start_zygote():
+    from tests.chaos.zygote import Zygote
+
+    if not _ZYGOTE:
+        _ZYGOTE.append(Zygote(env=dict(os.environ, TQDM_DISABLE="1", PYTHONHASHSEED="0")))
+    return _ZYGOTE[0]
+
+
+def pytest_collection_finish(session):
+    """Start the zygote as soon as a collected test will need it: its imports (several seconds)
+    then overlap the tests that run before."""
+    if any("zygote" in getattr(item, "fixturenames", ()) for item in session.items):
+        _start_zygote()
+
+
+def pytest_sessionfinish(session):
+    while _ZYGOTE:
+        _ZYGOTE.pop().close()
+
+
 @pytest.fixture(scope="session")
 def zygote():
     """The warm interpreter that forks the seeded kills' and the signal tests' runs
-    (:mod:`tests.chaos.zygote`), one for the session."""
-    from tests.chaos.zygote import Zygote
-
-    z = Zygote(env=dict(os.environ, TQDM_DISABLE="1", PYTHONHASHSEED="0"))
-    yield z
-    z.close()
+    (:mod:`tests.chaos.zygote`), one for the session (started at collection)."""
+    return _start_zygote()
 
 
 def _case_categories() -> dict:

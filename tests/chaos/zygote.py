@@ -156,16 +156,24 @@ class Zygote:
     """The test side: ``run(argv, log, kill_after=None)`` -> (exit status, seconds)."""
 
     def __init__(self, env: dict | None = None):
+        """Starts the zygote; its imports go on while the caller does other work (the first
+        request waits for its ``ready``)."""
         self.proc = subprocess.Popen([sys.executable, "-m", "tests.chaos.zygote"], cwd=ROOT, text=True,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      env=env or dict(os.environ, TQDM_DISABLE="1", PYTHONHASHSEED="0"))
-        line = self.proc.stdout.readline().strip()
-        if line != "ready":
-            self.close()
-            raise AssertionError(f"the zygote did not start: {line!r}")
+        self.ready = False
+
+    def _wait_ready(self) -> None:
+        if not self.ready:
+            line = self.proc.stdout.readline().strip()
+            if line != "ready":
+                self.close()
+                raise AssertionError(f"the zygote did not start: {line!r}")
+            self.ready = True
 
     def warm(self, argv: list[str]) -> int:
         """A run of ARGV inside the zygote (into a throwaway output): its lazy loads warmed."""
+        self._wait_ready()
         self.proc.stdin.write(json.dumps({"warm": [str(a) for a in argv]}) + "\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline()
@@ -178,6 +186,7 @@ class Zygote:
         """Run ARGV in a fork (standard output and error into LOG); after ``kill_after`` seconds
         send ``signal_`` to its process group (SIGKILL: and end the wait there); a run past
         ``timeout`` is SIGKILLed and an AssertionError (a hang)."""
+        self._wait_ready()
         self.proc.stdin.write(json.dumps({"argv": [str(a) for a in argv], "log": str(log),
                                           "kill_after": kill_after, "timeout": timeout,
                                           "signal": int(signal_)}) + "\n")

@@ -29,14 +29,14 @@ def _pct(x) -> str:
 
 
 LABELS_BY = "labels by"       # the provenance item naming who produced the labels
-SIMULATED_WORKER = re.compile(r"SIMW\d{4}")      # tests/annotate_simulate.py's scripted workers
+SIMULATED_WORKER = re.compile(r"SIMW\d{4}")      # tests/annotation/simulate.py's scripted workers
 MODEL_WORKER = "model:"                          # WorkerId / annotator "model:NAME": a model's answers
 
 
 def labels_by(kind: str, annotators) -> str:
     """Who produced the answers, from the results' raw annotator ids (before they are
     pseudonymised) and the results' kind: ``people``, ``simulator`` (every id is one of the
-    scripted workers of tests/annotate_simulate.py, a rehearsal: ``SIMW0001`` ...) or
+    scripted workers of tests/annotation/simulate.py, a rehearsal: ``SIMW0001`` ...) or
     ``model`` (every id ``model:NAME``); a mix is ``mixed``."""
     ids = [str(a) for a in annotators]
     if ids and all(SIMULATED_WORKER.fullmatch(a) for a in ids):
@@ -55,7 +55,7 @@ def labels_sentence(provenance: dict) -> str:
         return "Labels (A-coref, B-coref) are the majority vote of human annotators."
     if who == "simulator":
         return ("Labels (A-coref, B-coref) are the majority vote of **simulated annotators** (the scripted "
-                "workers of `tests/annotate_simulate.py`): a rehearsal of the annotation round trip. The "
+                "workers of `tests/annotation/simulate.py`): a rehearsal of the annotation round trip. The "
                 "labels are made up; do not use them as gold.")
     if who.startswith("model:"):
         return (f"Labels (A-coref, B-coref) are the majority vote of answers produced by a **model** "

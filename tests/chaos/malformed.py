@@ -78,7 +78,7 @@ class Inputs:
 
 def make_inputs(root: Path, instances: Path) -> Inputs:
     from pipeline.formats.gap_tsv import write_gap_tsv
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
 
     root.mkdir(parents=True, exist_ok=True)
     dataset = root / "dataset.tsv"
@@ -232,7 +232,7 @@ def _null_offset_dataset(inputs, d):
 
     table = pq.read_table(inputs.quadruples).to_pylist()
     table[0]["pronoun_offset"] = None
-    from tests.annotate_helpers import write_quadruples
+    from tests.annotation.helpers import write_quadruples
 
     write_quadruples(table, d / "q.parquet")
     return ["weights", "--dataset", str(d / "q.parquet"), "--out", str(d / "w.json")]

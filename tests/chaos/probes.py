@@ -712,7 +712,7 @@ def _raw_in(text: str) -> str:
 def _html_quadruples(path: Path, in_names: bool = False) -> list[dict]:
     """The tiny quadruples with HTML appended to every text (offsets unchanged) and, with
     ``in_names``, a book title of HTML."""
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
 
     rows = make_quadruple("1") + make_quadruple("2", "feminine")
     for r in rows:
@@ -749,7 +749,7 @@ def _annotate_pages(inputs, d):
 def _experiment_pages(inputs, d):
     def run():
         from pipeline.humans.web.app import create_app
-        from tests.experiment_helpers import qa_plan_file
+        from tests.humans.experiment_helpers import qa_plan_file
         from tests.web.helpers import page_client
 
         qa_plan_file(d / "plan.parquet")

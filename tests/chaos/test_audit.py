@@ -30,7 +30,7 @@ def test_a_maze_plan_whose_positions_leave_the_sentence_is_refused(tmp_path, cha
     """A plan row whose pronoun index or sides point outside its sentence was served: the page
     failed mid-sentence (IndexError, 500) or never recorded the pronoun's times."""
     from pipeline.humans.web.app import create_app
-    from tests.experiment_helpers import maze_plan_file, write_plan
+    from tests.humans.experiment_helpers import maze_plan_file, write_plan
 
     rows = maze_plan_file(tmp_path / "plan.parquet")
     assert len(rows[0]["tokens"]) == 11

@@ -73,7 +73,7 @@ def test_malformed_input(case, inputs, tmp_path, record_property):
 
 def test_mturk_filler_never_substitutes_inside_data():
     from pipeline.annotation.web.mturk import batch_rows, fill_template, render_template
-    from tests.annotate_helpers import make_quadruple
+    from tests.annotation.helpers import make_quadruple
     from pipeline.annotation.core.questions import question_from_row
 
     rows = make_quadruple("1")
@@ -256,7 +256,7 @@ def test_extract_reports_words_per_chunk(monkeypatch, tmp_path):
 def served(tmp_path):
     from pipeline.annotation.web.app import create_app
     from pipeline.web.serving import make_server
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
 
     rows = [r for k in range(4) for r in make_quadruple(str(k), "masculine" if k % 2 else "feminine")]
     write_quadruples(rows, tmp_path / "q.parquet")
@@ -335,7 +335,7 @@ def test_posts_need_the_page_token(served):
 
 
 def test_six_annotators_at_once_are_never_refused(served):
-    from tests.annotate_helpers import spans_for
+    from tests.annotation.helpers import spans_for
 
     port, rows = served
     statuses, barrier = [], threading.Barrier(6)
@@ -365,7 +365,7 @@ def test_six_annotators_at_once_are_never_refused(served):
 
 
 def test_published_votes_hold_pseudonyms_only(tmp_path, capsys):
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
 
     rows = make_quadruple("1") + make_quadruple("2", "feminine")
     write_quadruples(rows, tmp_path / "q.parquet")

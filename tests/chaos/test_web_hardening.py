@@ -20,7 +20,7 @@ pytestmark = pytest.mark.chaos
 @pytest.fixture
 def mz(tmp_path):
     from pipeline.humans.web.app import create_app
-    from tests.experiment_helpers import maze_plan_file
+    from tests.humans.experiment_helpers import maze_plan_file
 
     rows = maze_plan_file(tmp_path / "plan.parquet")
     app = create_app(tmp_path / "plan.parquet", tmp_path / "db.sqlite")
@@ -145,7 +145,7 @@ def test_security_headers_and_no_version_banner(served):  # noqa: F811
 # ------------------------------------------------------------------ one server per db -----
 
 def test_a_second_annotate_serve_on_one_database_is_refused(tmp_path, capsys):
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
     from tests.chaos.test_chaos import helper, wait_line
 
     write_quadruples(make_quadruple("1"), tmp_path / "q.parquet")
@@ -167,7 +167,7 @@ def test_a_second_experiment_serve_on_one_database_is_refused(tmp_path, capsys, 
     """Issue 45 item 7, as annotate-serve: one experiment-serve per --db (a lock beside it)."""
     from pipeline.web import serving
     from tests.chaos.test_chaos import helper, wait_line
-    from tests.experiment_helpers import qa_plan_file
+    from tests.humans.experiment_helpers import qa_plan_file
 
     qa_plan_file(tmp_path / "plan.parquet")
     db = tmp_path / "e.sqlite"
@@ -197,7 +197,7 @@ def test_a_full_disk_answers_503_with_one_log_line(tmp_path, monkeypatch, caplog
 
     from pipeline.annotation.formats import store as annotation_store
     from pipeline.annotation.web.app import create_app
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
 
     rows = make_quadruple("1")
     write_quadruples(rows, tmp_path / "q.parquet")

@@ -99,7 +99,7 @@ class Load:
         return res.status, payload, res.headers
 
     def annotator(self, k: int, rows: dict) -> None:
-        from tests.annotate_helpers import spans_for
+        from tests.annotation.helpers import spans_for
 
         name = f"annotator-{k:02d}"
         con = http.client.HTTPConnection("127.0.0.1", self.port, timeout=60)
@@ -132,7 +132,7 @@ class Load:
 
 
 def test_ten_annotators_2000_requests_then_kill_9_lose_no_acknowledged_vote(tmp_path, record_property):
-    from tests.annotate_helpers import make_quadruple, write_quadruples
+    from tests.annotation.helpers import make_quadruple, write_quadruples
 
     rows = [r for k in range(QUADRUPLES) for r in make_quadruple(str(k), "masculine" if k % 2 else "feminine")]
     write_quadruples(rows, tmp_path / "q.parquet")

@@ -200,7 +200,7 @@ class FirstNameAdapter:
 
 @pytest.mark.slow
 def test_predict_on_a_benchmark_and_on_sowinobias(tmp_path):
-    from tests.stages.test_benchmarks_command import ANTI, PRO
+    from tests.humans.test_benchmark_command import ANTI, PRO
     from tests.lang.test_benchmarks import write_winobias
 
     wb = tmp_path / "wb"

@@ -45,8 +45,8 @@ def _annotate_export(i, tmp):
 
 
 def _annotate_import(i, tmp):
-    from tests.annotate_helpers import scenario, write_quadruples
-    from tests.stages.test_annotate_import import write_mturk_results
+    from tests.annotation.helpers import scenario, write_quadruples
+    from tests.annotation.test_annotate_import import write_mturk_results
 
     _, rows, ans = scenario()
     write_quadruples(rows, tmp / "q.parquet")
@@ -62,7 +62,7 @@ def _baseline(i, tmp):
 
 
 def _benchmark(i, tmp):
-    from tests.stages.test_benchmarks_command import ANTI, PRO
+    from tests.humans.test_benchmark_command import ANTI, PRO
     from tests.lang.test_benchmarks import write_winobias
 
     wb = tmp / "wb"
@@ -96,7 +96,7 @@ def _evaluate(i, tmp):
 
 def _experiment_export(i, tmp):
     from pipeline.humans.web.app import create_app
-    from tests.experiment_helpers import qa_plan_file
+    from tests.humans.experiment_helpers import qa_plan_file
     from tests.web.helpers import page_client
 
     qa_plan_file(tmp / "plan.parquet")
@@ -107,7 +107,7 @@ def _experiment_export(i, tmp):
 
 
 def _experiment_plan(i, tmp):
-    from tests.experiment_helpers import make_items, write_benchmark
+    from tests.humans.experiment_helpers import make_items, write_benchmark
 
     write_benchmark(make_items(40), tmp / "bench.parquet")
     return ["experiment-plan", "--benchmark", tmp / "bench.parquet", "--experiment", "qa", "--participants",
@@ -134,7 +134,7 @@ def _generate(i, tmp):
 
 def _humans(i, tmp):
     from pipeline.humans.formats.results import write_qa_results
-    from tests.core.humans_fixtures import QA_ROWS
+    from tests.humans.fixtures import QA_ROWS
 
     write_qa_results(QA_ROWS, tmp / "qa.csv")
     return ["humans", "qa", "--results", tmp / "qa.csv", "--out", tmp / "out"], [tmp / "out"], [tmp / "qa.csv"]
@@ -146,7 +146,7 @@ def _label(i, tmp):
 
 
 def _namemap(i, tmp):
-    from tests.core.test_namemap import line
+    from tests.cda.test_namemap import line
 
     nd = tmp / "nam_dict.txt"
     nd.write_text("".join(["# header\r\n", line("M", "Adam", {0: "5"}), line("F", "Ella", {0: "4"}),
@@ -290,8 +290,8 @@ def test_an_error_inside_the_command_writes_no_record(tmp_path, monkeypatch):
 
 
 def test_private_salt_is_named_but_not_hashed(tmp_path):
-    from tests.annotate_helpers import scenario, write_quadruples
-    from tests.stages.test_annotate_import import write_mturk_results
+    from tests.annotation.helpers import scenario, write_quadruples
+    from tests.annotation.test_annotate_import import write_mturk_results
 
     _, rows, ans = scenario()
     write_quadruples(rows, tmp_path / "q.parquet")

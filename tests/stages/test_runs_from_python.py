@@ -34,7 +34,7 @@ def _same_files(a: Path, b: Path, names) -> None:
 def test_benchmark_from_python(tmp_path):
     from pipeline.humans.runs.benchmark import BenchmarkSettings, benchmark
     from tests.lang.test_benchmarks import write_winobias
-    from tests.stages.test_benchmarks_command import ANTI, PRO
+    from tests.humans.test_benchmark_command import ANTI, PRO
 
     wb = tmp_path / "wb"
     wb.mkdir()
@@ -171,7 +171,7 @@ def test_humans_qa_and_maze_from_python(tmp_path):
 
     from pipeline.humans.formats.results import write_maze_trials, write_qa_results
     from pipeline.humans.runs.humans import MazeSettings, QaSettings, humans
-    from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
+    from tests.humans.fixtures import MAZE_ROWS, QA_ROWS
 
     write_qa_results(QA_ROWS, tmp_path / "qa.csv")
     (tmp_path / "passed.csv").write_text("mturk_id\nW1\nW2\n")
@@ -200,7 +200,7 @@ def test_humans_qa_and_maze_from_python(tmp_path):
 
 def test_experiment_plan_from_python(tmp_path):
     from pipeline.humans.runs.plan import ExperimentPlanSettings, experiment_plan
-    from tests.experiment_helpers import make_items, write_benchmark
+    from tests.humans.experiment_helpers import make_items, write_benchmark
 
     write_benchmark(make_items(40), tmp_path / "bench.parquet")
     s = ExperimentPlanSettings(benchmark=str(tmp_path / "bench.parquet"), experiment="qa", participants=2,
@@ -255,7 +255,7 @@ def test_annotate_export_from_python(tmp_path):
 
     from pipeline.annotation.runs.export import AnnotateExportSettings, annotate_export
     from pipeline.annotation.web.mturk import mturk_files
-    from tests.annotate_helpers import quad_rows, write_quadruples
+    from tests.annotation.helpers import quad_rows, write_quadruples
 
     write_quadruples(quad_rows(3), tmp_path / "q.parquet")
     s = AnnotateExportSettings(quadruples=str(tmp_path / "q.parquet"), out=tmp_path / "py", per_task=4)

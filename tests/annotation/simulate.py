@@ -1,7 +1,7 @@
 """Scripted MTurk workers: turn an annotate-export batch into a results CSV (a test helper,
 also run by hand from a checkout to rehearse the annotation round trip, docs/annotate.md).
 
-``python -m tests.annotate_simulate --batch OUT/annotation/batch.csv --quadruples Q
+``python -m tests.annotation.simulate --batch OUT/annotation/batch.csv --quadruples Q
 --out results.csv [--workers 3] [--accuracy 0.9] [--flag-rate 0.01] [--drop-rate 0] [--seed 0]``
 
 Not annotation: a rehearsal of the round trip. Every quadruple gets a hidden label drawn from
@@ -15,7 +15,7 @@ that an assignment never comes back. The CSV has the columns MTurk returns
 
 A test helper, not a command: its answers are made up, so it stays out of the installed
 package and the CLI (a simulated results file must never be taken for annotation); the tests
-run it between annotate-export and annotate-import (tests/stages/test_annotate_simulate.py).
+run it between annotate-export and annotate-import (tests/annotation/test_annotate_simulate.py).
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
 def main(argv=None) -> int:
     from pipeline.errors import InputError
 
-    p = argparse.ArgumentParser(prog="python -m tests.annotate_simulate", description=__doc__.split("\n")[0])
+    p = argparse.ArgumentParser(prog="python -m tests.annotation.simulate", description=__doc__.split("\n")[0])
     p.add_argument("--batch", required=True, help="batch.csv of annotate-export")
     p.add_argument("--quadruples", required=True)
     p.add_argument("--out", required=True, help="results CSV to write")

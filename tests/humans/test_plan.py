@@ -7,7 +7,7 @@ import pytest
 from pipeline.humans.core.plan import PlanError, maze_plan, qa_plan, question_category
 from pipeline.formats.schemas import EXPERIMENT_PLAN
 from pipeline.formats.tables import records_to_table
-from tests.experiment_helpers import make_items
+from tests.humans.experiment_helpers import make_items
 
 
 def fillers_for(items):

@@ -13,7 +13,7 @@ from tests.web.helpers import page_client
 from pipeline.errors import InputError
 from pipeline.humans.formats import results as human_results
 from pipeline.humans.web.app import create_app
-from tests.experiment_helpers import maze_plan_file, qa_plan_file
+from tests.humans.experiment_helpers import maze_plan_file, qa_plan_file
 
 
 @pytest.fixture
@@ -277,7 +277,7 @@ def test_plan_serve_export_humans_end_to_end(tmp_path):
     import json
 
     from pipeline.cli import main
-    from tests.experiment_helpers import make_items, write_benchmark
+    from tests.humans.experiment_helpers import make_items, write_benchmark
 
     write_benchmark(make_items(40), tmp_path / "bench.parquet")
     assert main(["experiment-plan", "--benchmark", str(tmp_path / "bench.parquet"),
@@ -324,7 +324,7 @@ def test_plan_serve_export_humans_end_to_end(tmp_path):
 
 def test_plan_command_refuses_a_benchmark_without_maze_items(tmp_path, capsys):
     from pipeline.cli import main
-    from tests.experiment_helpers import make_items, write_benchmark
+    from tests.humans.experiment_helpers import make_items, write_benchmark
 
     write_benchmark(make_items(8, maze=False), tmp_path / "bench.parquet")
     assert main(["experiment-plan", "--benchmark", str(tmp_path / "bench.parquet"),
@@ -373,7 +373,7 @@ def test_maze_plan_command_makes_allowed_distractors_reproducibly(tmp_path):
     from pipeline.cli import main
     from pipeline.humans.core.maze import allowed, split_word
     from pipeline.formats.tables import read_table
-    from tests.experiment_helpers import make_items, write_benchmark
+    from tests.humans.experiment_helpers import make_items, write_benchmark
 
     write_benchmark(make_items(6), tmp_path / "bench.parquet")
     tables = []
@@ -399,7 +399,7 @@ def test_plan_command_reads_the_benchmark_through_formats_and_names_a_bad_one(tm
     import pyarrow.parquet as pq
 
     from pipeline.cli import main
-    from tests.experiment_helpers import make_items, write_benchmark
+    from tests.humans.experiment_helpers import make_items, write_benchmark
 
     other = tmp_path / "other.parquet"
     pq.write_table(pa.table({"id": ["1"]}), other)

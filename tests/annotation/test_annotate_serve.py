@@ -12,7 +12,7 @@ from pipeline.annotation.web.app import create_app
 from pipeline.cli import main
 from pipeline.errors import InputError
 from pipeline.formats.files import sha256_file
-from tests.annotate_helpers import stored_answers, make_quadruple, spans_for, write_quadruples
+from tests.annotation.helpers import stored_answers, make_quadruple, spans_for, write_quadruples
 
 
 @pytest.fixture
@@ -202,7 +202,7 @@ def test_a_file_that_is_not_sqlite_is_bad_input(setup, tmp_path):
 # ----------------------------------------------------------------- GAP TSV input ------------
 
 def test_the_app_takes_a_csv_quoted_gap_tsv(tmp_path, capsys):
-    from tests.annotate_helpers import GAP_TEXTS, GAP_TEXTS_M, gap_rows, write_gap_csv_quoted
+    from tests.annotation.helpers import GAP_TEXTS, GAP_TEXTS_M, gap_rows, write_gap_csv_quoted
 
     rows = gap_rows(GAP_TEXTS + GAP_TEXTS_M)
     gap, db = tmp_path / "cgap.tsv", tmp_path / "a.sqlite"

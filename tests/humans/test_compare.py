@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from pipeline.humans.core import compare as humans
 from pipeline.errors import InputError
-from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
+from tests.humans.fixtures import MAZE_ROWS, QA_ROWS
 
 
 def rows_with_lines(rows):

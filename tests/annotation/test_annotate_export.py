@@ -11,7 +11,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.formats.files import sha256_file
-from tests.annotate_helpers import gap_rows, quad_rows as _rows, write_gap_csv_quoted, write_quadruples
+from tests.annotation.helpers import gap_rows, quad_rows as _rows, write_gap_csv_quoted, write_quadruples
 
 
 def test_export_cli(tmp_path, capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from pipeline.cli import main
 from pipeline.humans.formats.results import write_maze_trials, write_qa_results
-from tests.core.humans_fixtures import MAZE_ROWS, QA_ROWS
+from tests.humans.fixtures import MAZE_ROWS, QA_ROWS
 
 
 @pytest.fixture

@@ -101,7 +101,7 @@ def test_ne_column_decides_in_ncda(onto, tmp_path, capsys):
 
 
 def test_persons_column_without_a_column_is_bad_input(tmp_path, capsys):
-    from tests.stages.test_cda import LITBANK_STYLE
+    from tests.cda.test_cda_command import LITBANK_STYLE
 
     src = tmp_path / "lb.conll"
     src.write_text(LITBANK_STYLE, encoding="utf-8")

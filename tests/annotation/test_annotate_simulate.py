@@ -1,4 +1,4 @@
-"""The scripted workers (tests/annotate_simulate.py) between annotate-export and annotate-import:
+"""The scripted workers (tests/annotation/simulate.py) between annotate-export and annotate-import:
 the results file has MTurk's layout, and perfect workers' votes reproduce the hidden labels."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import csv
 import pyarrow.parquet as pq
 
 from pipeline.cli import main
-from tests.annotate_helpers import quad_rows, write_quadruples
-from tests.annotate_simulate import hidden_label, simulate
+from tests.annotation.helpers import quad_rows, write_quadruples
+from tests.annotation.simulate import hidden_label, simulate
 
 
 def test_round_trip_with_scripted_workers(tmp_path, capsys):

@@ -13,7 +13,7 @@ import pytest
 from tests.web.helpers import page_client
 from pipeline.cli import main
 from pipeline.formats.gap_tsv import read_gap_tsv
-from tests.annotate_helpers import scenario, write_quadruples
+from tests.annotation.helpers import scenario, write_quadruples
 
 
 def write_mturk_results(path, quads_rows, answers, per_task=4, rejected=()):
@@ -193,7 +193,7 @@ def app_database(db, quadruples, rows, answers, with_hash=True):
 
 def regenerate(rows, path):
     """Quadruple 1 regenerated with a longer C1 name: same ids, shifted offsets."""
-    from tests.annotate_helpers import make_quadruple
+    from tests.annotation.helpers import make_quadruple
 
     new = make_quadruple("1", "masculine", book="Emma", c1=("Bartholomew Smith", "Bartholomew"))
     write_quadruples(new + [r for r in rows if r["quadruple_id"] != "1"], path)
@@ -364,7 +364,7 @@ def test_import_of_a_gap_tsv_annotated_in_the_app(tmp_path, capsys):
     conversion on both sides, the file's Book column kept in dataset.tsv."""
     from pipeline.formats.gap_tsv import read_gap_tsv
     from pipeline.annotation.web.app import create_app
-    from tests.annotate_helpers import BOOK, GAP_TEXTS, GAP_TEXTS_M, gap_rows, write_gap_csv_quoted
+    from tests.annotation.helpers import BOOK, GAP_TEXTS, GAP_TEXTS_M, gap_rows, write_gap_csv_quoted
 
     rows = gap_rows(GAP_TEXTS + GAP_TEXTS_M)
     gap, db = tmp_path / "cgap.tsv", tmp_path / "a.sqlite"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pipeline.annotation.core.votes import Answer, aggregate, real_people_in
-from tests.annotate_helpers import make_quadruple, scenario, shipped_checks, shipped_real_people
+from tests.annotation.helpers import make_quadruple, scenario, shipped_checks, shipped_real_people
 
 def expected_agreement_all():
     # per instance: % agreeing with the most frequent label, over the 35 voted instances

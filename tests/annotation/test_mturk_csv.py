@@ -4,7 +4,7 @@ and results download use, spelled out here independently."""
 from __future__ import annotations
 
 from pipeline.annotation.formats import mturk_csv as layout
-from tests import annotate_simulate as simulate
+from tests.annotation import simulate as simulate
 
 
 def test_batch_and_results_columns():

@@ -15,7 +15,7 @@ from pipeline.cli import main
 from pipeline.errors import InputError
 from pipeline.humans.formats.results import (QA_COLUMNS, maze_layout, read_enrollment, read_maze_trials,
                                             write_maze_trials)
-from tests.core.humans_fixtures import MAZE_ROWS
+from tests.humans.fixtures import MAZE_ROWS
 
 ENROLL_HEADER = '"ID","mturk_id","batch_number","total_performance","hash_id"\n'
 

@@ -12,7 +12,7 @@ import pytest
 from pipeline.cli import main
 from tests.lang.test_benchmarks import write_winobias
 from tests.lang.test_cog_lists import WINO_HEADER, wino_row
-from tests.stages.test_cog_release import make_released_models
+from tests.humans.test_cog_release import make_released_models
 
 SENTENCES = [
     "The developer argued with the designer because he did not like the design.",

@@ -13,7 +13,7 @@ import threading
 
 import pytest
 
-from tests.annotate_helpers import stored_answers, make_quadruple, write_quadruples
+from tests.annotation.helpers import stored_answers, make_quadruple, write_quadruples
 
 pytestmark = pytest.mark.browser
 

@@ -7,8 +7,8 @@ import csv
 
 from pipeline.cli import main
 from pipeline.annotation.report import LABELS_BY, labels_by, labels_sentence
-from tests.annotate_helpers import quad_rows, write_quadruples
-from tests.annotate_simulate import simulate
+from tests.annotation.helpers import quad_rows, write_quadruples
+from tests.annotation.simulate import simulate
 
 
 def test_labels_by_reads_the_raw_annotator_ids():

@@ -11,7 +11,7 @@ import pytest
 from pipeline.annotation.core.questions import plan_tasks
 from pipeline.annotation.web import mturk
 from pipeline.annotation.web.mturk import TemplateError, batch_rows, render_template
-from tests.annotate_helpers import quad_rows as _rows, shipped_checks
+from tests.annotation.helpers import quad_rows as _rows, shipped_checks
 
 
 def test_csv_values_are_html_escaped_and_template_has_every_placeholder():

@@ -54,7 +54,7 @@ def real_fillers(nlp, items):
 @pytest.fixture
 def qa_server(tmp_path, nlp, chromium_paths):
     from pipeline.humans.core.plan import qa_plan
-    from tests.experiment_helpers import make_items, write_plan
+    from tests.humans.experiment_helpers import make_items, write_plan
 
     items = make_items(20)
     rows = qa_plan(items, real_fillers(nlp, items), 1, 0, targets=2, calibration=2)
@@ -85,7 +85,7 @@ def real_distractors(nlp, items):
 @pytest.fixture
 def maze_server(tmp_path, nlp, chromium_paths):
     from pipeline.humans.core.plan import maze_plan
-    from tests.experiment_helpers import make_items, write_plan
+    from tests.humans.experiment_helpers import make_items, write_plan
 
     items = make_items(6)
     rows = maze_plan(items, real_distractors(nlp, items), 1, 0, per_participant=1)

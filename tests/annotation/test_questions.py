@@ -11,7 +11,7 @@ from pipeline.annotation.core.questions import (AnswerError, check_answer, check
                                      question_from_row)
 from pipeline.core.spans import trim_span
 from pipeline.errors import InputError
-from tests.annotate_helpers import (make_quadruple, mention, quad_rows as _rows, shipped_checks,
+from tests.annotation.helpers import (make_quadruple, mention, quad_rows as _rows, shipped_checks,
                                     spans_for)
 
 

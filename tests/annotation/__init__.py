@@ -1,0 +1,1 @@
+"""Tests of the annotation room (pipeline/annotation/): its cores, formats, runs, commands and web app."""

@@ -1,0 +1,1 @@
+"""Tests of the cda room (pipeline/cda/): its cores, formats, runs, commands and web app."""

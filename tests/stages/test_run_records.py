@@ -77,7 +77,7 @@ def _cda(i, tmp):
 
 
 def _embeddings(i, tmp):
-    from tests.stages.test_embeddings_cmd import real_word_embedding
+    from tests.embeddings.test_embeddings_command import real_word_embedding
 
     real_word_embedding().save_word2vec_format(str(tmp / "v.txt"))
     return ["embeddings", "--vectors", f"v={tmp / 'v.txt'}", "--out", tmp / "out", "--n-cluster", "200",

@@ -106,7 +106,7 @@ def test_embeddings_from_python(tmp_path):
     import json
 
     from pipeline.embeddings.runs import EmbeddingsSettings, embeddings
-    from tests.stages.test_embeddings_cmd import real_word_embedding
+    from tests.embeddings.test_embeddings_command import real_word_embedding
 
     real_word_embedding().save_word2vec_format(str(tmp_path / "v.txt"))
     small = dict(n_cluster=200, n_svm=300, gipe_vocab=100, gipe_neighbours=10, draws=200)

@@ -1,0 +1,1 @@
+"""Tests of the diagnostics room (pipeline/diagnostics/)."""

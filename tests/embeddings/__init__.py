@@ -1,0 +1,1 @@
+"""Tests of the embeddings room (pipeline/embeddings/)."""

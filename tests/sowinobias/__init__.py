@@ -1,0 +1,1 @@
+"""Tests of the sowinobias room (pipeline/sowinobias/)."""

@@ -74,12 +74,13 @@ class ExtractSettings:
 # ------------------------------------------------------------------ one unit -------------
 
 def process_unit(unit, spec, model: str | None = None, strategy: str = "prune", batch_size: int = 16,
-                 cast_file: str | None = None) -> list:
+                 cast: dict | None = None) -> list:
     """Read one unit of the corpus and extract each of its books -> a list of
     :class:`pipeline.core.extract.BookResult` (one per book, skipped/excluded/duplicate ones
     included). Never raises for bad data: a bad book or row is a skipped result with the
     reason. Runs in worker processes too (it reads the source itself and loads the model
-    once per process)."""
+    once per process). ``cast``: the ``--cast`` overrides, read once by the run
+    (:func:`pipeline.runs.partitions.check_cast`), not the file."""
     from pipeline.formats.books import DUPLICATE, IdGuard, Skip, read_unit
 
     results, guard = [], IdGuard()
@@ -92,7 +93,7 @@ def process_unit(unit, spec, model: str | None = None, strategy: str = "prune", 
         if isinstance(item, Skip):
             results.append(skip_result(item, strategy, time.perf_counter() - t0))
         else:
-            results.append(process_book(item, model, strategy, batch_size, cast_file))
+            results.append(process_book(item, model, strategy, batch_size, cast))
         t0 = time.perf_counter()
     return results
 
@@ -106,8 +107,9 @@ def skip_result(skip, strategy: str, seconds: float = 0.0):
 
 
 def process_book(book, model: str | None = None, strategy: str = "prune", batch_size: int = 16,
-                 cast_file: str | None = None):
-    """Parse and extract one book that was read -> :class:`pipeline.core.extract.BookResult`.
+                 cast: dict | None = None):
+    """Parse and extract one book that was read -> :class:`pipeline.core.extract.BookResult`
+    (``cast``: the run's ``--cast`` overrides, ``{book_id or "*": {form: gender}}``).
 
     Never raises for a bad book (KeyboardInterrupt aside): any error while processing it
     gives a skipped book with its reason."""
@@ -128,13 +130,7 @@ def process_book(book, model: str | None = None, strategy: str = "prune", batch_
         meta = core.BookMeta(book.book_id, book.title, book.author, name, version, spacy.__version__)
         from pipeline.lang.book_evidence import book_evidence
 
-        overrides = None
-        if cast_file:
-            from pipeline.formats.cast import read_cast_overrides
-            from pipeline.lang.names import title_gender
-
-            overrides = read_cast_overrides(Path(cast_file), title_gender)
-        evidence = book_evidence(book.text, book.book_id, overrides)
+        evidence = book_evidence(book.text, book.book_id, cast)
         chunks, owns = core.with_leads(core.chunk_paragraphs(book.paragraphs, core.CHUNK_CHARS), book.text)
         from pipeline.engines import report_progress
 
@@ -441,12 +437,12 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     from pipeline.formats.books import plan_corpus
     from pipeline.formats.fingerprint import run_fingerprint
     from pipeline.nlp import load as nlp_mod
-    from pipeline.runs.partitions import check_cast, check_workers
+    from pipeline.runs.partitions import check_cast, check_workers, unit_cast
 
     check_workers(s.workers)
     plan = plan_corpus(s.corpus)
     spec = plan.spec
-    cast_file = check_cast(s.cast, plan)       # checked before anything is written
+    cast = check_cast(s.cast, plan)       # read once, checked before anything is written
     model = nlp_mod.resolve_model_name(s.model)
     fingerprint = run_fingerprint(model)
     from pipeline.formats import run_record
@@ -472,7 +468,7 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     if changed:            # edited in place since they were extracted: their partitions were removed
         print(f"{len(changed)} book file(s) changed since extracted (size or sha256), extracted again: "
               + ", ".join(changed[:5]) + (" ..." if len(changed) > 5 else ""))
-    todo = [(u, spec, model, s.strategy, 16, cast_file) for u in plan.units if not is_done(out, u.key)]
+    todo = [(u, spec, model, s.strategy, 16, unit_cast(cast, u)) for u in plan.units if not is_done(out, u.key)]
     done_before = len(keys) - len(todo)
     if s.workers > 1 or s.scheduler:
         todo.sort(key=lambda t: -t[0].size)   # biggest first: no long tail

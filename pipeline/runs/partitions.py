@@ -66,12 +66,13 @@ def unit_books(unit) -> list[tuple[str, str]]:
     return books(unit)
 
 
-def check_cast(cast: Path | None, plan) -> str | None:
-    """Read the researcher's ``--cast`` overrides before anything is written (a bad file stops
-    the run) and refuse books the corpus does not hold, when the units' book ids are known
-    before reading; -> the file's path as a string (handed to the workers), or None. The
-    shipped person model is read here too: a missing or outdated file stops the run with one
-    line naming its training command, instead of every book failing in a worker."""
+def check_cast(cast: Path | None, plan) -> dict[str, dict[str, str]] | None:
+    """Read the researcher's ``--cast`` overrides, once per run and before anything is written
+    (a bad file stops the run), and refuse books the corpus does not hold, when the units' book
+    ids are known before reading; -> the overrides (``{book_id or "*": {form: gender}}``,
+    handed to the workers as data: :func:`unit_cast`), or None. The shipped person model is
+    read here too: a missing or outdated file stops the run with one line naming its training
+    command, instead of every book failing in a worker."""
     from pipeline.lang.person_model import shipped_model
 
     shipped_model()
@@ -82,9 +83,27 @@ def check_cast(cast: Path | None, plan) -> str | None:
     from pipeline.lang.names import title_gender
 
     overrides = read_cast_overrides(cast, title_gender)
-    if all(u.kind in ("file", "member", "members", "variants") for u in plan.units):   # ids known before reading
+    if _ids_known(plan.units):
         check_books(overrides, {book_id for u in plan.units for _, book_id in unit_books(u)}, cast)
-    return str(cast)
+    return overrides
+
+
+def _ids_known(units) -> bool:
+    """Whether the book ids of ``units`` are known before reading them."""
+    return all(u.kind in ("file", "member", "members", "variants") for u in units)
+
+
+def unit_cast(overrides: dict | None, unit) -> dict | None:
+    """The part of a run's cast ``overrides`` one unit needs (its books' entries and ``*``,
+    when its book ids are known before reading; all of it otherwise), so a task sent to a
+    worker does not carry the whole corpus's cast."""
+    if overrides is None or not _ids_known([unit]):
+        return overrides
+    from pipeline.formats.corpus.walk import unit_book_id
+
+    ids = {book_id for _, book_id in unit_books(unit)} | {"*"}
+    ids |= {unit_book_id(u) for u in unit.alternatives}       # variants: any copy may be the one read
+    return {book: forms for book, forms in overrides.items() if book in ids}
 
 
 def check_workers(workers: int) -> None:
@@ -92,14 +111,3 @@ def check_workers(workers: int) -> None:
 
     if workers < 1:
         raise InputError("--workers must be at least 1")
-
-
-def cast_overrides(cast_file: str | None):
-    """The overrides of a ``--cast`` file in a worker (None without one)."""
-    if not cast_file:
-        return None
-    from pipeline.formats.cast import read_cast_overrides
-
-    from pipeline.lang.names import title_gender
-
-    return read_cast_overrides(Path(cast_file), title_gender)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.formats.persons_output import DONE, KIND, MANIFEST
-from pipeline.runs.partitions import Partitions, cast_overrides, unit_books
+from pipeline.runs.partitions import Partitions, unit_books, unit_cast
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +55,10 @@ def _book_row(book_id: str, path: str, status: str = "ok", skip_reason: str = ""
             "n_mentions": 0, "n_persons": 0, "seconds": 0.0}
 
 
-def process_unit(unit, spec, model: str | None, cast_file: str | None) -> list:
+def process_unit(unit, spec, model: str | None, cast: dict | None) -> list:
     """Read one unit of the corpus (as extract does) and find the persons of each of its books
-    -> a list of (book row, mention rows, cast rows); never raises for bad data."""
+    -> a list of (book row, mention rows, cast rows); never raises for bad data. ``cast``: the
+    ``--cast`` overrides, read once by the run (:func:`pipeline.runs.partitions.check_cast`)."""
     from pipeline.formats.books import Skip, read_unit
 
     out = []
@@ -67,11 +68,11 @@ def process_unit(unit, spec, model: str | None, cast_file: str | None) -> list:
             out.append((_book_row(values["book_id"], values["path"], values["status"], values["skip_reason"]),
                         [], []))
         else:
-            out.append(process_book(item, model, cast_file))
+            out.append(process_book(item, model, cast))
     return out
 
 
-def process_book(book, model: str | None, cast_file: str | None):
+def process_book(book, model: str | None, overrides: dict | None):
     """-> (book row, mention rows, cast rows) of one book that was read."""
     from pipeline.core.cast import cast_rows, doc_mentions, resolve_in_context
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs, count_words
@@ -82,7 +83,6 @@ def process_book(book, model: str | None, cast_file: str | None):
     t0 = time.perf_counter()
     row = _book_row(book.book_id, book.path)
     try:
-        overrides = cast_overrides(cast_file)
         nlp = nlp_mod.load(model)
         evidence = book_evidence(book.text, book.book_id, overrides)
         chunks = chunk_paragraphs(book.paragraphs, CHUNK_CHARS)
@@ -182,17 +182,17 @@ def persons(s: PersonsSettings) -> int:
     check_workers(s.workers)
     plan = plan_corpus(s.corpus)
     spec = plan.spec
-    cast_file = check_cast(s.cast, plan)
+    cast = check_cast(s.cast, plan)          # read once per run
     out: Path = s.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
     check_out_outside(spec.path, out)          # its outputs would be read as books next time
     settings = _settings(s, spec)
     with output_lock(out, remove_if_created=True):      # one persons run per OUT
-        return _run(s, plan, spec, cast_file, out, settings)
+        return _run(s, plan, spec, cast, out, settings)
 
 
-def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -> int:
+def _run(s: PersonsSettings, plan, spec, cast: dict | None, out: Path, settings: dict) -> int:
     from pipeline import engines
     from pipeline.errors import InputError
     from pipeline.formats import schemas
@@ -203,7 +203,7 @@ def _run(s: PersonsSettings, plan, spec, cast_file, out: Path, settings: dict) -
 
     _open_output(out, settings, s.overwrite)
     parts = Partitions(out, (DONE,))
-    todo = [(u, spec, s.model, cast_file) for u in plan.units if _done_rows(parts.dir(u.key)) is None]
+    todo = [(u, spec, s.model, unit_cast(cast, u)) for u in plan.units if _done_rows(parts.dir(u.key)) is None]
 
     def write(task, results) -> int:
         d = parts.dir(task[0].key)
@@ -279,8 +279,7 @@ def explain(s: ExplainSettings) -> int:
     if not form:
         raise InputError("--explain needs a form (a name as written, e.g. Diamond)")
     plan = plan_corpus(s.corpus)
-    cast_file = check_cast(s.cast, plan)
-    overrides = cast_overrides(cast_file)
+    overrides = check_cast(s.cast, plan)
     word = re.compile(rf"(?<![\w]){re.escape(form)}(?![\w])")
     nlp, shown, seen_book = None, 0, False
     for unit in plan.units:

@@ -41,10 +41,15 @@ def is_benchmark_file(path: str | os.PathLike) -> bool:
 
 def read_benchmark(path: str | os.PathLike) -> list[dict]:
     """The items of a benchmark Parquet; another layout is an :class:`InputError`."""
-    from pipeline.formats.schemas import BENCHMARK
     from pipeline.formats.tables import read_table
 
-    table = read_table(path)
+    return benchmark_items(read_table(path), path)
+
+
+def benchmark_items(table, path: str | os.PathLike) -> list[dict]:
+    """The items of a benchmark table read from ``path``; another layout is an :class:`InputError`."""
+    from pipeline.formats.schemas import BENCHMARK
+
     missing = [c for c in BENCHMARK.names if c not in table.column_names]
     if missing:
         raise InputError(f"not a benchmark table: missing column(s) {', '.join(missing)} "

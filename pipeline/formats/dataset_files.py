@@ -9,7 +9,8 @@ Parquet ``names`` column, or None). :func:`pipeline.diagnostics.core.analysis.ex
 turns them into examples.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats.files`,
-:mod:`pipeline.formats.gap_tsv`, :mod:`pipeline.formats.tables`, :mod:`pipeline.options`.
+:mod:`pipeline.formats.gap_tsv`, :mod:`pipeline.formats.tables`, :mod:`pipeline.formats.schemas`,
+:mod:`pipeline.formats.benchmarks`, :mod:`pipeline.options`.
 """
 
 from __future__ import annotations
@@ -143,27 +144,82 @@ def read_dataset_frame(path: str | Path):
     """The dataset as a DataFrame: Parquet (by content or suffix); a GAP TSV with texts (its
     quoting decided by the offsets, :func:`pipeline.formats.gap_tsv.read_gap_file`: GAP's
     files and Counter-GAP's releases alike); else any TSV with a header, as strings."""
+    return load_dataset(path).frame()
+
+
+class DatasetFile:
+    """A dataset of ``evaluate`` or ``predict`` read once (:func:`load_dataset`), its kind found
+    once: a Parquet file is kept as its table (a benchmark when it has every ``BENCHMARK``
+    column and the suffix ``.parquet``), a TSV as its DataFrame. An error while reading is kept
+    and raised where the data is first asked for, where reading the file raised it before."""
+
+    def __init__(self, path: Path, table=None, frame=None, error: Exception | None = None):
+        from pipeline.formats.schemas import BENCHMARK
+
+        self.path, self._table, self._frame, self._error = path, table, frame, error
+        # a benchmark Parquet (as :func:`pipeline.formats.benchmarks.is_benchmark_file` says), found once
+        self.is_benchmark = (error is None and table is not None and path.suffix.lower() == ".parquet"
+                             and set(BENCHMARK.names) <= set(table.column_names))
+
+    def frame(self):
+        """The dataset as a DataFrame (a copy: the caller may change it), as
+        :func:`read_dataset_frame` gives it."""
+        if self._error is not None:
+            raise self._error
+        if self._frame is None:
+            self._frame = _one_referent(self._table.to_pandas(), self.path, first_row=1)
+        return self._frame.copy()
+
+    def benchmark_items(self) -> list[dict]:
+        """The items of a benchmark Parquet (:func:`pipeline.formats.benchmarks.read_benchmark`)."""
+        from pipeline.formats.benchmarks import benchmark_items
+
+        if self._error is not None:
+            raise self._error
+        if self._table is None:
+            from pipeline.formats.benchmarks import read_benchmark
+
+            return read_benchmark(self.path)        # a TSV: refused as read_benchmark refuses it
+        return benchmark_items(self._table, self.path)
+
+
+def load_dataset(path: str | Path) -> DatasetFile:
+    """Read the dataset ``path`` once (one opening of the file: a Parquet's table, a TSV's
+    bytes, its header line looked at to choose the reader) -> a :class:`DatasetFile`; never
+    raises for a bad file (the error is raised when its data is asked for)."""
+    path = Path(path)
+    try:
+        return _load(path)
+    except (InputError, OSError) as exc:
+        return DatasetFile(path, error=exc)
+
+
+def _load(path: Path) -> DatasetFile:
     import pandas as pd
 
-    from pipeline.formats.gap_tsv import GAP_REQUIRED, read_gap_file, read_tsv
+    from pipeline.formats.files import check_published
+    from pipeline.formats.gap_tsv import GAP_REQUIRED, decode_text, read_gap_file, read_tsv
 
-    path = Path(path)
     if not path.exists():
         raise InputError("file not found", path)
     if path.is_dir():
         raise InputError("is a directory, expected a Parquet or TSV dataset", path)
-    with open(path, "rb") as fh:
-        head = fh.read(4)
-    if path.suffix.lower() in (".parquet", ".pq") or head == b"PAR1":
+    data = b"PAR1"
+    if path.suffix.lower() not in (".parquet", ".pq"):
+        with open(path, "rb") as fh:                # a TSV is read whole, once
+            data = fh.read()
+    if data[:4] == b"PAR1":
         from pipeline.formats.tables import read_table
 
-        return _one_referent(read_table(path).to_pandas(), path, first_row=1)
-    with open(path, encoding="utf-8-sig", errors="replace") as fh:
-        header = fh.readline().rstrip("\r\n").split("\t")
+        return DatasetFile(path, table=read_table(path))
+    first = re.split(r"\r\n|\r|\n", data.decode("utf-8-sig", errors="replace"), maxsplit=1)[0]
+    header = first.split("\t")
+    check_published(path)
+    text = decode_text(path, data)
     if set(GAP_REQUIRED) <= {h.strip('"') for h in header}:
-        got = read_gap_file(path)                   # refuses A and B both TRUE itself
-        return pd.DataFrame(got.rows, columns=got.header)
-    return _one_referent(read_tsv(path, []), path, first_row=2)
+        got = read_gap_file(path, text=text)        # refuses A and B both TRUE itself
+        return DatasetFile(path, frame=pd.DataFrame(got.rows, columns=got.header))
+    return DatasetFile(path, frame=_one_referent(read_tsv(path, [], text=text), path, first_row=2))
 
 
 def _true(v) -> bool:

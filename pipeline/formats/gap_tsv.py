@@ -106,9 +106,15 @@ def _read_text(path: Path) -> str:
     if path.is_dir():
         raise InputError("is a directory, expected a tab-separated file", path)
     check_published(path)
+    with open(path, "rb") as fh:
+        return decode_text(path, fh.read())
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """The text of a tab-separated file read as bytes (UTF-8, a BOM dropped, line ends kept);
+    not UTF-8, or a NUL byte, is a one-line :class:`InputError` naming ``path``."""
     try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            text = fh.read()
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 ({exc.reason} at byte {exc.start})", path) from None
     nul = text.find("\x00")
@@ -185,15 +191,16 @@ def _as_dict(header: list[str], rec: list[str], path, line: int) -> dict:
 
 
 def read_tsv_records(path: str | os.PathLike, required: Iterable[str] = (),
-                     headerless=None) -> tuple[list[str], list[dict], list[int]]:
+                     headerless=None, text: str | None = None) -> tuple[list[str], list[dict], list[int]]:
     """A tab-separated file with a header, read as :mod:`csv` reads it (strict), falling back
     to the raw reading when the csv reading fails on a quote that is part of a field (GAP's
     own files). Returns (header, rows as dicts of strings, the line of each row).
 
     ``headerless``: a function (first record's fields -> column names or None); when it gives
-    names, the file has no header line and its first line is data (GAP system outputs)."""
+    names, the file has no header line and its first line is data (GAP system outputs).
+    ``text``: the file already read (:func:`decode_text`)."""
     path = Path(path)
-    text = _read_text(path)
+    text = _read_text(path) if text is None else text
     parsed = _parse_raw(text)
     if _needs_choice(text):
         try:
@@ -214,12 +221,12 @@ def read_tsv_records(path: str | os.PathLike, required: Iterable[str] = (),
     return parsed.header, rows, parsed.lines
 
 
-def read_tsv(path: str | os.PathLike, required: list[str]):
+def read_tsv(path: str | os.PathLike, required: list[str], text: str | None = None):
     """A tab-separated file with a header as a pandas DataFrame of strings (see
-    :func:`read_tsv_records`); checks the required columns."""
+    :func:`read_tsv_records`; ``text``: the file already read); checks the required columns."""
     import pandas as pd
 
-    header, rows, _ = read_tsv_records(path, required)
+    header, rows, _ = read_tsv_records(path, required, text=text)
     return pd.DataFrame(rows, columns=header, dtype=object).astype(str) if rows else \
         pd.DataFrame({c: pd.Series([], dtype=str) for c in header})
 
@@ -305,10 +312,12 @@ class GapFile:
     lines: list[int]               # line of each kept row
 
 
-def read_gap_file(path: str | os.PathLike, skip_bad_rows: bool = False, warn=None) -> GapFile:
-    """Read and validate a GAP TSV file, deciding the quoting by the offsets (module doc)."""
+def read_gap_file(path: str | os.PathLike, skip_bad_rows: bool = False, warn=None,
+                  text: str | None = None) -> GapFile:
+    """Read and validate a GAP TSV file, deciding the quoting by the offsets (module doc;
+    ``text``: the file already read, :func:`decode_text`)."""
     path = Path(path)
-    text = _read_text(path)
+    text = _read_text(path) if text is None else text
     raw = _parse_raw(text)
     _check_header(raw, [], path)
     chosen = raw

@@ -86,12 +86,15 @@ class BenchmarkEvaluation:
     together)."""
     name = "benchmark"
 
+    def __init__(self, data=None):
+        self.data = data        # the dataset already read (a DatasetFile), or None: read it here
+
     def read_gold(self, s) -> list[dict]:
         from pipeline.formats.benchmarks import read_benchmark
 
         if s.resamples < 0:
             raise InputError(f"resamples must be >= 0, got {s.resamples}")
-        return read_benchmark(s.dataset)
+        return read_benchmark(s.dataset) if self.data is None else self.data.benchmark_items()
 
     def read_systems(self, items: list[dict], s) -> dict:
         """name -> {"files", "correct", "present", "matching"}."""
@@ -140,7 +143,7 @@ class BenchmarkEvaluation:
         again are other datasets' outputs)."""
         from pipeline.systems.run import write_answers
 
-        write_answers(s.out, s.dataset, {name: paths[0] for name, paths in _files(s.systems).items()})
+        write_answers(s.out, s.dataset, {name: paths[0] for name, paths in _files(s.systems).items()}, self.data)
 
     def summary(self, items, systems: dict, metrics: dict, markdown: str, s, seconds: float) -> str:
         missing = ", ".join(f"{n} {m['n_missing']:,}" for n, m in metrics.items() if m.get("n_missing"))

@@ -51,10 +51,15 @@ class SoWinoBiasEvaluation:
     """SoWinoBias datasets (:class:`pipeline.runs.evaluate.Evaluation`)."""
     name = "sowinobias"
 
-    def read_gold(self, s, raw=None):
-        from pipeline.formats.dataset_files import read_dataset_frame
+    def __init__(self, data=None):
+        self.data = data        # the dataset already read (a DatasetFile), or None: read it here
 
-        return read_dataset_frame(s.dataset) if raw is None else raw
+    def read_gold(self, s, raw=None):
+        from pipeline.formats.dataset_files import load_dataset
+
+        if raw is not None:
+            return raw
+        return (load_dataset(s.dataset) if self.data is None else self.data).frame()
 
     def read_systems(self, gold, s) -> dict:
         from pipeline.formats.system_outputs import read_system_table
@@ -80,7 +85,7 @@ class SoWinoBiasEvaluation:
     def after(self, s) -> None:
         from pipeline.systems.run import write_answers
 
-        write_answers(s.out, s.dataset, dict(s.systems))
+        write_answers(s.out, s.dataset, dict(s.systems), self.data)
 
     def summary(self, gold, systems: dict, metrics: dict, markdown: str, s, seconds: float) -> str:
         return (f"SoWinoBias dataset: metrics for {len(systems)} system(s) -> {s.out / 'metrics.json'}, "

@@ -86,8 +86,7 @@ def run_evaluation(kind: Evaluation, s: EvaluateSettings, gold: Any = None, t0: 
 def evaluate(s: EvaluateSettings) -> int:
     """The whole ``evaluate`` command once its options are parsed -> the exit status."""
     from pipeline.core.gold import is_sowinobias
-    from pipeline.formats.benchmarks import is_benchmark_file
-    from pipeline.formats.dataset_files import read_dataset_frame
+    from pipeline.formats.dataset_files import load_dataset
     from pipeline.runs.eval_benchmark import BenchmarkEvaluation
     from pipeline.runs.eval_quadruples import QuadrupleEvaluation
     from pipeline.runs.eval_sowinobias import SoWinoBiasEvaluation
@@ -102,19 +101,20 @@ def evaluate(s: EvaluateSettings) -> int:
         raise InputError("--out is required with --system")
     names = [n for n, _ in s.systems]
     dupes = sorted({n for n in names if names.count(n) > 1})
+    data = load_dataset(s.dataset)     # read once, its kind found once; a bad file raises where it is used
     if s.systems:
-        s = replace(s, systems=run_adapters(s))
-    if s.systems and is_benchmark_file(s.dataset):   # pro/anti benchmark
+        s = replace(s, systems=run_adapters(s, data))
+    if s.systems and data.is_benchmark:   # pro/anti benchmark
         if not 0 <= s.max_unmatched <= 1:
             raise InputError(f"--max-unmatched must lie in [0, 1], got {s.max_unmatched}")
-        run_evaluation(BenchmarkEvaluation(), s)
+        run_evaluation(BenchmarkEvaluation(data), s)
         return 0
     if dupes:
         raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
 
-    raw = read_dataset_frame(s.dataset)
+    raw = data.frame()
     if s.systems and is_sowinobias(raw):
-        run_evaluation(SoWinoBiasEvaluation(), s, gold=raw)
+        run_evaluation(SoWinoBiasEvaluation(data), s, gold=raw)
         return 0
     kind = QuadrupleEvaluation()
     gold = kind.read_gold(s, raw)
@@ -124,10 +124,11 @@ def evaluate(s: EvaluateSettings) -> int:
     return 0
 
 
-def run_adapters(s: EvaluateSettings) -> list[tuple[str, str]]:
+def run_adapters(s: EvaluateSettings, data=None) -> list[tuple[str, str]]:
     """``--system NAME=ADAPTER[:MODEL]`` values that are no file but name a registered adapter
     are run on the fly (:mod:`pipeline.systems.run`, as ``predict`` does) into
-    ``OUT/predictions``; returns the (name, file) pairs to score."""
+    ``OUT/predictions``; returns the (name, file) pairs to score (``data``: the dataset
+    already read, :func:`pipeline.formats.dataset_files.load_dataset`)."""
     from pipeline.systems.base import parse_spec
     from pipeline.systems.registry import is_adapter
 
@@ -141,7 +142,7 @@ def run_adapters(s: EvaluateSettings) -> list[tuple[str, str]]:
     from pipeline.systems.run import read_rows, run_system, write_outputs
 
     pred_dir = s.out / "predictions"
-    kind, rows = read_rows(s.dataset)
+    kind, rows = read_rows(s.dataset, data)
     runs = [run_system(spec, rows, pred_dir, s.device, max(1, s.batch_size), True) for spec in specs.values()]
     summary = write_outputs(pred_dir, kind, s.dataset, rows, runs)
     for name, info in summary["systems"].items():

@@ -40,16 +40,17 @@ MAX_LISTED = 5
 
 # ------------------------------------------------------------------------------ dataset rows
 
-def read_rows(path: str | Path) -> tuple[str, list[dict]]:
-    """(kind, rows) of a dataset; kind is ``quadruples``, ``gap``, ``benchmark`` or ``sowinobias``."""
+def read_rows(path: str | Path, data=None) -> tuple[str, list[dict]]:
+    """(kind, rows) of a dataset; kind is ``quadruples``, ``gap``, ``benchmark`` or ``sowinobias``
+    (``data``: the dataset already read, a :class:`pipeline.formats.dataset_files.DatasetFile`)."""
     from pipeline.core.gold import is_sowinobias, normalise_dataset
-    from pipeline.formats.benchmarks import is_benchmark_file, read_benchmark
-    from pipeline.formats.dataset_files import read_dataset_frame
+    from pipeline.formats.dataset_files import load_dataset
 
     path = Path(path)
-    if is_benchmark_file(path):
+    data = load_dataset(path) if data is None else data
+    if data.is_benchmark:
         rows = []
-        for it in read_benchmark(path):
+        for it in data.benchmark_items():
             other = it.get("other_entity") is not None
             rows.append({"id": str(it["id"]), "text": it["text"],
                          "pronoun": (it["pronoun_start"], it["pronoun_end"]),
@@ -59,7 +60,7 @@ def read_rows(path: str | Path) -> tuple[str, list[dict]]:
                          "quadruple_id": str(it["id"]), "variant": it["stereotype"],
                          "gender": it["pronoun_gender"]})
         return "benchmark", rows
-    raw = read_dataset_frame(path)
+    raw = data.frame()
     if is_sowinobias(raw):
         from pipeline.core.gold import SPAN_COLUMNS
 
@@ -323,14 +324,15 @@ def answers_from_output(rows: list[dict], path: str | Path) -> tuple[dict, dict]
     return answers, why
 
 
-def write_answers(out_dir: str | Path, dataset: str | Path, systems: dict[str, str | Path]) -> int:
-    """``out_dir/answers.parquet`` of system output files on ``dataset`` (any kind)."""
+def write_answers(out_dir: str | Path, dataset: str | Path, systems: dict[str, str | Path], data=None) -> int:
+    """``out_dir/answers.parquet`` of system output files on ``dataset`` (any kind; ``data``: it
+    already read, :func:`pipeline.formats.dataset_files.load_dataset`)."""
     from pipeline.core.answers import answer_records
     from pipeline.formats.files import atomic_path
     from pipeline.formats.schemas import ANSWERS
     from pipeline.formats.tables import write_records
 
-    _, rows = read_rows(dataset)
+    _, rows = read_rows(dataset, data)
     records = []
     for name, path in systems.items():
         answers, why = answers_from_output(rows, path)

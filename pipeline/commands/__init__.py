@@ -5,6 +5,19 @@ Each defines ``COMMAND`` (its name), ``HELP`` (one line), ``add_arguments(parser
 core -> write -> summary) -> the exit status, or the run's
 :class:`pipeline.runs.settings.RunResult` (its ``settings`` go into ``run.json``). argparse
 stays here: the runs take settings objects (``predict``'s :func:`pipeline.systems.run.predict`
-is the one still handed the ``Namespace``). A command module may import every other
-layer, and no other module may import a command module.
+is the one still handed the ``Namespace``).
+
+A command module may import every other layer, and no other module may import a command module.
 """
+
+
+def corpus_spec(args):
+    """The :class:`pipeline.formats.books.CorpusSpec` of parsed
+    :func:`pipeline.options.add_corpus_arguments` options (checked when built)."""
+    from pipeline.formats.books import CorpusSpec
+
+    return CorpusSpec(path=str(args.corpus), layout=args.layout, text_column=args.text_column,
+                      id_column=args.id_column, title_column=args.title_column, book_sentences=args.book_sentences,
+                      keep_duplicates=args.keep_duplicates, language=args.language.strip(),
+                      min_words=args.min_words, metadata=args.metadata, where=tuple(args.where),
+                      limit_books=args.limit_books)

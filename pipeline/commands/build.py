@@ -36,7 +36,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.formats.books import corpus_spec
+    from pipeline.commands import corpus_spec
     from pipeline.runs.build import BuildSettings, build
 
     return build(BuildSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,

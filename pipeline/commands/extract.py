@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.formats.books import corpus_spec
+    from pipeline.commands import corpus_spec
     from pipeline.runs.extract import ExtractSettings, extract
 
     return extract(ExtractSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,

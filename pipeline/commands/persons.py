@@ -33,7 +33,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args):
-    from pipeline.formats.books import corpus_spec
+    from pipeline.commands import corpus_spec
     from pipeline.nlp.load import resolve_model_name
     from pipeline.runs.persons import PersonsSettings, persons
     from pipeline.runs.settings import RunResult

@@ -20,8 +20,9 @@ Work is cut into :class:`Unit`\\ s (a file, a zip member or a batch of small one
 Gutenberg copies, a range of table rows or sentence lines): small picklable records that a worker reads itself
 (:func:`read_unit`), so a table is never sent whole to every worker. A command uses:
 
-* :func:`corpus_spec` (the parsed options of :func:`pipeline.options.add_corpus_arguments`,
-  defined once, -> :class:`CorpusSpec`);
+* :class:`CorpusSpec` (what to read and how, checked when built; a command builds it from
+  the options of :func:`pipeline.options.add_corpus_arguments` with
+  :func:`pipeline.commands.corpus_spec`);
 * :func:`iter_corpus` (every book, in order, in this process), or :func:`plan_corpus` +
   :func:`read_unit` per unit (extract: one task per unit on its engines).
 
@@ -34,7 +35,6 @@ May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 from dataclasses import dataclass, field, replace
@@ -50,7 +50,7 @@ from pipeline.formats.corpus.text import WRAP_WIDTH, book_from_bytes, decode, pa
 
 __all__ = ["Book", "BookSkipped", "CorpusSpec", "Skip", "Unit", "Plan", "IdGuard", "book_id_for", "relative_path",
            "read_book", "find_books", "plan_corpus", "read_unit", "iter_corpus",
-           "corpus_spec", "decode", "unwrap", "WRAP_WIDTH", "BOOK_SUFFIXES", "BOOK_ID_RULE", "OK", "SKIPPED",
+           "decode", "unwrap", "WRAP_WIDTH", "BOOK_SUFFIXES", "BOOK_ID_RULE", "OK", "SKIPPED",
            "EXCLUDED", "DUPLICATE", "NOT_READ"]
 
 
@@ -298,18 +298,3 @@ def iter_corpus(spec: CorpusSpec, *, skips: bool = True, plan: Plan | None = Non
                 yield item
     if skips:
         yield from plan.skips
-
-
-def corpus_spec(args: argparse.Namespace) -> CorpusSpec:
-    """The :class:`CorpusSpec` of parsed :func:`pipeline.options.add_corpus_arguments` options."""
-    if args.book_sentences < 1:
-        raise InputError("--book-sentences must be at least 1")
-    if args.min_words < 0:
-        raise InputError("--min-words must not be negative")
-    if args.limit_books is not None and args.limit_books < 0:
-        raise InputError("--limit-books must not be negative")
-    return CorpusSpec(path=str(args.corpus), layout=args.layout, text_column=args.text_column,
-                      id_column=args.id_column, title_column=args.title_column, book_sentences=args.book_sentences,
-                      keep_duplicates=args.keep_duplicates, language=args.language.strip(),
-                      min_words=args.min_words, metadata=args.metadata, where=tuple(args.where),
-                      limit_books=args.limit_books)

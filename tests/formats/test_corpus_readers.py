@@ -457,8 +457,24 @@ def test_corpus_arguments_and_settings(tmp_path):
     add_corpus_arguments(p)
     args = p.parse_args(["--corpus", str(tmp_path), "--layout", "sentences", "--min-words", "5",
                          "--where", "subjects~x", "--where", "title~y", "--limit-books", "3"])
-    s = B.corpus_spec(args)
+    from pipeline.commands import corpus_spec
+
+    s = corpus_spec(args)
     assert (s.layout, s.min_words, s.where, s.limit_books) == ("sentences", 5, ("subjects~x", "title~y"), 3)
     assert "limit_books" not in s.settings() and s.settings()["min_words"] == 5
     with pytest.raises(InputError):
-        B.corpus_spec(p.parse_args(["--corpus", "x", "--min-words", "-1"]))
+        corpus_spec(p.parse_args(["--corpus", "x", "--min-words", "-1"]))
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"book_sentences": 0}, "--book-sentences must be at least 1"),
+    ({"min_words": -1}, "--min-words must not be negative"),
+    ({"limit_books": -2}, "--limit-books must not be negative"),
+])
+def test_a_corpus_spec_built_from_python_is_checked(tmp_path, bad, message):
+    """The corpus settings are checked when built, without a Namespace (issue 47 item 2): the
+    command's messages, and a Path or a list given where a str and a tuple are kept."""
+    with pytest.raises(InputError, match=message):
+        B.CorpusSpec(path=str(tmp_path), **bad)
+    s = B.CorpusSpec(path=tmp_path, where=["title~x"], metadata="m.csv")
+    assert s.path == str(tmp_path) and s.where == ("title~x",)

@@ -17,7 +17,7 @@ is, so it is the same on every run, and distinct books of one corpus get distinc
 * ``--layout sentences``: the file's id, ``#``, the 1-based number of the book in the file
   (``bookcorpus#17``).
 
-May import: the standard library.
+May import: the standard library, :mod:`pipeline.errors`.
 """
 
 from __future__ import annotations
@@ -26,6 +26,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator
+
+from pipeline.errors import InputError
 
 BOOK_SUFFIXES = (".txt", ".epub")
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
@@ -169,6 +171,18 @@ class CorpusSpec:
     where: tuple = ()                        # COLUMN~REGEX / COLUMN!~REGEX / COLUMN=VALUE on the metadata
     limit_books: int | None = None           # not a setting: the first N books only
     metadata_sha256: str = ""                # filled in by plan_corpus (compared on resume)
+
+    def __post_init__(self):
+        """Checked when built (from the command's options or from Python): one InputError line."""
+        if self.book_sentences < 1:
+            raise InputError("--book-sentences must be at least 1")
+        if self.min_words < 0:
+            raise InputError("--min-words must not be negative")
+        if self.limit_books is not None and self.limit_books < 0:
+            raise InputError("--limit-books must not be negative")
+        if not isinstance(self.path, str):
+            object.__setattr__(self, "path", os.fspath(self.path))
+        object.__setattr__(self, "where", tuple(self.where))
 
     def settings(self) -> dict:
         """The reader options that change results (extract compares them on a rerun). Not the

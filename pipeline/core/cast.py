@@ -89,6 +89,10 @@ ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Ma
                 "Cottage", "Grange", "Farm", "Priory", "Towers", "Mill", "Heights", "Rectory", "Parsonage",
                 "Lane", "Close", "Corner", "Street", "Road", "Square", "Row", "Terrace", "Gardens", "Inn",
                 "Arms", "Green", "Common", "Bridge", "Wharf", "Vale", "Valley", "Hill", "Wood"}
+# titles of royalty and the peerage that London and other towns give their streets and squares
+# ("Queen Square", "King Street", "Duke Street"); a person of those ranks is named by a given
+# name or a place ("Queen Victoria", "the Duke of Omnium"), never by a street word
+ROYAL_TITLES = frozenset({"king", "queen", "prince", "princess", "duke", "duchess"})
 # the lower-case head noun of a place named after a person, read after a place preposition:
 # "in Prince Edward island" (the NER took "Prince Edward" for a man)
 PLACE_HEADS = frozenset("""island isle street square road lane river lake county bay harbour harbor
@@ -167,6 +171,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         singular = words[0][:-2] if words[0].endswith("es") and evidence.capital[words[0][:-2]] else words[0][:-1]
         if prev_t is not None and prev_t.lower_ == "the" and evidence.capital[singular]:
             return "family"             # "the Miss Steeles", "the Miss Bennets": sisters, no one person
+    if m.title and len(words) == 1 and m.title.rstrip(".").lower() in ROYAL_TITLES and words[0] in ESTATE_WORDS:
+        return "place-name"             # "near Queen Square", "in Duke Street": no queen is called Square
     if m.title and title_gender(m.title):
         return None
     if evidence is not None and any(evidence.is_animal(w) for w in words):
@@ -178,7 +184,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "estate"
     if len(words) > 1 and _no_first_name(words[0], evidence) and common_word(words[0]) >= COMMON_FIRST_ZIPF \
             and words[0].rstrip(".").lower() not in NEUTRAL_TITLES \
-            and (evidence is None or not evidence.proper(words[0])):
+            and (evidence is None or not evidence.proper(words[0])) and not _famous(" ".join(words)):
+        # (a well-known person stays one: "Mark Antony's oration", an allusion the windows see)
         return "common-word"            # "Royal George", "Golden Hind", "Yellow Labour"
     if evidence is not None and not m.title and (len(words) == 1 or guess(words[0])[0] == UNGENDERED) \
             and _thing(words[-1], evidence):
@@ -299,8 +306,13 @@ def _self_coordinated(doc, m: NameMention) -> bool:
     # one noun phrase ("in Jarndyce and Jarndyce and otherwise"), not two clauses ("written to
     # Clara and Clara had told Eleanor": the second the subject of its own verb)
     nxt = doc[second.i + 1] if second.i + 1 < len(doc) else None
-    return second.dep_ == "conj" and second.head.i == first.i \
-        and not (nxt is not None and nxt.tag_ in ("MD", "VBD", "VBZ", "VBP"))
+    if not (second.dep_ == "conj" and second.head.i == first.i):
+        return False
+    if nxt is None or nxt.tag_ not in ("MD", "VBD", "VBZ", "VBP"):
+        return True
+    # a verb after it: one thing only when the coordination is the subject and the verb is
+    # singular ("Jarndyce and Jarndyce was the curtain of Rick's cradle"; two people "were")
+    return first.dep_ in ("nsubj", "nsubjpass") and (nxt.tag_ == "VBZ" or nxt.lower_ == "was")
 
 
 def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,

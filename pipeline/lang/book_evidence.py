@@ -144,7 +144,11 @@ _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the sp
 # a single opening quote ("‘It’s nothing, Trot,’ said my aunt; she ..." in Dickens): the closing
 # one is the apostrophe's character, so only the opening one is looked for
 _SINGLE_OPEN = re.compile(r"‘")
-_HE_SHE = re.compile(r"\b(he|she)\b", re.IGNORECASE)
+# what a subject's gender shows after it: he/she, and the possessive and reflexive that can only
+# be the subject's own ("Tana opened and closed his mouth", "Tana ... a conception of himself");
+# "him" / "her" are left out (an object is mostly someone else: "Tana reassured him")
+_OWN_PRONOUN = re.compile(r"\b(he|she|his|himself|herself)\b", re.IGNORECASE)
+_OWN_GENDER = {"he": "he", "his": "he", "himself": "he", "she": "she", "herself": "she"}
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 
 # animals a book names; words said as often of people ("goose", "pig", "dog" in "the old
@@ -527,8 +531,9 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
 
     * the first name run of a sentence (names as the book writes them, ``proper``; titles
       left out), among its first ``SUBJECT_REACH`` words, votes the gender of the first
-      ``he`` / ``she`` after it, when no other name run stands between them and no quote
-      (\"Tess,\" he said: the pronoun is the speaker);
+      ``he`` / ``she`` / ``his`` / ``himself`` / ``herself`` after it (:data:`_OWN_PRONOUN`),
+      when no other name run stands between them and no quote (\"Tess,\" he said: the
+      pronoun is the speaker);
     * a sentence without quotes, pronoun or any other name, whose one name run is the run,
       followed by a sentence that starts with ``He`` or ``She``: "Ogilvy was there. He …"."""
     prev = None
@@ -538,7 +543,7 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         if lead:
             _vote(forms, prev, lead.group(1))
         prev = None
-        if not _HE_SHE.search(sent):
+        if not _OWN_PRONOUN.search(sent):
             runs = list(_runs(sent, proper))
             if runs and len({r[2] for r in runs}) == 1 and not _QUOTE.search(sent) and not _SINGLE_OPEN.search(sent) \
                     and not _after_title(text, sm.start() + runs[0][0], runs[0][3]):
@@ -553,13 +558,13 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         before = _LAST_WORD.search(sent, max(0, start - 12), start)
         if (before and before.group(1) in NOT_SUBJECT_BEFORE) or run.split()[0].lower() in NOT_SUBJECT_BEFORE:
             continue                # "In Petersburg he …", "The French … he": no subject
-        p = _HE_SHE.search(sent, end, end + PRONOUN_REACH)
+        p = _OWN_PRONOUN.search(sent, end, end + PRONOUN_REACH)
         if not p or _QUOTE.search(sent, end, p.start()) or _SINGLE_OPEN.search(sent, 0, p.start()):
             continue                # the name or the way to the pronoun inside single-quoted speech
         if any(w not in ((), words) for _, _, w, _ in _runs(sent[end:p.start()], proper)):
             continue
         if not _after_title(text, sm.start() + start, run):
-            _vote(forms, words, p.group(1))
+            _vote(forms, words, _OWN_GENDER[p.group(1).lower()])
 
 
 def overrides_only(book_id: str, overrides: dict | None) -> BookEvidence:

@@ -152,6 +152,9 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
         first = i + 1 if gender else i
         if gender and first < n and texts[first] == "." and not space_after[i]:
             first += 1                      # "MRS" "." "WESTON": the period belongs to the title
+        if gender and first + 1 < n and texts[first] in ("--", "\u2014") and upper[first + 1] \
+                and not space_after[first - 1] and not space_after[first]:
+            first += 1                      # "Mr." "--" "Knightley": a pause inside the name
         key_start = first
         if gender:
             while first < n and texts[first] in NAME_PARTICLES:

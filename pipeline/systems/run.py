@@ -11,7 +11,6 @@
   hash of the text, appended and fsynced batch by batch; a rerun with the same system spec
   skips what is there), and a crash isolated to its document: a failing batch is retried one
   document at a time, and a document that still fails is recorded as unanswered with the error;
-* :func:`predict` -- the whole ``predict`` run: the rows, every system, the outputs, a summary;
 * :func:`write_outputs` -- ``NAME.jsonl`` (cluster JSON lines: ``doc_key``, ``text``,
   ``clusters`` in character offsets end exclusive, ``error``), ``NAME.tsv`` (the GAP answers,
   no header line: GAP's scorer layout; unanswered rows left out), ``answers.parquet`` and
@@ -341,34 +340,3 @@ def write_answers(out_dir: str | Path, dataset: str | Path, systems: dict[str, s
     with atomic_path(target) as tmp:
         write_records(records, tmp, ANSWERS)
     return len(records)
-
-
-def predict(args) -> int:
-    """``python -m pipeline predict``: every ``--system`` over ``--dataset``'s rows into ``--out``
-    (:func:`run_system`, :func:`write_outputs`), then a line per system -> the exit status."""
-    names = [s.name for s in args.system]
-    dupes = sorted({n for n in names if names.count(n) > 1})
-    if dupes:
-        raise InputError(f"system name(s) given more than once: {', '.join(dupes)}")
-    if args.batch_size < 1:
-        raise InputError(f"--batch-size must be >= 1, got {args.batch_size}")
-    kind, rows = read_rows(args.dataset)
-    runs = [run_system(spec, rows, args.out, args.device, args.batch_size, not args.no_progress,
-                       args.retry_failed) for spec in args.system]
-    summary = write_outputs(args.out, kind, args.dataset, rows, runs)
-    for name, s in summary["systems"].items():
-        line = (f"{name} ({s['system']}): {s['n_answered']}/{len(rows)} documents answered "
-                f"({s['n_cached']} from the cache), {s['seconds']:.1f} s")
-        if s["n_failed"]:
-            first = "; ".join(f"{f['id']}: {f['error']}" for f in s["failed_first"][:2])
-            line += (f"; {s['n_failed']} failed, recorded as unanswered (first: {first}); every failed row and its "
-                     "error: answers.parquet (answered = false, column error); --retry-failed runs them again")
-        print(line)
-    if not summary["labelled"]:
-        names = " ".join(f"--system {n}={Path(args.out) / n}.jsonl" for n in summary["systems"])
-        print(f"no gold labels in {args.dataset}: answers only (answers.parquet's gold and correct are empty); "
-              f"the bias figures that need no labels: python -m pipeline evaluate --dataset {args.dataset} "
-              f"{names} --out OUT")
-    print(f"{Path(args.dataset).name}: {len(rows)} {kind} rows -> {args.out}/NAME.jsonl, NAME.tsv, answers.parquet, "
-          "predict.json")
-    return 0

@@ -262,3 +262,26 @@ def test_write_jsonlines_with_a_bert_vocabulary(tmp_path, data):
     assert main(["evaluate", "--dataset", str(data), "--system", f"s={path}", "--out", str(tmp_path / "o"),
                  "--resamples", "0"]) == 0
     assert json.loads((tmp_path / "o" / "metrics.json").read_text())["s"]["acc_overall"] == 1.0
+
+
+def test_predict_from_python_with_its_settings(tmp_path, data, capsys):
+    """The predict run takes typed settings, no Namespace (issue 47 item 2): the same files as
+    the command; bad settings are one InputError line when built."""
+    from pipeline.errors import InputError
+    from pipeline.runs.predict import PredictSettings, predict
+
+    assert main(["predict", "--dataset", str(data), "--system", "o=test-oracle:m", "--out", str(tmp_path / "cli"),
+                 "--no-progress"]) == 0
+    s = PredictSettings(dataset=str(data), systems=["o=test-oracle:m"], out=tmp_path / "py", progress=False)
+    assert s.dataset == data and s.systems[0].adapter == "test-oracle"
+    assert predict(s) == 0
+    for name in ("o.jsonl", "o.tsv"):
+        assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "py" / "answers.parquet"),
+                                  pd.read_parquet(tmp_path / "cli" / "answers.parquet"))
+    for bad, message in [({"systems": ["o=test-oracle", "o=test-oracle:m"]}, "given more than once: o"),
+                         ({"systems": ["o=test-oracle"], "batch_size": 0}, "--batch-size must be >= 1, got 0"),
+                         ({"systems": ["oops"]}, "expects NAME=ADAPTER"),
+                         ({"systems": ["o=test-oracle"], "device": "tpu"}, "--device must be one of")]:
+        with pytest.raises(InputError, match=message):
+            PredictSettings(dataset=data, out=tmp_path / "x", **bad)

@@ -51,8 +51,14 @@ def enabled() -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _one_thread():
-    """Limit the process's BLAS libraries to one thread (once; the limit stays)."""
+    """Limit the process's BLAS libraries to one thread (once; the limit stays). threadpoolctl
+    reaches the libraries loaded so far; one loaded later (scipy's own OpenBLAS, imported by
+    scikit-learn after the pipeline) reads the environment when it starts, so that says one
+    thread too, unless the user set it."""
     from threadpoolctl import threadpool_limits
+
+    for var in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(var, "1")
 
     return threadpool_limits(limits=1, user_api="blas")
 

@@ -30,6 +30,24 @@ def test_loaded_pipeline_runs_every_model_on_numpy_matmul(nlp):
     assert blas.ops_name(nlp) == blas.NAME
 
 
+def test_a_blas_library_loaded_after_the_pipeline_has_one_thread_too():
+    """scipy's own OpenBLAS, first imported after the pipeline set the limit (scikit-learn in a
+    later test or run), starts with one thread: the CI run of 2026-11-27's fifth session met
+    it with two, in a test order where scipy came last."""
+    import subprocess
+    import sys
+
+    code = ("import os; os.environ.pop('OPENBLAS_NUM_THREADS', None); os.environ.pop('MKL_NUM_THREADS', None)\n"
+            "from pipeline.nlp import blas; blas._one_thread()\n"
+            "import scipy.linalg\n"
+            "from threadpoolctl import threadpool_info\n"
+            "print(sorted({p['num_threads'] for p in threadpool_info() if p['user_api'] == 'blas'}))")
+    env = {k: v for k, v in __import__("os").environ.items() if k not in ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[1]"
+
+
 def test_one_blas_thread_after_loading(nlp):
     from threadpoolctl import threadpool_info
 

@@ -12,8 +12,8 @@ After a command ends with status 0, its settings are recorded with its outputs: 
 for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline.formats.run_record`,
 ``docs/runs.md``). The outputs are the arguments named in the module's ``RUN_OUTPUTS`` (default
 ``("out",)``); a command's own settings are those of the result its run returns
-(:class:`pipeline.runs.settings.RunResult`'s ``settings``; extract and generate still add theirs
-with :func:`pipeline.formats.run_record.note`).
+(:class:`pipeline.runs.settings.RunResult`'s ``settings``; generate still adds its own with
+:func:`pipeline.formats.run_record.note`).
 
 Started from an interpreter that lacks the project's dependencies (the system Python instead of
 ``.venv``), a command prints one line naming ``make setup`` and the venv, exit status 1, instead
@@ -234,7 +234,10 @@ def _recorded_run(args) -> int:
     try:
         result = args._run(args)        # an int, or a run's result (pipeline.runs.settings.RunResult)
         status = int(getattr(result, "status", result) or 0)
-        run_record.note(**getattr(result, "settings", None) or {})     # the result's settings go into run.json
+        given = getattr(result, "settings", None) or {}     # the result's settings go into run.json,
+        noted = run_record.noted()          # first, then what a run still notes itself (generate)
+        run_record.reset()
+        run_record.note(**{**given, **noted, **given})
     finally:
         if record is not None:
             if status == 0:

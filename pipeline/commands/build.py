@@ -5,7 +5,8 @@ Parses the options and calls :func:`pipeline.runs.build.build` (extract into ``O
 generate into ``OUT/generate``, the summary into ``OUT/build.json``; manual: ``docs/scale.md``).
 
 May import: :mod:`pipeline.runs` (inside :func:`run`), :mod:`pipeline.formats.books` (its
-corpus options). Never another command (the CLI imports this module by name).
+corpus options), :mod:`pipeline.nlp.load` (the model's name for ``run.json``). Never another
+command (the CLI imports this module by name).
 """
 
 from __future__ import annotations
@@ -37,8 +38,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args) -> int:
     from pipeline.commands import corpus_spec
+    from pipeline.nlp.load import resolve_model_name
     from pipeline.runs.build import BuildSettings, build
+    from pipeline.runs.settings import RunResult
 
-    return build(BuildSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,
-                               scheduler=args.scheduler, strategy=args.strategy, cast=args.cast,
-                               no_title_period=args.no_title_period, overwrite=args.overwrite))
+    # run.json's settings: extract's (the resolved model, the strategy), then generate's
+    return RunResult(build(BuildSettings(out=args.out, corpus=corpus_spec(args), model=args.model,
+                                         workers=args.workers, scheduler=args.scheduler, strategy=args.strategy,
+                                         cast=args.cast, no_title_period=args.no_title_period,
+                                         overwrite=args.overwrite)),
+                     settings={"model": resolve_model_name(args.model), "strategy": args.strategy})

@@ -445,8 +445,6 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     cast = check_cast(s.cast, plan)       # read once, checked before anything is written
     model = nlp_mod.resolve_model_name(s.model)
     fingerprint = run_fingerprint(model)
-    from pipeline.formats import run_record
-    run_record.note(model=model, strategy=s.strategy)
     old = None
     check_out(out)            # another command's manifest or partitions stop the run, --overwrite or not
     if (out / MANIFEST).exists() or (out / "parts").exists() or any((out / f).exists() for f in OUTPUTS):

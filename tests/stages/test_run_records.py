@@ -255,6 +255,26 @@ def test_extract_records_the_model_in_its_fingerprint(inputs, tmp_path):
     assert (out / RECORD).read_bytes() == first
 
 
+def test_extract_records_its_settings_from_its_result_not_a_global(tmp_path):
+    """The extract run notes nothing in a module global (issue 47 item 2): called from Python it
+    leaves run_record's notes empty; the command's run.json gets the model and the strategy
+    from the settings and the result, in that order."""
+    from pipeline.formats import run_record
+    from pipeline.formats.books import CorpusSpec
+    from pipeline.formats.resources import resource
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs.extract import ExtractSettings, extract
+
+    out = tmp_path / "out"
+    run_record.reset()
+    with contextlib.redirect_stdout(io.StringIO()):
+        assert extract(ExtractSettings(out=out, corpus=CorpusSpec(path=str(resource("sample"))))) == 0
+    assert run_record.noted() == {}
+    assert _run(["extract", "--corpus", resource("sample"), "--out", out]) == 0       # resumed: nothing to do
+    record = json.loads((out / RECORD).read_text())
+    assert list(record["settings"].items()) == [("model", resolve_model_name(None)), ("strategy", "prune")]
+
+
 def test_a_failed_run_leaves_no_record(inputs, tmp_path):
     out = tmp_path / "out"
     bad = tmp_path / "bad.tsv"

@@ -12,8 +12,7 @@ After a command ends with status 0, its settings are recorded with its outputs: 
 for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline.formats.run_record`,
 ``docs/runs.md``). The outputs are the arguments named in the module's ``RUN_OUTPUTS`` (default
 ``("out",)``); a command's own settings are those of the result its run returns
-(:class:`pipeline.runs.settings.RunResult`'s ``settings``; generate still adds its own with
-:func:`pipeline.formats.run_record.note`).
+(:class:`pipeline.runs.settings.RunResult`'s ``settings``).
 
 Started from an interpreter that lacks the project's dependencies (the system Python instead of
 ``.venv``), a command prints one line naming ``make setup`` and the venv, exit status 1, instead
@@ -227,17 +226,14 @@ def _recorded_run(args) -> int:
     else remove a record whose outputs the failed run changed."""
     from pipeline.formats import run_record
 
-    run_record.reset()
     outputs = [k for k in args._run_outputs if getattr(args, k, None) not in (None, "")]
     record = run_record.RunRecord(args) if outputs else None
     status = 1
     try:
         result = args._run(args)        # an int, or a run's result (pipeline.runs.settings.RunResult)
         status = int(getattr(result, "status", result) or 0)
-        given = getattr(result, "settings", None) or {}     # the result's settings go into run.json,
-        noted = run_record.noted()          # first, then what a run still notes itself (generate)
-        run_record.reset()
-        run_record.note(**{**given, **noted, **given})
+        if record is not None:
+            record.settings = dict(getattr(result, "settings", None) or {})    # the result's settings go into run.json
     finally:
         if record is not None:
             if status == 0:
@@ -245,7 +241,6 @@ def _recorded_run(args) -> int:
             else:
                 with contextlib.suppress(Exception):     # never hide the run's own error
                     record.fail()
-        run_record.reset()
     return status
 
 

@@ -36,15 +36,17 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.cast(p)
 
 
-def run(args) -> int:
+def run(args):
+    from dataclasses import replace
+
     from pipeline.commands import corpus_spec
     from pipeline.nlp.load import resolve_model_name
     from pipeline.runs.build import BuildSettings, build
-    from pipeline.runs.settings import RunResult
 
-    # run.json's settings: extract's (the resolved model, the strategy), then generate's
-    return RunResult(build(BuildSettings(out=args.out, corpus=corpus_spec(args), model=args.model,
-                                         workers=args.workers, scheduler=args.scheduler, strategy=args.strategy,
-                                         cast=args.cast, no_title_period=args.no_title_period,
-                                         overwrite=args.overwrite)),
-                     settings={"model": resolve_model_name(args.model), "strategy": args.strategy})
+    # run.json's settings: extract's (the resolved model, the strategy), then generate's (its
+    # word lists, name-form mode and model) from the run's result
+    result = build(BuildSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,
+                                 scheduler=args.scheduler, strategy=args.strategy, cast=args.cast,
+                                 no_title_period=args.no_title_period, overwrite=args.overwrite))
+    return replace(result, settings={"model": resolve_model_name(args.model), "strategy": args.strategy,
+                                     **result.settings})

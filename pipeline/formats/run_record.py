@@ -17,9 +17,10 @@ The record (``"record": 1``, keys in this order): ``command``; ``arguments`` (ev
 argument, paths as strings, in the order of the parser); ``inputs`` (every argument value
 that names an existing file or directory, other than an output or an argument the command
 lists in ``RUN_UNHASHED`` (annotate-import's private salt), hashed as below);
-``settings`` (what a command adds with :func:`note`: word lists, the name-form mode, the
+``settings`` (:attr:`RunRecord.settings`: the ``settings`` of the result the command's run
+returns, :class:`pipeline.runs.settings.RunResult`: word lists, the name-form mode, the
 resolved spaCy model...); ``fingerprint`` (:func:`pipeline.formats.fingerprint.run_fingerprint`
-of the model noted or given with ``--model``); ``outputs`` (the files the record describes).
+of the model in the settings or given with ``--model``); ``outputs`` (the files the record describes).
 No time stamp, host or user name: the record of a deterministic command is itself
 byte-identical from run to run.
 
@@ -52,24 +53,6 @@ MAX_BYTES = 1 << 30          # content hashed up to 1 GiB per input (a file, or 
 MAX_FILES = 20_000           # ... and up to this many files in a directory
 MAX_ENTRIES = 200            # a per-file list for directories of at most this many files
 SKIP_DIRS = {"__pycache__"}
-
-_settings: dict = {}
-
-
-def reset() -> None:
-    """Forget what :func:`note` gathered (the CLI calls it before each command)."""
-    _settings.clear()
-
-
-def note(**settings) -> None:
-    """Add settings to this run's record (``word_lists=...``, ``name_forms=...``,
-    ``model=...``: the resolved spaCy pipeline name, which also goes into the fingerprint).
-    A command calls it from ``run``; nothing happens outside the CLI."""
-    _settings.update(settings)
-
-
-def noted() -> dict:
-    return dict(_settings)
 
 
 def record_path(output: str | os.PathLike) -> Path:
@@ -197,6 +180,7 @@ class RunRecord:
         self.outputs = [(k, getattr(args, k, None)) for k in outputs_keys(args)]
         self.outputs = [(k, os.fspath(v)) for k, v in self.outputs if v not in (None, "")]
         self.arguments = arguments(args)
+        self.settings: dict = {}        # the run's result's settings, set by the CLI after the run
         self.inputs = []
         for key, path in input_paths(args, [v for _, v in self.outputs]):
             self.inputs.append({"argument": key, **describe(path)})
@@ -214,7 +198,7 @@ class RunRecord:
     def record(self, output: str) -> dict:
         from pipeline.formats.fingerprint import run_fingerprint
 
-        settings = noted()
+        settings = self.settings
         model = settings.get("model") or getattr(self.args, "model", None)
         return {"record": LAYOUT, "command": getattr(self.args, "command", None), "arguments": self.arguments,
                 "inputs": self.inputs, "settings": _plain(settings),

@@ -16,7 +16,8 @@ the run already in OUT are refused by the stage concerned (one line, exit 2), un
 ``overwrite``.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`,
-:mod:`pipeline.runs.extract`, :mod:`pipeline.runs.generate`, :mod:`pipeline.runs.progress`.
+:mod:`pipeline.runs.extract`, :mod:`pipeline.runs.generate`, :mod:`pipeline.runs.progress`,
+:mod:`pipeline.runs.settings`.
 """
 
 from __future__ import annotations
@@ -53,9 +54,11 @@ def _peak_mb() -> tuple[float, float]:
             resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * scale)
 
 
-def build(s: BuildSettings) -> int:
-    """The whole build into ``s.out`` (holding its lock) -> the exit status (1 when a unit of
-    the corpus failed: the rest is generated, a rerun retries it; else 0)."""
+def build(s: BuildSettings):
+    """The whole build into ``s.out`` (holding its lock) -> a
+    :class:`pipeline.runs.settings.RunResult`: the exit status (1 when a unit of the corpus
+    failed: the rest is generated, a rerun retries it; else 0), ``OUT`` and generate's settings
+    for ``run.json`` (its word lists, name-form mode and model)."""
     from pipeline.formats.files import output_lock
 
     out = Path(s.out)
@@ -71,9 +74,10 @@ def _stage(n: int, name: str, where: Path) -> None:
     print(f"build: stage {n}/2 {name} -> {where}", file=sys.stderr, flush=True)
 
 
-def _build_locked(s: BuildSettings, out: Path) -> int:
+def _build_locked(s: BuildSettings, out: Path):
     from pipeline.runs.extract import ExtractSettings, extract
     from pipeline.runs.generate import GenerateSettings, generate
+    from pipeline.runs.settings import RunResult
 
     from pipeline.formats.out_guard import check_out
 
@@ -86,16 +90,17 @@ def _build_locked(s: BuildSettings, out: Path) -> int:
                                      cast=s.cast))
     t1 = time.perf_counter()
     _stage(2, "generate", gen)
-    status = max(status, generate(GenerateSettings(
-        out=str(gen), instances=str(ext), model=s.model, cast=s.cast, no_title_period=s.no_title_period,
-        workers=s.workers, scheduler=s.scheduler, overwrite=s.overwrite)))
+    generated = generate(GenerateSettings(
+        out=gen, instances=ext, model=s.model, cast=s.cast, no_title_period=s.no_title_period,
+        workers=s.workers, scheduler=s.scheduler, overwrite=s.overwrite))
+    status = max(status, generated.status)
     t2 = time.perf_counter()
     summary = _summary(out, ext, gen, t1 - t0, t2 - t1, s)
     from pipeline.formats.files import write_json
 
     write_json(out / SUMMARY_FILE, summary)
     print(_summary_text(summary))
-    return status
+    return RunResult(status, outputs=(out,), settings=generated.settings)
 
 
 def _summary(out: Path, ext: Path, gen: Path, extract_s: float, generate_s: float, s: BuildSettings) -> dict:

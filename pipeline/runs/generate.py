@@ -160,8 +160,6 @@ def _run_dataset(args) -> int:
     from pipeline.formats.gap_tsv import GAP_COLUMNS, read_gap_tsv, write_gap_tsv
     from pipeline.formats.tables import read_table, records_to_table, write_table
 
-    if not args.no_title_period:
-        raise InputError("--dataset is only used with --no-title-period")
     path = Path(args.dataset)
     stem = path.stem + "-nodot"
     changed = 0
@@ -199,12 +197,13 @@ def _run_dataset(args) -> int:
 @dataclass(frozen=True)
 class GenerateSettings:
     """What one generate run is given (the command's options); exactly one of ``instances``,
-    ``gap_tsv`` and ``dataset``."""
-    out: str
-    instances: str | None = None
-    gap_tsv: str | None = None
-    dataset: str | None = None
-    gendered_words: list[str] = field(default_factory=list)
+    ``gap_tsv`` and ``dataset``. Paths become :class:`Path` and the lists tuples; checked when
+    built (one :class:`pipeline.errors.InputError` line, the messages of the command)."""
+    out: Path
+    instances: Path | None = None
+    gap_tsv: Path | None = None
+    dataset: Path | None = None
+    gendered_words: tuple[str, ...] = ()      # files, or ``builtin`` / a list shipped in resources/
     name_forms: str = "person"
     no_title_period: bool = False
     skip_bad_rows: bool = False
@@ -215,6 +214,26 @@ class GenerateSettings:
     workers: int = 1
     scheduler: str | None = None
     overwrite: bool = False
+
+    def __post_init__(self):
+        from pipeline.errors import InputError
+        from pipeline.runs.partitions import check_workers
+        from pipeline.runs.settings import as_paths, as_tuple, choice
+
+        as_paths(self, "out", "instances", "gap_tsv", "dataset", "cast")
+        as_tuple(self, "gendered_words")
+        given = [n for n in ("instances", "gap_tsv", "dataset") if getattr(self, n) is not None]
+        if len(given) != 1:
+            raise InputError("give exactly one of --instances, --gap-tsv and --dataset")
+        choice("--name-forms", self.name_forms, ("person", "shape"))
+        if self.dataset is not None:
+            if not self.no_title_period:
+                raise InputError("--dataset is only used with --no-title-period")
+            return
+        check_workers(self.workers)
+        if self.gap_tsv is not None and (self.workers > 1 or self.scheduler):
+            raise InputError("--workers and --scheduler split extract's instances by book; "
+                             "--gap-tsv runs in this process")
 
 
 @dataclass(frozen=True)
@@ -405,35 +424,33 @@ def _check_identity(out: Path, settings: dict, fingerprint: dict, overwrite: boo
 
 # ------------------------------------------------------------------ the run --------------
 
-def generate(args: GenerateSettings) -> int:
-    """The whole generate run -> the exit status."""
+def generate(args: GenerateSettings):
+    """The whole generate run -> a :class:`pipeline.runs.settings.RunResult`: the exit status,
+    the output directory and ``settings`` for ``run.json`` (the word lists, the name-form mode,
+    and the resolved spaCy model when it is used: ``gap_tsv`` or the re-check; none for
+    ``dataset``)."""
     from pipeline.lang import gendered_words as gw
+    from pipeline.runs.settings import RunResult
 
+    out_dir = Path(args.out)
     if args.dataset:
-        return _run_dataset(args)
-    from pipeline.runs.partitions import check_workers
-
-    check_workers(args.workers)
-    if args.gap_tsv and (args.workers > 1 or args.scheduler):
-        from pipeline.errors import InputError
-
-        raise InputError("--workers and --scheduler split extract's instances by book; "
-                         "--gap-tsv runs in this process")
+        return RunResult(_run_dataset(args), outputs=(out_dir,))
     _cast(args)                     # a bad cast file stops the run before anything is read
     words = gw.load(args.gendered_words)
-    out_dir = Path(args.out)
     from pipeline.formats.out_guard import check_out
 
     check_out(out_dir, COMMAND)     # another command's folder: refused before anything is read or written
     stats: dict = {"word_lists": words.sources}
-    from pipeline.formats import run_record
     from pipeline.nlp.load import resolve_model_name
-    run_record.note(word_lists=list(words.sources), name_forms=args.name_forms)
+
+    settings = {"word_lists": list(words.sources), "name_forms": args.name_forms}
     if args.gap_tsv or not args.no_recheck:
-        run_record.note(model=resolve_model_name(args.model))
+        settings["model"] = resolve_model_name(args.model)
     if args.instances:
-        return _generate_books(args, out_dir, stats)
-    return _generate_gap(args, out_dir, stats, words)
+        status = _generate_books(args, out_dir, stats)
+    else:
+        status = _generate_gap(args, out_dir, stats, words)
+    return RunResult(status, outputs=(out_dir,), settings=settings)
 
 
 def warm_worker(model: str | None) -> None:

@@ -256,9 +256,9 @@ def test_extract_records_the_model_in_its_fingerprint(inputs, tmp_path):
 
 
 def test_extract_records_its_settings_from_its_result_not_a_global(tmp_path):
-    """The extract run notes nothing in a module global (issue 47 item 2): called from Python it
-    leaves run_record's notes empty; the command's run.json gets the model and the strategy
-    from the settings and the result, in that order."""
+    """The extract run notes nothing in a module global: run_record has none to note in; the
+    command's run.json gets the model and the strategy from the settings and the result, in
+    that order."""
     from pipeline.formats import run_record
     from pipeline.formats.books import CorpusSpec
     from pipeline.formats.resources import resource
@@ -266,13 +266,25 @@ def test_extract_records_its_settings_from_its_result_not_a_global(tmp_path):
     from pipeline.runs.extract import ExtractSettings, extract
 
     out = tmp_path / "out"
-    run_record.reset()
     with contextlib.redirect_stdout(io.StringIO()):
         assert extract(ExtractSettings(out=out, corpus=CorpusSpec(path=str(resource("sample"))))) == 0
-    assert run_record.noted() == {}
+    assert not {"note", "noted", "reset", "_settings"} & set(vars(run_record))
     assert _run(["extract", "--corpus", resource("sample"), "--out", out]) == 0       # resumed: nothing to do
     record = json.loads((out / RECORD).read_text())
     assert list(record["settings"].items()) == [("model", resolve_model_name(None)), ("strategy", "prune")]
+
+
+def test_build_records_extract_then_generate_settings_from_its_result(tmp_path):
+    """build's run.json: extract's settings (the resolved model, the strategy), then generate's
+    (word lists, name-form mode), all from the result the command returns."""
+    from pipeline.formats.resources import resource
+    from pipeline.nlp.load import resolve_model_name
+
+    out = tmp_path / "out"
+    assert _run(["build", "--corpus", resource("sample"), "--out", out]) == 0
+    record = json.loads((out / RECORD).read_text())
+    assert list(record["settings"].items()) == [("model", resolve_model_name(None)), ("strategy", "prune"),
+                                                ("word_lists", ["gendered_words.tsv"]), ("name_forms", "person")]
 
 
 def test_a_failed_run_leaves_no_record(inputs, tmp_path):

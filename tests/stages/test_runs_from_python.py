@@ -272,12 +272,58 @@ def test_annotate_export_from_python(tmp_path):
         AnnotateExportSettings(quadruples=tmp_path / "q.parquet", out=tmp_path / "x", per_task=2, checks=2)
 
 
+def test_generate_from_python(tmp_path):
+    """generate called with GenerateSettings (no Namespace) writes the files of the command and
+    returns its run.json settings in the result; nothing is noted in a module global."""
+    import json
+
+    from pipeline.formats import run_record
+    from pipeline.formats.run_record import RECORD
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs.generate import GenerateSettings, generate
+    from tests.chaos.malformed import sample_instances
+    from tests.stages.gap_fixtures import write_toy_gap
+
+    instances = sample_instances(tmp_path)
+    options = {"no_recheck": True, "name_forms": "shape", "no_title_period": True, "gendered_words": ["builtin"]}
+    s = GenerateSettings(out=str(tmp_path / "py"), instances=str(instances), **options)
+    assert s.out == tmp_path / "py" and s.instances == instances and s.gendered_words == ("builtin",)
+    result, _ = _quiet(lambda: generate(s))
+    assert isinstance(result, RunResult) and result.status == 0 and result.outputs == (s.out,)
+    assert list(result.settings.items()) == [("word_lists", ["gendered_words.tsv"]), ("name_forms", "shape")]
+    assert not {"note", "noted", "reset", "_settings"} & set(vars(run_record))      # no module global
+    assert _cli(["generate", "--instances", instances, "--out", tmp_path / "cli", "--no-recheck", "--name-forms",
+                 "shape", "--no-title-period", "--gendered-words", "builtin"]) == 0
+    names = ["quadruples.parquet", "quadruples.tsv", "quadruples-nodot.parquet", "quadruples-nodot.tsv"]
+    _same_files(tmp_path / "py", tmp_path / "cli", names)
+    record = json.loads((tmp_path / "cli" / RECORD).read_text())
+    assert list(record["settings"].items()) == list(result.settings.items())
+    # a GAP TSV (the model is used): the settings name it, last, as the command's run.json does
+    gap = write_toy_gap(tmp_path / "toy.tsv")
+    result, _ = _quiet(lambda: generate(GenerateSettings(out=tmp_path / "gap-py", gap_tsv=gap)))
+    assert list(result.settings.items()) == [("word_lists", ["gendered_words.tsv"]), ("name_forms", "person"),
+                                             ("model", resolve_model_name(None))]
+    assert _cli(["generate", "--gap-tsv", gap, "--out", tmp_path / "gap-cli"]) == 0
+    _same_files(tmp_path / "gap-py", tmp_path / "gap-cli", ["quadruples.parquet", "quadruples.tsv", "recheck.json"])
+    assert json.loads((tmp_path / "gap-cli" / RECORD).read_text())["settings"] == result.settings
+    # checked when built, with the command's messages
+    with pytest.raises(InputError, match="--dataset is only used with --no-title-period"):
+        GenerateSettings(out=tmp_path / "x", dataset=tmp_path / "q.parquet")
+    with pytest.raises(InputError, match="--workers must be at least 1"):
+        GenerateSettings(out=tmp_path / "x", instances=instances, workers=0)
+    with pytest.raises(InputError, match="--gap-tsv runs in this process"):
+        GenerateSettings(out=tmp_path / "x", gap_tsv=gap, workers=2)
+    with pytest.raises(InputError, match="give exactly one of --instances, --gap-tsv and --dataset"):
+        GenerateSettings(out=tmp_path / "x", instances=instances, gap_tsv=gap)
+
+
 def test_cda_and_persons_record_their_settings_from_the_result(tmp_path):
     """cda and persons hand run.json's settings (the mode, the resolved model) to the CLI in the
     result of their command, not through a module global."""
     import json
 
-    from pipeline.formats.run_record import RECORD, noted
+    from pipeline.formats import run_record
+    from pipeline.formats.run_record import RECORD
     from pipeline.nlp.load import resolve_model_name
     from tests.chaos.malformed import CONLL
     from tests.stages.test_persons import corpus
@@ -289,7 +335,7 @@ def test_cda_and_persons_record_their_settings_from_the_result(tmp_path):
     assert record["settings"] == {"mode": "acda", "model": resolve_model_name(None)}
     assert _cli(["persons", "--corpus", corpus(tmp_path), "--out", tmp_path / "persons"]) == 0
     assert json.loads((tmp_path / "persons" / RECORD).read_text())["settings"] == {"model": resolve_model_name(None)}
-    assert noted() == {}            # the CLI forgets them after the run
+    assert not {"note", "noted", "reset", "_settings"} & set(vars(run_record))      # no module global
 
 
 def test_the_example_of_docs_architecture_runs(tmp_path, monkeypatch):

@@ -317,6 +317,35 @@ def test_generate_from_python(tmp_path):
         GenerateSettings(out=tmp_path / "x", instances=instances, gap_tsv=gap)
 
 
+def test_cda_from_python(tmp_path):
+    """cda called with CdaSettings (no Namespace): typed paths, the command's files, and
+    run.json's settings (the mode, the resolved model) in the run's result."""
+    import json
+
+    from pipeline.cda.runs.cda import CdaSettings, cda
+    from pipeline.nlp.load import resolve_model_name
+    from tests.chaos.malformed import CONLL
+
+    conll = tmp_path / "tiny.conll"
+    conll.write_text(CONLL, encoding="utf-8")
+    s = CdaSettings(conll=str(conll), mode="acda", out=str(tmp_path / "py.conll"), no_progress=True)
+    assert s.conll == conll and s.out == tmp_path / "py.conll"
+    result, text = _quiet(lambda: cda(s))
+    assert isinstance(result, RunResult) and result.status == 0
+    assert result.outputs == (s.out, tmp_path / "py.conll.persons.tsv")
+    assert list(result.settings.items()) == [("mode", "acda"), ("model", resolve_model_name(None))]
+    assert f"acda of {conll} -> {s.out}" in text
+    out = tmp_path / "cli.conll"
+    assert _cli(["cda", "--conll", conll, "--mode", "acda", "--out", out, "--no-progress"]) == 0
+    assert out.read_bytes() == s.out.read_bytes()
+    assert (tmp_path / "cli.conll.persons.tsv").read_bytes() == (tmp_path / "py.conll.persons.tsv").read_bytes()
+    assert json.loads(out.with_name(out.name + ".run.json").read_text())["settings"] == result.settings
+    with pytest.raises(InputError, match="--mode must be one of acda, ncda, got 'xcda'"):
+        CdaSettings(conll=conll, mode="xcda", out=tmp_path / "x")
+    with pytest.raises(InputError, match="--persons must be one of auto, column, detect, got 'all'"):
+        CdaSettings(conll=conll, mode="acda", out=tmp_path / "x", persons="all")
+
+
 def test_cda_and_persons_record_their_settings_from_the_result(tmp_path):
     """cda and persons hand run.json's settings (the mode, the resolved model) to the CLI in the
     result of their command, not through a module global."""

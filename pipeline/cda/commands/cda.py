@@ -3,10 +3,10 @@
 Parses the options and calls :func:`pipeline.cda.runs.cda.cda` (a-CDA or n-CDA of one CoNLL-2012
 file: the originals followed by the augmented copies, PERSON spans from the NE column or the
 person detection, a summary; docs/cda.md). The mode and the resolved spaCy model go into
-``run.json``'s settings through the result returned to the CLI.
+``run.json``'s settings through the run's result, returned to the CLI.
 
-May import: the standard library, :mod:`pipeline.runs`, :mod:`pipeline.formats` (name_map),
-:mod:`pipeline.nlp.load`. Never another command.
+May import: the standard library, :mod:`pipeline.runs`, :mod:`pipeline.formats` (name_map).
+Never another command.
 """
 
 from __future__ import annotations
@@ -57,10 +57,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args):
     from dataclasses import fields
 
-    from pipeline.nlp.load import resolve_model_name
     from pipeline.cda.runs.cda import CdaSettings, cda
-    from pipeline.runs.settings import RunResult
 
-    recorded = {"mode": args.mode, "model": resolve_model_name(args.model)}     # run.json's settings
-    return RunResult(cda(CdaSettings(**{f.name: getattr(args, f.name) for f in fields(CdaSettings)})),
-                     settings=recorded)
+    return cda(CdaSettings(**{f.name: getattr(args, f.name) for f in fields(CdaSettings)}))

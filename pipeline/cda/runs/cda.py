@@ -41,7 +41,7 @@ else built now (:mod:`pipeline.cda.core.namemap`) and cached.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core`,
 :mod:`pipeline.formats`, :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.report` (heavy
-ones inside functions).
+ones inside functions), :mod:`pipeline.runs.settings`.
 """
 
 from __future__ import annotations
@@ -59,6 +59,7 @@ from pipeline.formats.conll import write_person_sources
 from pipeline.formats.files import two_part_text
 from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR
 from pipeline.lang.pronouns import FEMININE, MASCULINE
+from pipeline.runs.settings import RunResult, as_paths, choice
 
 MODES = ("acda", "ncda")
 POS_CHOICES = ("auto", "file", "predict")
@@ -419,7 +420,8 @@ def load_or_build_map(path: Path | None, cache_dir: Path, alpha: float | None = 
 
 @dataclass(frozen=True)
 class CdaSettings:
-    """What one ``cda`` run is given (the command's options)."""
+    """What one ``cda`` run is given (the command's options): paths become :class:`Path`; the
+    choices are checked when it is built (one :class:`pipeline.errors.InputError` line)."""
     conll: Path
     mode: str
     out: Path
@@ -433,14 +435,25 @@ class CdaSettings:
     no_progress: bool = False
     books: Path | None = None
 
+    def __post_init__(self):
+        as_paths(self, "conll", "out", "name_map", "name_map_cache", "cast", "books")
+        choice("--mode", self.mode, MODES)
+        choice("--pos", self.pos, POS_CHOICES)
+        choice("--persons", self.persons, PERSON_CHOICES)
 
-def cda(args: CdaSettings) -> int:
-    """The whole ``cda`` run -> the exit status. One writer per output file: a second run into
-    the same ``--out`` is refused while this one holds the lock beside it."""
+
+def cda(args: CdaSettings) -> RunResult:
+    """The whole ``cda`` run -> a :class:`pipeline.runs.settings.RunResult`: the exit status,
+    the output file and its persons report, and ``run.json``'s settings (the mode and the
+    resolved spaCy model). One writer per output file: a second run into the same ``--out`` is
+    refused while this one holds the lock beside it."""
     from pipeline.formats.files import output_file_lock
+    from pipeline.nlp.load import resolve_model_name
 
     with output_file_lock(args.out):
-        return _cda(args)
+        status = _cda(args)
+    return RunResult(status, outputs=(args.out, Path(f"{args.out}.persons.tsv")),
+                     settings={"mode": args.mode, "model": resolve_model_name(args.model)})
 
 
 def _cda(args: CdaSettings) -> int:

@@ -4,8 +4,7 @@ Parses the options and calls :func:`pipeline.runs.extract.extract`, the whole ru
 pipeline, partitions, manifest, resume and merge; docs/extract.md).
 
 May import: :mod:`pipeline.runs` (inside :func:`run`), :mod:`pipeline.formats.books` (its
-corpus options), :mod:`pipeline.nlp.load` (the model's name for ``run.json``). Never another
-command (the CLI imports this module by name).
+corpus options). Never another command (the CLI imports this module by name).
 """
 
 from __future__ import annotations
@@ -33,14 +32,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.cast(p)
 
 
-def run(args) -> int:
+def run(args):
     from pipeline.commands import corpus_spec
-    from pipeline.nlp.load import resolve_model_name
     from pipeline.runs.extract import ExtractSettings, extract
-    from pipeline.runs.settings import RunResult
 
-    # run.json's settings: the resolved model and the strategy, from the settings (after the run)
-    return RunResult(extract(ExtractSettings(out=args.out, corpus=corpus_spec(args), model=args.model,
-                                             workers=args.workers, strategy=args.strategy, scheduler=args.scheduler,
-                                             overwrite=args.overwrite, cast=args.cast)),
-                     settings={"model": resolve_model_name(args.model), "strategy": args.strategy})
+    return extract(ExtractSettings(out=args.out, corpus=corpus_spec(args), model=args.model,
+                                   workers=args.workers, strategy=args.strategy, scheduler=args.scheduler,
+                                   overwrite=args.overwrite, cast=args.cast))

@@ -87,7 +87,7 @@ def _build_locked(s: BuildSettings, out: Path):
     _stage(1, "extract", ext)
     status = extract(ExtractSettings(out=ext, corpus=s.corpus, model=s.model, workers=s.workers,
                                      strategy=s.strategy, scheduler=s.scheduler, overwrite=s.overwrite,
-                                     cast=s.cast))
+                                     cast=s.cast)).status
     t1 = time.perf_counter()
     _stage(2, "generate", gen)
     generated = generate(GenerateSettings(

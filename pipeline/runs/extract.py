@@ -415,11 +415,14 @@ def write_manifest(out: Path, settings: dict, corpus: Path, fingerprint: dict) -
 
 # ------------------------------------------------------------------ the run --------------
 
-def extract(s: ExtractSettings) -> int:
-    """The whole extract run into ``s.out`` (holding its lock) -> the exit status (1 when a
-    unit failed, else 0)."""
+def extract(s: ExtractSettings):
+    """The whole extract run into ``s.out`` (holding its lock) -> a
+    :class:`~pipeline.runs.settings.RunResult`: the exit status (1 when a unit failed, else 0)
+    and run.json's settings (the resolved model and the strategy)."""
     from pipeline.formats.books import check_out_outside
     from pipeline.formats.files import output_lock
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs.settings import RunResult
 
     out: Path = s.out
     if out.exists() and not out.is_dir():
@@ -428,7 +431,8 @@ def extract(s: ExtractSettings) -> int:
         raise InputError("not a directory", out)
     check_out_outside(s.corpus.path, out)          # its outputs would be read as books next time
     with output_lock(out, remove_if_created=True):      # re-entrant: the CLI may hold it already
-        return _run_locked(s, out)
+        status = _run_locked(s, out)
+    return RunResult(status, settings={"model": resolve_model_name(s.model), "strategy": s.strategy})
 
 
 def _run_locked(s: ExtractSettings, out: Path) -> int:

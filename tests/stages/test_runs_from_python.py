@@ -317,6 +317,29 @@ def test_generate_from_python(tmp_path):
         GenerateSettings(out=tmp_path / "x", instances=instances, gap_tsv=gap)
 
 
+def test_extract_from_python(tmp_path):
+    """extract called with ExtractSettings writes the files of the command and returns its
+    run.json settings (the resolved model, the strategy) in a RunResult."""
+    import json
+
+    from pipeline.formats.books import CorpusSpec
+    from pipeline.formats.run_record import RECORD
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs.extract import ExtractSettings, extract
+    from tests.stages.test_persons import corpus
+
+    books = corpus(tmp_path)
+    s = ExtractSettings(out=tmp_path / "py", corpus=CorpusSpec(path=str(books)))
+    result, _ = _quiet(lambda: extract(s))
+    assert isinstance(result, RunResult) and result == RunResult(0, (), {"model": resolve_model_name(None),
+                                                                          "strategy": "prune"})
+    assert list(result.settings) == ["model", "strategy"]
+    assert _cli(["extract", "--corpus", books, "--out", tmp_path / "cli"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", ["instances.parquet", "mentions.parquet", "evidence.parquet"])
+    record = json.loads((tmp_path / "cli" / RECORD).read_text())
+    assert list(record["settings"].items()) == list(result.settings.items())
+
+
 def test_cda_from_python(tmp_path):
     """cda called with CdaSettings (no Namespace): typed paths, the command's files, and
     run.json's settings (the mode, the resolved model) in the run's result."""

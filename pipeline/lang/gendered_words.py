@@ -172,6 +172,8 @@ class WordList:
             return True
         if tag.startswith("RB") and base.endswith("ly") and self.category.get(base) == "adjective":
             return True     # "her sisterly regard": the tagger reads an -ly adjective as an adverb
+        if tag.startswith("JJ") and self.category.get(base) == MARKED_FEMININE:
+            return False    # "her maiden name", "a maiden speech": no person's word; "the maiden" is
         return not tag.startswith(_NON_NOMINAL_PREFIXES)
 
     def flip_lower(self, word: str, tag: str | None = None) -> str | None:
@@ -303,6 +305,33 @@ DO_IDIOM_NOUNS = frozenset({"justice", "injustice", "credit", "good", "harm", "w
 # after an independent "his" ("among his the handwriting" -> "among hers the", never "her the")
 _NOT_AFTER_DETERMINER = frozenset({"the", "a", "an", "this", "these", "those", "my", "your", "our", "their"})
 MARKUP = frozenset({"_", "*"})       # italics in plain text: "_her_ poor boy"
+# Prepositions that open a clause inverted around its verb, the subject a name at the end
+# ("After her hobbled old Sykes."): "her" is their object, not a possessive before the name.
+INVERSION_PREPS = frozenset({"after", "behind", "before", "beside", "beyond"})
+_NOT_INVERTED = frozenset({"beloved", "dear", "late"})      # "after her beloved Edward."
+
+
+def _inverted_object(doc, tok, prev, nxt) -> bool:
+    """"her" tagged a possessive before a past verb and a proper name that ends the clause,
+    after a clause-opening preposition of place or sequence: "After her hobbled old Sykes.",
+    "Behind her loomed Mr. Smith;" -- the name is the verb's subject, "her" the preposition's
+    object ("After him hobbled old Sykes")."""
+    if prev is None or nxt is None or prev.lower_ not in INVERSION_PREPS:
+        return False
+    if not (nxt.tag_ in ("VBD", "VBN") or (nxt.tag_ == "JJ" and nxt.lower_.endswith("ed"))) \
+            or not nxt.text[:1].islower() or nxt.lower_ in _NOT_INVERTED:
+        return False
+    before = _real_neighbour(doc, prev.i, -1)
+    if not (prev.is_sent_start or before is None or before.is_punct or before.lower_ in ("and", "but", "then")):
+        return False
+    j = nxt.i + 1           # past the modifiers to the noun: a name, the clause's last word
+    while j < len(doc) and doc[j].tag_ in ("JJ", "NNP", "NNPS") and not (
+            doc[j].tag_.startswith("NNP") and (j + 1 >= len(doc) or not doc[j + 1].tag_.startswith("NNP"))):
+        j += 1
+    if j >= len(doc) or not doc[j].tag_.startswith("NNP"):
+        return False
+    after = _real_neighbour(doc, j, 1)
+    return after is None or after.is_punct
 # verbs of perception whose object may be followed by an -ing form: "heard her singing in the
 # garden" (-> "heard him singing"), "seen her flying over the hills"; not "saw her flying
 # machine" (a noun after the -ing form: a determiner)
@@ -413,6 +442,8 @@ def pronoun_case(doc) -> int:
     * an idiom of "do" with a noun: "to do her justice", "it does her credit" -> "her" is an
       object (PRP, ``dative``): "to do him justice", not "his justice";
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
+    * "her" after a clause-opening preposition, before a past verb and a clause-final name
+      (locative inversion, "After her hobbled old Sykes."): an object (PRP, ``pobj``);
     * "her" tagged a determiner before modifiers and a noun, but labelled a subject because the
       parser took a participle for a verb ("her marked thin-lipped smile"): a determiner;
     * italics marks around the pronoun ("_her_ poor boy", tokens "_" "her" "_"), which the tagger
@@ -446,6 +477,8 @@ def pronoun_case(doc) -> int:
             tag, dep = "PRP$", "poss"       # "ere the bride had said her say"
         elif low == "his" and nxt is not None and nxt.lower_ in _NOT_AFTER_DETERMINER:
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
+        elif low == "her" and tok.tag_ == "PRP$" and _inverted_object(doc, tok, prev, nxt):
+            tag, dep = "PRP", "pobj"        # "After her hobbled old Sykes."
         elif low == "her" and tok.tag_ == "PRP$" and tok.dep_ != "poss" and _noun_follows(doc, tok.i):
             tag, dep = "PRP$", "poss"       # "her marked thin-lipped smile": the parser took "marked" for a verb
         elif marked:

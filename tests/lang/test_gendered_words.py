@@ -58,6 +58,16 @@ def test_marked_feminine_is_one_directional():
     assert gw.gender_of("authoress") == FEMININE
 
 
+def test_maiden_flips_as_a_noun_only():
+    # read, seed 20261138: "the nobler-minded maiden" kept when Cora's slot held a man
+    assert gw.flip("maiden", "NN") == "youth"
+    assert gw.flip("Maidens", "NNS") == "Youths"
+    assert gw.flip("damsel", "NN") == "youth"
+    assert gw.flip("maiden", "JJ") is None          # "her maiden name", "a maiden aunt"
+    assert gw.flip("youth", "NN") is None           # "in his youth": one-directional
+    assert gw.flip("authoress", "JJ") is None
+
+
 def test_first_pair_decides():
     assert gw.flip("lady") == "gentleman"
     assert gw.flip("lord") == "lady"
@@ -146,6 +156,14 @@ def test_flip_of_flip_has_the_original_gender():
     # an independent "his" before a determiner: never "her the"
     ("I found among his the handwriting of his wife.", "his", 0, "hers"),
     ("I found among his the handwriting of his wife.", "his", 1, "her"),
+    # locative inversion: the name at the clause's end is the subject, "her" an object
+    # (read, seed 20261138: "After her hobbled old Sykes" swapped to "After his hobbled")
+    ("The meeting was in the big room. After her hobbled old Sykes. Rob hurried in.", "her", 0, "him"),
+    ("Behind her loomed Mr. Smith; he was angry.", "her", 0, "him"),
+    ("Behind her stood Elizabeth Bennet, pale.", "her", 0, "him"),
+    ("She wrote after her beloved Edward.", "her", 0, "his"),
+    ("After her marriage she left.", "her", 0, "his"),
+    ("After her crooked smile, Mr. Jones left.", "her", 0, "his"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

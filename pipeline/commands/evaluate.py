@@ -58,11 +58,11 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     opt.batch_size(p, 8, "texts per call of a system run on the fly (--system NAME=ADAPTER:MODEL)")
 
 
-def run(args) -> int:
+def run(args):
     from pipeline.runs.evaluate import EvaluateSettings, evaluate
 
     return evaluate(EvaluateSettings(
-        dataset=args.dataset, systems=list(args.system), out=args.out, resamples=args.resamples, seed=args.seed,
+        dataset=args.dataset, systems=args.system, out=args.out, resamples=args.resamples, seed=args.seed,
         allow_missing=args.allow_missing, max_unmatched=args.max_unmatched, ignore_extra=args.ignore_extra,
-        weights=list(args.weights), write_conll=args.write_conll, write_jsonlines=args.write_jsonlines,
+        weights=args.weights, write_conll=args.write_conll, write_jsonlines=args.write_jsonlines,
         jsonlines_vocab=args.jsonlines_vocab, report=args.report, device=args.device, batch_size=args.batch_size))

@@ -2,10 +2,10 @@
 
 Parses the options and calls :func:`pipeline.runs.persons.persons` (docs/persons.md):
 ``OUT/persons.parquet``, ``OUT/cast.parquet`` and ``OUT/cast.tsv``, resumable. The resolved
-spaCy model goes into ``run.json``'s settings through the result returned to the CLI.
+spaCy model goes into ``run.json``'s settings through the run's result, returned to the CLI.
 
 May import: :mod:`pipeline.runs` (inside :func:`run`), :mod:`pipeline.formats` (books: its corpus
-options), :mod:`pipeline.nlp.load`. Never another command.
+options). Never another command.
 """
 
 from __future__ import annotations
@@ -34,11 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args):
     from pipeline.commands import corpus_spec
-    from pipeline.nlp.load import resolve_model_name
     from pipeline.runs.persons import PersonsSettings, persons
-    from pipeline.runs.settings import RunResult
 
-    recorded = {"model": resolve_model_name(args.model)}        # run.json's settings
-    return RunResult(persons(PersonsSettings(
-        out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers, cast=args.cast,
-        overwrite=args.overwrite, explain=args.explain, book=args.book)), settings=recorded)
+    return persons(PersonsSettings(out=args.out, corpus=corpus_spec(args), model=args.model, workers=args.workers,
+                                   cast=args.cast, overwrite=args.overwrite, explain=args.explain, book=args.book))

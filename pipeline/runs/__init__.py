@@ -23,9 +23,9 @@ The feature rooms keep their runs in their own package (``pipeline/humans/runs/`
 here, and nothing here imports them.
 
 Every run takes a frozen settings dataclass (``ExtractSettings``, ``EvaluateSettings``,
-``GenerateSettings``, ``LabelSettings``...; the shared helpers and ``RunResult`` are in
-:mod:`pipeline.runs.settings`), built by its command from the parsed options; ``predict``
-(:mod:`pipeline.systems.run`) still takes the options as they are.
+``GenerateSettings``, ``LabelSettings``...; the shared helpers are in
+:mod:`pipeline.runs.settings`), built by its command from the parsed options, and returns a
+:class:`pipeline.runs.settings.RunResult`.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.vocab`, :mod:`pipeline.formats`,
 :mod:`pipeline.lang`, :mod:`pipeline.nlp`, :mod:`pipeline.core`, :mod:`pipeline.engines`,

@@ -22,7 +22,7 @@ May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -31,22 +31,46 @@ from pipeline.errors import InputError
 
 @dataclass(frozen=True)
 class EvaluateSettings:
-    """What one evaluation is given (``python -m pipeline evaluate``'s options)."""
+    """What one evaluation is given (``python -m pipeline evaluate``'s options): paths become
+    :class:`Path`, the (name, value) lists tuples; checked when built (one
+    :class:`pipeline.errors.InputError` line, the command's messages). What depends on the
+    dataset's kind (a system name given twice, ``max_unmatched`` of a benchmark) is checked by
+    the run once the dataset is read."""
     dataset: Path
-    systems: list[tuple[str, str]] = field(default_factory=list)     # (name, file or ADAPTER[:MODEL])
+    systems: tuple[tuple[str, str], ...] = ()      # (name, file or ADAPTER[:MODEL])
     out: Path | None = None
     resamples: int = 10_000
     seed: int = 0
     allow_missing: bool = False
     max_unmatched: float = 0.01
     ignore_extra: bool = False
-    weights: list[tuple[str, str]] = field(default_factory=list)     # (name, W.json)
+    weights: tuple[tuple[str, str], ...] = ()      # (name, W.json)
     write_conll: Path | None = None
     write_jsonlines: Path | None = None
     jsonlines_vocab: Path | None = None
     report: bool = False
     device: str = "cpu"
     batch_size: int = 8
+
+    def __post_init__(self):
+        from pipeline.runs.settings import as_paths, at_least
+
+        as_paths(self, "dataset", "out", "write_conll", "write_jsonlines", "jsonlines_vocab")
+        for name in ("systems", "weights"):
+            object.__setattr__(self, name, tuple(tuple(pair) for pair in getattr(self, name)))
+        at_least("--resamples", self.resamples, 0)
+        if not self.systems and self.write_conll is None and self.write_jsonlines is None:
+            raise InputError("nothing to do: give --system NAME=FILE (and --out), --write-conll FILE or "
+                             "--write-jsonlines FILE")
+        if self.systems and self.out is None:
+            raise InputError("--out is required with --system")
+
+    @property
+    def outputs(self) -> tuple[Path, ...]:
+        """The outputs an evaluation with these settings writes: ``out`` (with systems), the
+        CoNLL key file, the jsonlines file."""
+        return tuple(p for p in ((self.out if self.systems else None), self.write_conll, self.write_jsonlines)
+                     if p is not None)
 
 
 class Evaluation(Protocol):
@@ -83,8 +107,15 @@ def run_evaluation(kind: Evaluation, s: EvaluateSettings, gold: Any = None, t0: 
     return metrics
 
 
-def evaluate(s: EvaluateSettings) -> int:
-    """The whole ``evaluate`` command once its options are parsed -> the exit status."""
+def evaluate(s: EvaluateSettings):
+    """The whole ``evaluate`` run -> a :class:`pipeline.runs.settings.RunResult`: the exit
+    status and the outputs written (``run.json``'s settings: none of its own)."""
+    from pipeline.runs.settings import RunResult
+
+    return RunResult(_evaluate(s), outputs=s.outputs)
+
+
+def _evaluate(s: EvaluateSettings) -> int:
     from pipeline.core.gold import is_sowinobias
     from pipeline.formats.dataset_files import load_dataset
     from pipeline.runs.eval_benchmark import BenchmarkEvaluation
@@ -92,13 +123,6 @@ def evaluate(s: EvaluateSettings) -> int:
     from pipeline.runs.eval_sowinobias import SoWinoBiasEvaluation
 
     t0 = time.perf_counter()
-    if s.resamples < 0:
-        raise InputError(f"--resamples must be >= 0, got {s.resamples}")
-    if not s.systems and s.write_conll is None and s.write_jsonlines is None:
-        raise InputError("nothing to do: give --system NAME=FILE (and --out), --write-conll FILE or "
-                         "--write-jsonlines FILE")
-    if s.systems and s.out is None:
-        raise InputError("--out is required with --system")
     names = [n for n, _ in s.systems]
     dupes = sorted({n for n in names if names.count(n) > 1})
     data = load_dataset(s.dataset)     # read once, its kind found once; a bad file raises where it is used
@@ -124,7 +148,7 @@ def evaluate(s: EvaluateSettings) -> int:
     return 0
 
 
-def run_adapters(s: EvaluateSettings, data=None) -> list[tuple[str, str]]:
+def run_adapters(s: EvaluateSettings, data=None) -> tuple[tuple[str, str], ...]:
     """``--system NAME=ADAPTER[:MODEL]`` values that are no file but name a registered adapter
     are run on the fly (:mod:`pipeline.systems.run`, as ``predict`` does) into
     ``OUT/predictions``; returns the (name, file) pairs to score (``data``: the dataset
@@ -148,5 +172,5 @@ def run_adapters(s: EvaluateSettings, data=None) -> list[tuple[str, str]]:
     for name, info in summary["systems"].items():
         print(f"{name} ({info['system']}): ran on {len(rows)} documents, {info['n_failed']} failed "
               f"({info['n_cached']} from the cache), {info['seconds']:.1f} s -> {pred_dir}/{name}.jsonl")
-    return [(n, str(pred_dir / f"{n}.{'tsv' if kind in ('sowinobias',) else 'jsonl'}")) if n in specs else (n, v)
-            for n, v in s.systems]
+    return tuple((n, str(pred_dir / f"{n}.{'tsv' if kind in ('sowinobias',) else 'jsonl'}")) if n in specs else (n, v)
+                 for n, v in s.systems)

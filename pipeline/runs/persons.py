@@ -39,15 +39,57 @@ log = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class PersonsSettings:
-    """What one persons run is given (the command's options)."""
-    out: Path
-    corpus: object                  # a pipeline.formats.books.CorpusSpec
+    """What one persons run is given (the command's options): ``out`` and ``cast`` become
+    :class:`Path`, ``corpus`` a :class:`pipeline.formats.books.CorpusSpec` (a path given is read
+    with the default reader options); checked when built (one
+    :class:`pipeline.errors.InputError` line, the command's messages)."""
+    out: Path | None
+    corpus: object                  # a pipeline.formats.books.CorpusSpec, or the corpus path
     model: str | None = None
     workers: int = 1
     cast: Path | None = None
     overwrite: bool = False
     explain: str | None = None      # --explain FORM: print the decisions about FORM, write nothing
     book: str | None = None         # with explain: only this book
+
+    def __post_init__(self):
+        from pipeline.errors import InputError
+        from pipeline.runs.partitions import check_workers
+        from pipeline.runs.settings import as_paths
+
+        as_paths(self, "out", "cast")
+        object.__setattr__(self, "corpus", as_corpus(self.corpus))
+        if self.explain is not None:
+            explained_form(self.explain)
+            return
+        if self.out is None or self.book is not None:
+            raise InputError("--out DIR is needed (and --book only goes with --explain)")
+        check_workers(self.workers)
+
+
+def as_corpus(corpus):
+    """A :class:`pipeline.formats.books.CorpusSpec` as given, or one of a corpus path (str or
+    os.PathLike) with the default reader options."""
+    import os
+
+    from pipeline.errors import InputError
+    from pipeline.formats.books import CorpusSpec
+
+    if isinstance(corpus, CorpusSpec):
+        return corpus
+    if isinstance(corpus, (str, os.PathLike)):
+        return CorpusSpec(path=os.fspath(corpus))
+    raise InputError(f"corpus must be a CorpusSpec or a path, got {type(corpus).__name__}")
+
+
+def explained_form(form: str) -> str:
+    """The form of ``--explain FORM`` with its spaces made single; an empty one is refused."""
+    from pipeline.errors import InputError
+
+    form = " ".join(form.split())
+    if not form:
+        raise InputError("--explain needs a form (a name as written, e.g. Diamond)")
+    return form
 
 
 def _book_row(book_id: str, path: str, status: str = "ok", skip_reason: str = "") -> dict:
@@ -168,18 +210,27 @@ def _done_rows(d: Path) -> list | None:
     return rows if all((d / f).exists() for f in PART_FILES) else None
 
 
-def persons(s: PersonsSettings) -> int:
-    """The whole persons run -> the exit status (``explain``: :func:`explain` instead)."""
+def persons(s: PersonsSettings):
+    """The whole persons run -> a :class:`pipeline.runs.settings.RunResult`: the exit status,
+    the merged files written in ``s.out`` and ``run.json``'s settings (the resolved spaCy
+    model). ``explain``: :func:`explain` instead (nothing written, the same settings)."""
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs.settings import RunResult
+
+    recorded = {"model": resolve_model_name(s.model)}        # run.json's settings
     if s.explain is not None:
-        return explain(ExplainSettings(form=s.explain, corpus=s.corpus, book=s.book, model=s.model, cast=s.cast))
+        status = explain(ExplainSettings(form=s.explain, corpus=s.corpus, book=s.book, model=s.model, cast=s.cast))
+        return RunResult(status, settings=recorded)
+    status = _persons(s)
+    return RunResult(status, outputs=tuple(s.out / name for name in OUTPUTS), settings=recorded)
+
+
+def _persons(s: PersonsSettings) -> int:
     from pipeline.errors import InputError
     from pipeline.formats.books import check_out_outside, plan_corpus
     from pipeline.formats.files import output_lock
-    from pipeline.runs.partitions import check_cast, check_workers
+    from pipeline.runs.partitions import check_cast
 
-    if s.out is None or s.book is not None:
-        raise InputError("--out DIR is needed (and --book only goes with --explain)")
-    check_workers(s.workers)
     plan = plan_corpus(s.corpus)
     spec = plan.spec
     cast = check_cast(s.cast, plan)          # read once per run
@@ -251,12 +302,20 @@ MAX_EXPLAINED_PARAGRAPHS = 400      # the paragraphs holding the form that go th
 
 @dataclass(frozen=True)
 class ExplainSettings:
-    """``persons --explain FORM [--book ID]``: what the pipeline decided about a form."""
+    """``persons --explain FORM [--book ID]``: what the pipeline decided about a form (its
+    spaces made single; an empty form refused when built)."""
     form: str
-    corpus: object                  # a pipeline.formats.books.CorpusSpec
+    corpus: object                  # a pipeline.formats.books.CorpusSpec, or the corpus path
     book: str | None = None
     model: str | None = None
     cast: Path | None = None
+
+    def __post_init__(self):
+        from pipeline.runs.settings import as_paths
+
+        as_paths(self, "cast")
+        object.__setattr__(self, "corpus", as_corpus(self.corpus))
+        object.__setattr__(self, "form", explained_form(self.form))
 
 
 def explain(s: ExplainSettings) -> int:
@@ -275,9 +334,7 @@ def explain(s: ExplainSettings) -> int:
     from pipeline.report.persons import explanation
     from pipeline.runs.partitions import check_cast
 
-    form = " ".join(s.form.split())
-    if not form:
-        raise InputError("--explain needs a form (a name as written, e.g. Diamond)")
+    form = s.form
     plan = plan_corpus(s.corpus)
     overrides = check_cast(s.cast, plan)
     word = re.compile(rf"(?<![\w]){re.escape(form)}(?![\w])")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.runs.settings import as_paths
+from pipeline.runs.settings import RunResult, as_paths
 
 
 @dataclass(frozen=True)
@@ -59,10 +59,11 @@ class PredictSettings:
         check_device(self.device)
 
 
-def predict(s: PredictSettings) -> int:
+def predict(s: PredictSettings) -> RunResult:
     """Every system of ``s`` over the dataset's rows into ``s.out`` (:func:`pipeline.systems.run.
-    run_system`, :func:`pipeline.systems.run.write_outputs`), then a line per system -> the exit
-    status."""
+    run_system`, :func:`pipeline.systems.run.write_outputs`), then a line per system -> a
+    :class:`pipeline.runs.settings.RunResult`: the exit status, ``s.out`` and the counts of each
+    system (``summary``: ``predict.json``'s); ``run.json``'s settings: none of its own."""
     from pipeline.systems.run import read_rows, run_system, write_outputs
 
     kind, rows = read_rows(s.dataset)
@@ -84,4 +85,4 @@ def predict(s: PredictSettings) -> int:
               f"{names} --out OUT")
     print(f"{Path(s.dataset).name}: {len(rows)} {kind} rows -> {s.out}/NAME.jsonl, NAME.tsv, answers.parquet, "
           "predict.json")
-    return 0
+    return RunResult(0, outputs=(s.out,), summary=summary)

@@ -266,15 +266,19 @@ def test_write_jsonlines_with_a_bert_vocabulary(tmp_path, data):
 
 def test_predict_from_python_with_its_settings(tmp_path, data, capsys):
     """The predict run takes typed settings, no Namespace (issue 47 item 2): the same files as
-    the command; bad settings are one InputError line when built."""
+    the command, a RunResult naming its output and counts; bad settings are one InputError line
+    when built."""
     from pipeline.errors import InputError
     from pipeline.runs.predict import PredictSettings, predict
+    from pipeline.runs.settings import RunResult
 
     assert main(["predict", "--dataset", str(data), "--system", "o=test-oracle:m", "--out", str(tmp_path / "cli"),
                  "--no-progress"]) == 0
     s = PredictSettings(dataset=str(data), systems=["o=test-oracle:m"], out=tmp_path / "py", progress=False)
     assert s.dataset == data and s.systems[0].adapter == "test-oracle"
-    assert predict(s) == 0
+    result = predict(s)
+    assert isinstance(result, RunResult) and result.status == 0 and result.outputs == (s.out,)
+    assert result.settings == {} and result.summary["systems"]["o"]["n_answered"] == 6 == result.summary["n_rows"] - 2
     for name in ("o.jsonl", "o.tsv"):
         assert (tmp_path / "py" / name).read_bytes() == (tmp_path / "cli" / name).read_bytes(), name
     pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "py" / "answers.parquet"),

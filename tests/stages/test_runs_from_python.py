@@ -405,3 +405,102 @@ def test_the_example_of_docs_architecture_runs(tmp_path, monkeypatch):
         exec(compile(code, "docs/architecture.md", "exec"), {})
     assert shown and shown[0] in out.getvalue()
     assert (tmp_path / "sowinobias-sample" / "sowinobias.parquet").is_file()
+
+
+def test_persons_from_python(tmp_path):
+    """persons called with PersonsSettings (no Namespace): typed paths, a corpus given as a path,
+    the command's files and run.json's settings (the resolved model) in a RunResult; --explain
+    too; checked when built with the command's messages."""
+    import json
+
+    from pipeline.formats.books import CorpusSpec
+    from pipeline.formats.run_record import RECORD
+    from pipeline.nlp.load import resolve_model_name
+    from pipeline.runs.persons import ExplainSettings, PersonsSettings, persons
+    from tests.stages.test_persons import corpus
+
+    books = corpus(tmp_path)
+    s = PersonsSettings(out=str(tmp_path / "py"), corpus=str(books))
+    assert s.out == tmp_path / "py" and s.corpus == CorpusSpec(path=str(books))
+    result, text = _quiet(lambda: persons(s))
+    names = ("persons.parquet", "cast.parquet", "cast.tsv")
+    assert isinstance(result, RunResult)
+    assert result == RunResult(0, tuple(s.out / n for n in names), {"model": resolve_model_name(None)})
+    assert _cli(["persons", "--corpus", books, "--out", tmp_path / "cli"]) == 0
+    _same_files(tmp_path / "py", tmp_path / "cli", names)
+    record = json.loads((tmp_path / "cli" / RECORD).read_text())
+    assert list(record["settings"].items()) == list(result.settings.items())
+    explained, text = _quiet(lambda: persons(PersonsSettings(out=None, corpus=books, explain="  Emma ")))
+    assert explained == RunResult(0, (), {"model": resolve_model_name(None)}) and "Emma" in text
+    assert ExplainSettings(form=" Mr.  Knightley ", corpus=books).form == "Mr. Knightley"
+    with pytest.raises(InputError, match=r"--out DIR is needed \(and --book only goes with --explain\)"):
+        PersonsSettings(out=None, corpus=books)
+    with pytest.raises(InputError, match="--workers must be at least 1"):
+        PersonsSettings(out=tmp_path / "x", corpus=books, workers=0)
+    with pytest.raises(InputError, match=r"--explain needs a form \(a name as written, e.g. Diamond\)"):
+        PersonsSettings(out=None, corpus=books, explain=" ")
+
+
+def test_evaluate_from_python(tmp_path):
+    """evaluate called with EvaluateSettings (no Namespace): typed paths and tuples, the command's
+    files, a RunResult naming the outputs (run.json's settings: none); checked when built."""
+    import json
+
+    from pipeline.formats.run_record import RECORD
+    from pipeline.runs.evaluate import EvaluateSettings, evaluate
+    from tests.stages.gap_fixtures import write_toy_gap
+    from tests.stages.test_evaluate import write_gold, write_system
+
+    gold, system = write_gold(tmp_path / "gold.tsv"), write_system(tmp_path / "sys.tsv")
+    s = EvaluateSettings(dataset=str(gold), systems=[["s", str(system)]], out=str(tmp_path / "py"), resamples=50)
+    assert s.dataset == gold and s.out == tmp_path / "py" and s.systems == (("s", str(system)),)
+    result, text = _quiet(lambda: evaluate(s))
+    assert isinstance(result, RunResult) and result == RunResult(0, (s.out,))
+    assert _cli(["evaluate", "--dataset", gold, "--system", f"s={system}", "--out", tmp_path / "cli",
+                 "--resamples", "50"]) == 0
+    assert json.loads((tmp_path / "py" / "metrics.json").read_text()) == \
+        json.loads((tmp_path / "cli" / "metrics.json").read_text())
+    assert json.loads((tmp_path / "cli" / RECORD).read_text())["settings"] == result.settings == {}
+    toy = write_toy_gap(tmp_path / "toy.tsv")
+    key = tmp_path / "key.conll"
+    result, _ = _quiet(lambda: evaluate(EvaluateSettings(dataset=toy, write_conll=str(key))))
+    assert result == RunResult(0, (key,)) and key.is_file()
+    with pytest.raises(InputError, match="--resamples must be >= 0, got -1"):
+        EvaluateSettings(dataset=gold, systems=[("s", system)], out=tmp_path / "x", resamples=-1)
+    with pytest.raises(InputError, match="nothing to do: give --system NAME=FILE"):
+        EvaluateSettings(dataset=gold)
+    with pytest.raises(InputError, match="--out is required with --system"):
+        EvaluateSettings(dataset=gold, systems=[("s", system)])
+
+
+def test_annotate_import_from_python(tmp_path):
+    """annotate-import called with ImportSettings (no Namespace): typed paths, the command's
+    dataset, a RunResult with its outputs and counts (run.json's settings: none); checked when
+    built with the command's messages."""
+    import json
+
+    from pipeline.annotation.runs.import_answers import ImportSettings, annotate_import
+    from pipeline.formats.run_record import RECORD
+    from tests.annotation.helpers import scenario, write_quadruples
+    from tests.annotation.test_annotate_import import write_mturk_results
+
+    _, rows, answers = scenario()
+    quads, results = tmp_path / "q.parquet", tmp_path / "results.csv"
+    write_quadruples(rows, quads)
+    write_mturk_results(results, rows, answers)
+    s = ImportSettings(results=str(results), quadruples=str(quads), out=str(tmp_path / "py"), drop_real_people=True,
+                       annotator_ids=str(tmp_path / "key.csv"))
+    assert (s.results, s.quadruples, s.out, s.annotator_ids) == (results, quads, tmp_path / "py", tmp_path / "key.csv")
+    result, text = _quiet(lambda: annotate_import(s))
+    assert isinstance(result, RunResult) and result.status == 0 and result.settings == {}
+    assert result.outputs == (s.out, s.annotator_ids) and s.annotator_ids.is_file()
+    assert result.summary["funnel"]["balanced"] == 2 and result.summary["instances"] == 8
+    assert "funnel (quadruples): originals 9 -> " in text
+    assert _cli(["annotate-import", "--results", results, "--quadruples", quads, "--out", tmp_path / "cli",
+                 "--drop-real-people"]) == 0     # the same salt file (beside the results): the same pseudonyms
+    _same_files(tmp_path / "py", tmp_path / "cli", ["dataset.parquet", "dataset.tsv", "votes.parquet"])
+    assert json.loads((tmp_path / "cli" / RECORD).read_text())["settings"] == result.settings
+    with pytest.raises(InputError, match="assignments must be at least 1"):
+        ImportSettings(results=results, quadruples=quads, out=tmp_path / "x", assignments=0)
+    with pytest.raises(InputError, match=r"--annotator-ids must lie outside --out \(the published directory\)"):
+        ImportSettings(results=results, quadruples=quads, out=tmp_path / "x", annotator_ids=tmp_path / "x" / "k.csv")

@@ -53,7 +53,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "mode 0600, outside --out); the published files never hold raw ids")
 
 
-def run(args) -> int:
+def run(args):
     from dataclasses import fields
 
     from pipeline.annotation.runs.import_answers import ImportSettings, annotate_import

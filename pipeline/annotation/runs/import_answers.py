@@ -43,7 +43,8 @@ files :mod:`pipeline.annotation.formats.annotator_key`; the pseudonyms :mod:`pip
 May import: the standard library; inside functions: :mod:`pipeline.core`,
 :mod:`pipeline.formats`, :mod:`pipeline.annotation.report`, :mod:`pipeline.annotation.formats.store`
 (read_answers, annotator_salt),
-:mod:`pipeline.annotation.runs.rows`, :mod:`pipeline.errors`; also :mod:`pipeline.vocab`.
+:mod:`pipeline.annotation.runs.rows`, :mod:`pipeline.errors`, :mod:`pipeline.runs.settings`; also
+:mod:`pipeline.vocab`.
 """
 
 from __future__ import annotations
@@ -133,24 +134,45 @@ def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: 
 
 @dataclass(frozen=True)
 class ImportSettings:
-    """What one annotation import is given (``annotate-import``'s options)."""
-    results: str
-    quadruples: str
-    out: str
+    """What one annotation import is given (``annotate-import``'s options): paths become
+    :class:`Path`; checked when built (one :class:`pipeline.errors.InputError` line, the
+    command's messages)."""
+    results: Path
+    quadruples: Path
+    out: Path
     assignments: int = 3
     seed: int = 0
     drop_real_people: bool = False
-    real_people: str | None = None
-    check_items: str | None = None
+    real_people: Path | None = None
+    check_items: Path | None = None
     min_check_accuracy: float | None = None
     license: str = LICENSE
     model: str | None = None
-    salt_file: str | None = None
-    annotator_ids: str | None = None
+    salt_file: Path | None = None
+    annotator_ids: Path | None = None
+
+    def __post_init__(self):
+        from pipeline.runs.settings import as_paths
+
+        as_paths(self, "results", "quadruples", "out", "real_people", "check_items", "salt_file", "annotator_ids")
+        if self.assignments < 1:
+            raise InputError("assignments must be at least 1", self.results)
+        if self.annotator_ids is not None and self.annotator_ids.resolve().is_relative_to(self.out.resolve()):
+            raise InputError("--annotator-ids must lie outside --out (the published directory)", self.annotator_ids)
 
 
-def annotate_import(args: ImportSettings) -> int:
-    """The whole import -> the exit status."""
+def annotate_import(args: ImportSettings):
+    """The whole import -> a :class:`pipeline.runs.settings.RunResult`: the exit status, the
+    outputs written (``out``, the private key file), the counts reported (``summary``: the
+    funnel, the answers and annotators counted); ``run.json``'s settings: none of its own."""
+    from pipeline.runs.settings import RunResult
+
+    status, summary = _import(args)
+    return RunResult(status, outputs=(args.out,) + ((args.annotator_ids,) if args.annotator_ids else ()),
+                     summary=summary)
+
+
+def _import(args: ImportSettings) -> tuple[int, dict]:
     from pipeline.annotation.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row
     from pipeline.annotation.core.votes import aggregate, real_people_set
     from pipeline.annotation.core.pseudonyms import pseudonymise
@@ -231,4 +253,5 @@ def annotate_import(args: ImportSettings) -> int:
         f"{k.replace('_', ' ')} {v}" for k, v in f.items() if v is not None))
     print(f"wrote {len(result.dataset)} instances to {Path(args.out) / 'dataset.parquet'}, "
           "votes.parquet, README.md (a Hugging Face dataset directory), dataset.tsv, summary.json")
-    return 0
+    return 0, {"funnel": dict(f), "answers": len(answers), "annotators": len(s["annotators"]),
+               "instances": len(result.dataset), "rejected": rejected}

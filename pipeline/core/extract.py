@@ -735,16 +735,17 @@ def _article_before(doc, m: NameMention) -> str:
 
 
 def _generation(doc, m: NameMention) -> str:
-    """The word before ``m`` that names another generation ("the late Mr. Darcy"; "old" only
-    before a bare untitled name: "old Wickham", not "poor old Mr. Woodhouse"), or ""."""
+    """The word before ``m`` that names another generation ("the late Mr. Darcy"; "old" and
+    "young" only before a bare untitled name: "old Wickham", "young Perkins", not "poor old Mr.
+    Woodhouse"), or ""."""
     j = m.token_start - 1
     while j >= 0 and doc[j].is_space:
         j -= 1
     if j < 0:
         return ""
     word = doc[j].lower_
-    if word in GENERATION_WORDS or (word == "old" and not m.title and doc[j].text == "old"):
-        return word
+    if word in GENERATION_WORDS or (word in ("old", "young") and not m.title and doc[j].text == word):
+        return word                     # "young Perkins" (the son) beside "Mrs. Perkins"
     return ""
 
 

@@ -47,6 +47,7 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 # people ("Mr. Laurence" and Laurie, his grandson)
 TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
+LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
 _WORD = rf"[{_UP}][{_LO}]+(?:['’-][{_UP}{_LO}]+)*"
 _SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
@@ -290,17 +291,19 @@ class BookAliases:
         return JOIN
 
 
-def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = False, lower: Counter | None = None) -> None:
+def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = False, lower: Counter | None = None,
+          given: bool = False) -> None:
     """Count one full name (``words``: a run without its title, given name first; ``initial``:
     the run starts a sentence, where a word the book also writes in lower case is no name:
-    "Even Dobbin", "Young Osborne")."""
+    "Even Dobbin", "Young Osborne"; ``given``: the book shows the first word to be a given name,
+    whatever the name lists say)."""
     if title and len(words) == 1:       # "Mr. Shaw", "Mr. Joseph"
         w = words[0].lower()
         aliases.titled.setdefault(w, Counter())[title] += 1
         if _given_like(words[0]):
             aliases.titled_given.setdefault(w, Counter())[title] += 1
         return
-    while words and (not (_given_like(words[0]) or (len(words) > 1 and pet_like(words[0])))
+    while words and not given and (not (_given_like(words[0]) or (len(words) > 1 and pet_like(words[0])))
                      or (initial and not title and lower is not None and lower[words[0].lower()])):
         words = words[1:]               # "Poor Amelia Sedley", "Dear Lucilla"
         initial = False
@@ -332,6 +335,7 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
     if lower is None:
         lower = Counter(_LOWER_WORD.findall(text))
     aliases = BookAliases()
+    unknown = []            # untitled two-word runs whose first word no name list knows
     for m in _RUN.finditer(text):
         lead, period, rest = m.group(1), m.group(2), m.group(3)
         words = rest.split()
@@ -347,6 +351,16 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
                 break
         initial = bool(_SENTENCE_END.search(text, max(0, m.start() - 3), m.start()))
         _full(aliases, title, words, initial, lower)
+        if not title and len(words) == 2 and not (_given_like(words[0]) or pet_like(words[0])):
+            unknown.append(words)
+    for first, last in unknown:
+        # "Bathsheba Everdene": a given name no list knows, before a word the book titles alone
+        # ("Miss Everdene"), itself never after "Mr."/"Mrs." (a surname) and (almost) never
+        # written in lower case
+        if last.lower() in aliases.titled and not _title(first) and not _patronymic(first) \
+                and not {"mr", "mrs"} & set(aliases.titled.get(first.lower(), ())) \
+                and lower[first.lower()] <= LOWER_SHARE * text.count(first):
+            _full(aliases, "", [first, last], given=True)
     for m in _GENERATION.finditer(text):
         aliases.elder[(_title(m.group(1)), m.group(2).lower())] += 1
     for m in _AND.finditer(text):

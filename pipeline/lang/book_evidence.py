@@ -63,6 +63,7 @@ PLACE_MIN = 2
 PLACE_RATIO = 2.0
 TITLE_MIN = 2
 PRONOUN_MIN = 3
+FEW_VOTES = 2           # unanimous gendered evidence the learned gender may not contradict
 PRONOUN_SHARE = 0.75
 APPOSITION_WEIGHT = 3
 LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
@@ -298,7 +299,13 @@ class BookEvidence:
             g, k = votes.most_common(1)[0]
             if k / n >= PRONOUN_SHARE:
                 return g, "book:appositions" if ev.appositions.get(g) else "book:pronouns"
-        return self.model_gender(form)
+        found = self.model_gender(form)
+        said = {x for x, k in votes.items() if k and x in (MASCULINE, FEMININE)}
+        if found is not None and not n_t and n >= FEW_VOTES and len(said) == 1 and found[0] not in said:
+            # "Tana in his white coat", twice: the book's few votes, all one way, outweigh the
+            # model, which leans on the name lists (Tana: a woman's name)
+            return said.pop(), "book:pronouns"
+        return found
 
     def model_gender(self, form: str) -> tuple[str, str] | None:
         """The learned gender of ``form`` (:mod:`pipeline.lang.person_model`) where the rules

@@ -134,6 +134,10 @@ def test_extract_chunks_counts_the_refused_pronouns(nlp):
     ("Although she admired Clara, Eleanor would not say so to William or to Thomas Wickham, the son of Wickham.",
      False),
     ("Although she admired Clara, Eleanor would not say so to old Wickham or to Thomas.", False),
+    # read, seed 20261139: "young Perkins" (the son) grouped with his mother, "Mrs. Perkins"
+    ("Although she admired Mrs. Perkins, Eleanor would not say so to William, for young Perkins had hit Thomas.",
+     True),
+    ("Although she admired Clara, Eleanor would not say so to young Wickham or to Thomas.", False),
 ])
 def test_one_name_for_two_generations_refuses_the_window(nlp, text, refused):
     doc = nlp(text)

@@ -354,3 +354,31 @@ def test_a_pet_form_of_two_formal_names_in_the_book_reaches_no_surname():
     aliases = book_aliases(book)
     assert aliases.pet_surname("teddy") is None
     assert book_aliases("Edward Hale ran. Edward Hale fell. Mr. Hale sat. ").pet_surname("teddy") == ("edward", "hale")
+
+
+# ------------------------------------------------- a given name no name list knows -------
+
+EVERDENE = ("Bathsheba Everdene came to the farm. Miss Everdene was proud. James Everdene, her "
+            "uncle, was dead. Bathsheba laughed. The sheep came in. Bathsheba Everdene rode off. "
+            "Boldwood Farm lay beyond.")
+
+
+def test_a_given_name_no_list_knows_is_read_from_the_book():
+    # read, seed 20261136: "Miss Everdene" and "Bathsheba" (gender-guesser knows no Bathsheba)
+    # were two women in one window; the book writes "Bathsheba Everdene" before a surname it
+    # titles alone ("Miss Everdene")
+    a = book_aliases(EVERDENE)
+    assert a.surname_of("bathsheba") == "everdene"
+    assert "bathsheba" in a.given_names("everdene", F)
+    names, ok, _ = grouped("They were those of Miss Everdene and Gabriel. When Bathsheba's figure came...",
+                           ["Miss Everdene", "Bathsheba", "Gabriel"], EVERDENE,
+                           genders={"Bathsheba": (F, "book:pronouns")})
+    assert ["Bathsheba", "Miss Everdene"] in names
+
+
+def test_an_unknown_first_word_counts_only_before_a_titled_surname():
+    # "Boldwood Farm": no one titles "Farm"; "Sheep Everdene"-like runs of a word the book writes
+    # in lower case, and a surname after "Mr." ("Mr. Boldwood") first in a run, are no given names
+    a = book_aliases(EVERDENE + " The sheep ran. Sheep Everdene was a joke. Mr. Boldwood came. Boldwood Everdene.")
+    assert a.surname_of("boldwood") is None
+    assert a.surname_of("sheep") is None

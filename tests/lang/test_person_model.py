@@ -130,3 +130,20 @@ def test_a_command_without_its_model_file_stops_with_one_line_naming_the_trainin
     err = capsys.readouterr().err.strip()
     assert code == 2
     assert err.startswith("error: ") and "make train-persons" in err and "\n" not in err
+
+
+def test_the_learned_gender_never_contradicts_the_books_few_unanimous_votes():
+    # read, seed 20261139: Tana (gender-guesser: a woman's name), Anthony's manservant, "in his
+    # white coat" twice in the book and never "she": the model, leaning on the name list, said
+    # feminine 0.95 and three quadruples read him as a woman
+    n = len(pm.FEATURES)
+    sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
+    model = pm.PersonModel(_spec(person=sure, gender=sure, thresholds={"person": 0.9, "gender": 0.9}))
+    two = book_evidence("Tana came in his white coat. Tana grinned. Later Tana came back in his apron.", model=None)
+    assert sum(two.forms["Tana"].pronouns.values()) == 2
+    two.model = pm.BookScores(model, two)
+    assert two.model.gender("Tana")[0] == "feminine"
+    assert two.gender("Tana") == ("masculine", "book:pronouns")
+    one = book_evidence("Tana came in his white coat. Tana grinned.", model=None)
+    one.model = pm.BookScores(model, one)
+    assert one.gender("Tana") == ("feminine", "book:model")        # one vote: the model decides

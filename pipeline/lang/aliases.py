@@ -28,7 +28,8 @@ the prune and full strategies of extract see the same table), and gathers:
 * :meth:`BookAliases.titled_surname`: whether a titled surname ("Miss Marjoribanks", "Mr.
   Shaw") is the person with a given name: see the rule in ``docs/persons.md``, "Aliases".
 
-May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.pronouns`, the standard library.
+May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.gendered_words`,
+:mod:`pipeline.lang.places`, :mod:`pipeline.lang.pronouns`, the standard library.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ from dataclasses import dataclass, field
 from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, _patronymic,
                                   any_title, derived_pet_form, given_like, guess, one_given_name, pet_like,
                                   public_nicknames, title_case, title_gender)
+from pipeline.lang.gendered_words import gender_of
+from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 # sentences that name a titled surname and a bare given name together, from which they are two
@@ -48,6 +51,7 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
+UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
 _WORD = rf"[{_UP}][{_LO}]+(?:['’-][{_UP}{_LO}]+)*"
 _SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
@@ -352,15 +356,26 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
         initial = bool(_SENTENCE_END.search(text, max(0, m.start() - 3), m.start()))
         _full(aliases, title, words, initial, lower)
         if not title and len(words) == 2 and not (_given_like(words[0]) or pet_like(words[0])):
-            unknown.append(words)
-    for first, last in unknown:
-        # "Bathsheba Everdene": a given name no list knows, before a word the book titles alone
-        # ("Miss Everdene"), itself never after "Mr."/"Mrs." (a surname) and (almost) never
-        # written in lower case
-        if last.lower() in aliases.titled and not _title(first) and not _patronymic(first) \
+            unknown.append(tuple(words))
+    counted = Counter(unknown)
+    runs_of = Counter()
+    for (first, _), k in counted.items():
+        runs_of[first] += k
+    for (first, last), k in counted.items():
+        # "Bathsheba Everdene": a given name no list knows, written at least twice before a word
+        # the book titles alone at least twice ("Miss Everdene"), in two thirds of the word's
+        # runs ("Congressman Smith", "Congressman Todd": a title); itself no title, nor a title's plural
+        # ("Misses Dashwood"), no gendered word ("Missis Gummidge"), never after "Mr."/"Mrs." (a
+        # surname), no known place ("London Lydia", a line's end and the next line's start) and
+        # (almost) never in lower case
+        if k >= UNKNOWN_GIVEN_MIN and sum(aliases.titled.get(last.lower(), Counter()).values()) >= UNKNOWN_GIVEN_MIN \
+                and k >= SURNAME_SHARE * runs_of[first] and not _title(first) \
+                and not _title(re.sub(r"e?s$", "", first)) and not _patronymic(first) \
                 and not {"mr", "mrs"} & set(aliases.titled.get(first.lower(), ())) \
+                and not known_place(first) and gender_of(first) is None \
                 and lower[first.lower()] <= LOWER_SHARE * text.count(first):
-            _full(aliases, "", [first, last], given=True)
+            for _ in range(k):
+                _full(aliases, "", [first, last], given=True)
     for m in _GENERATION.finditer(text):
         aliases.elder[(_title(m.group(1)), m.group(2).lower())] += 1
     for m in _AND.finditer(text):

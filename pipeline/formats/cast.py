@@ -13,7 +13,8 @@ gives back with ``--cast FILE``.
 * a small TSV of ``book_id<TAB>form<TAB>masculine|feminine|not-a-person`` (a header line
   ``book_id form gender`` is optional); ``*`` as book id applies to every book.
 
-Read with :mod:`csv` (tab-separated, no quoting). Errors name the file and row: an unknown
+Read once per run (:func:`read_cast_file`: the bytes hashed for the run's ``cast_sha256`` and
+parsed from one read), with :mod:`csv` (tab-separated, no quoting). Errors name the file and row: an unknown
 gender word, a form given twice for one book (forms differing only in case are one form), a
 book's entry giving a form another gender than a ``*`` entry does, a missing field; :func:`check_books` refuses a
 book id the corpus does not have.
@@ -24,6 +25,8 @@ May import: :mod:`pipeline.errors`, :mod:`pipeline.formats.files`, the standard 
 from __future__ import annotations
 
 import csv
+import io
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import InputError
@@ -34,17 +37,41 @@ FORM_SEPARATOR = " | "
 ALL_BOOKS = "*"
 
 
-def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, str]]:
-    """``{book_id: {form: gender}}`` from a cast file (see the module docstring). In an edited
-    ``cast.tsv`` each row is one person's alias cluster: a form in two clusters of one book is
-    refused (naming both rows), and so is a cluster whose forms carry titles of two genders, or
-    titles of the other gender than its own, when the caller passes ``title_gender`` (word ->
-    ``masculine`` / ``feminine`` / None: the English layer's titles)."""
+@dataclass(frozen=True)
+class CastFile:
+    """A ``--cast`` file read once: its path, the sha256 of the bytes read (a run's
+    ``cast_sha256`` setting) and the overrides parsed from the same bytes
+    (``{book_id or "*": {form: gender}}``)."""
+    path: Path
+    sha256: str
+    overrides: dict = field(hash=False)
+
+
+def read_cast_file(path: Path, title_gender=None) -> CastFile:
+    """Read a cast file once: its bytes hashed and parsed (:func:`parse_cast`) from one read."""
+    import hashlib
+
     try:
-        with open(path, encoding="utf-8-sig", newline="") as f:
-            rows = list(csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+        with open(path, "rb") as f:
+            data = f.read()
+        text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"cannot read the cast file: {exc}", path) from exc
+    return CastFile(Path(path), hashlib.sha256(data).hexdigest(), parse_cast(text, path, title_gender))
+
+
+def read_cast_overrides(path: Path, title_gender=None) -> dict[str, dict[str, str]]:
+    """``{book_id: {form: gender}}`` from a cast file (:func:`read_cast_file` without the hash)."""
+    return read_cast_file(path, title_gender).overrides
+
+
+def parse_cast(text: str, path: Path, title_gender=None) -> dict[str, dict[str, str]]:
+    """``{book_id: {form: gender}}`` from the text of a cast file ``path`` (see the module
+    docstring). In an edited ``cast.tsv`` each row is one person's alias cluster: a form in two
+    clusters of one book is refused (naming both rows), and so is a cluster whose forms carry
+    titles of two genders, or titles of the other gender than its own, when the caller passes
+    ``title_gender`` (word -> ``masculine`` / ``feminine`` / None: the English layer's titles)."""
+    rows = list(csv.reader(io.StringIO(text, newline=""), delimiter="\t", quoting=csv.QUOTE_NONE))
     if not rows:
         raise InputError("empty cast file", path)
     header = [h.strip().lower() for h in rows[0]]
@@ -144,10 +171,7 @@ def write_cast_tsv(rows: list[dict], path: Path) -> None:
                         r["gender"], r["evidence"]])
 
 
-def cast_fingerprint(path: Path | None) -> str:
-    """sha256 of a cast file's bytes ("" without one): part of a run's settings."""
-    if path is None:
-        return ""
-    import hashlib
-
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+def cast_fingerprint(cast: CastFile | None) -> str:
+    """sha256 of a cast file's bytes, as read once by the run ("" without one): part of a run's
+    settings."""
+    return "" if cast is None else cast.sha256

@@ -292,10 +292,11 @@ def consolidate(out: Path, keys: list[str], not_read: list[dict] | None = None,
 
 # ------------------------------------------------------------------ manifest -------------
 
-def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path | None = None) -> dict:
+def run_settings(model: str, strategy: str, nlp=None, spec=None, cast=None) -> dict:
     """The settings of a run that change its results (``nlp``: the loaded pipeline; without it
     only the settings known before loading; ``spec``: the corpus options, whose reader
-    settings are compared too)."""
+    settings are compared too; ``cast``: the run's :class:`pipeline.formats.cast.CastFile`,
+    read once, or None)."""
     from pipeline.core import extract as core
     from pipeline.formats.books import BOOK_ID_RULE, CorpusSpec
     from pipeline.nlp import prune
@@ -307,7 +308,7 @@ def run_settings(model: str, strategy: str, nlp=None, spec=None, cast_file: Path
                 "book_id_rule": BOOK_ID_RULE, "corpus": (spec or CorpusSpec(path="")).settings(),
                 "window_rules": "fifth-person-v1"}
     from pipeline.formats.cast import cast_fingerprint
-    settings["cast_sha256"] = cast_fingerprint(cast_file)
+    settings["cast_sha256"] = cast_fingerprint(cast)
     if nlp is not None:
         import spacy
 
@@ -446,7 +447,7 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     check_workers(s.workers)
     plan = plan_corpus(s.corpus)
     spec = plan.spec
-    cast = check_cast(s.cast, plan)       # read once, checked before anything is written
+    cast = check_cast(s.cast, plan)       # read once (hashed and parsed), checked before anything is written
     model = nlp_mod.resolve_model_name(s.model)
     fingerprint = run_fingerprint(model)
     old = None
@@ -456,9 +457,9 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
             clear_output(out)
         else:
             old = read_manifest(out)
-            check_manifest(out, old, run_settings(model, s.strategy, spec=spec, cast_file=s.cast), fingerprint)
+            check_manifest(out, old, run_settings(model, s.strategy, spec=spec, cast=cast), fingerprint)
     nlp = nlp_mod.load(model)      # fail fast with a one-line error when the model is missing
-    settings = run_settings(model, s.strategy, nlp, spec=spec, cast_file=s.cast)
+    settings = run_settings(model, s.strategy, nlp, spec=spec, cast=cast)
     check_manifest(out, old, settings)
     out.mkdir(parents=True, exist_ok=True)
     if old is None:

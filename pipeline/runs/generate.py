@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 log = logging.getLogger(__name__)
@@ -82,7 +82,7 @@ def _read_instances(path: Path, skip_bad: bool) -> tuple[list[dict], int]:
     return good, bad
 
 
-def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
+def _gap_instances(path: Path, args, stats: dict, overrides: dict | None = None) -> list[tuple]:
     from pipeline.runs.progress import track
 
     from pipeline.core.gap_rows import persons_found, qualified_gap_instance
@@ -113,7 +113,6 @@ def _gap_instances(path: Path, args, stats: dict) -> list[tuple]:
     docs = nlp.pipe((r["Text"] for r in rows), batch_size=args.batch_size)
     added_total = 0
     refused = stats["refused"] = []
-    overrides = _cast(args)
     for row, doc in track(zip(rows, docs), total=len(rows), desc="generate: NER on GAP texts", unit="row"):
         if overrides:
             from pipeline.core.cast import EVIDENCE_KEY
@@ -239,14 +238,15 @@ class GenerateSettings:
 @dataclass(frozen=True)
 class BookOptions:
     """What a worker needs to make one book's quadruples (picklable: sent to pool and Dask
-    workers; paths as strings, the same on every machine)."""
+    workers; paths as strings, the same on every machine; ``cast``: the ``--cast`` overrides
+    the book needs, as data: the file is read once, by the run)."""
     instances: str
     gendered_words: tuple[str, ...] = ()
     name_forms: str = "person"
     skip_bad_rows: bool = False
     model: str | None = None
     batch_size: int = 64
-    cast: str | None = None
+    cast: dict | None = field(default=None, hash=False)
     no_recheck: bool = False
     recheck_components: str = "needed"      # "all": the full pipeline (perf comparison only)
 
@@ -302,7 +302,7 @@ def process_book(book_id: str, items: list[tuple[int, dict]], opts: BookOptions)
         except InputError as exc:
             result["input_error"] = (str(exc), None, None)
             return result
-        recheck = _recheck(made, opts, words, casts)
+        recheck = _recheck(made, opts, words, casts, overrides=opts.cast)
         made = [m for m, ok in zip(made, recheck["ok"]) if ok]
     rows, originals, words_count, name_swaps, constructed = _tally(made)
     result["rows"] = rows
@@ -377,8 +377,9 @@ def part_done(out: Path, book_id: str, digest: str) -> bool:
 
 # ------------------------------------------------------------------ identity -------------
 
-def run_settings(args, model: str | None) -> dict:
-    """The settings that change a book's part (compared on a rerun; see :data:`COMPARED`)."""
+def run_settings(args, model: str | None, cast=None) -> dict:
+    """The settings that change a book's part (compared on a rerun; see :data:`COMPARED`;
+    ``cast``: the run's :class:`pipeline.formats.cast.CastFile`, read once, or None)."""
     from pipeline.formats.cast import cast_fingerprint
     from pipeline.formats.files import sha256_file
 
@@ -387,7 +388,7 @@ def run_settings(args, model: str | None) -> dict:
         p = Path(name)
         lists.append([name, sha256_file(p) if p.is_file() else ""])
     return {"model": model if not args.no_recheck else None, "name_forms": args.name_forms,
-            "word_lists": lists, "no_recheck": args.no_recheck, "cast_sha256": cast_fingerprint(args.cast),
+            "word_lists": lists, "no_recheck": args.no_recheck, "cast_sha256": cast_fingerprint(cast),
             "recheck_components": "without-attribute-ruler-v1"}
 
 
@@ -435,7 +436,9 @@ def generate(args: GenerateSettings):
     out_dir = Path(args.out)
     if args.dataset:
         return RunResult(_run_dataset(args), outputs=(out_dir,))
-    _cast(args)                     # a bad cast file stops the run before anything is read
+    from pipeline.runs.partitions import read_run_cast
+
+    cast = read_run_cast(args.cast)     # read once (hashed and parsed): a bad file stops the run first
     words = gw.load(args.gendered_words)
     from pipeline.formats.out_guard import check_out
 
@@ -447,9 +450,9 @@ def generate(args: GenerateSettings):
     if args.gap_tsv or not args.no_recheck:
         settings["model"] = resolve_model_name(args.model)
     if args.instances:
-        status = _generate_books(args, out_dir, stats)
+        status = _generate_books(args, out_dir, stats, cast)
     else:
-        status = _generate_gap(args, out_dir, stats, words)
+        status = _generate_gap(args, out_dir, stats, words, cast)
     return RunResult(status, outputs=(out_dir,), settings=settings)
 
 
@@ -481,7 +484,7 @@ def warm_worker(model: str | None) -> None:
         place_names()
 
 
-def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
+def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict, cast=None) -> int:
     """--instances: one task per book (this process, a pool or Dask: :mod:`pipeline.engines`),
     each book's part written as it comes back, then the parts merged in book order. A pool's
     workers start first (:func:`warm_worker`), while this process reads the instances."""
@@ -494,12 +497,14 @@ def _generate_books(args: GenerateSettings, out_dir: Path, stats: dict) -> int:
     model = None if args.no_recheck else resolve_model_name(args.model)
     ahead = args.workers if not args.scheduler else 1
     with engines.started(ahead, functools.partial(warm_worker, model)):
-        return _generate_parts(args, out_dir, stats, path, model)
+        return _generate_parts(args, out_dir, stats, path, model, cast)
 
 
-def _generate_parts(args: GenerateSettings, out_dir: Path, stats: dict, path: Path, model: str | None) -> int:
+def _generate_parts(args: GenerateSettings, out_dir: Path, stats: dict, path: Path, model: str | None,
+                    cast=None) -> int:
     """The books of the instances file ``path`` whose part is not done made and written, then
-    every part merged (``model``: the re-check's resolved pipeline, None without one)."""
+    every part merged (``model``: the re-check's resolved pipeline, None without one; ``cast``:
+    the run's :class:`pipeline.formats.cast.CastFile`, each book sent the overrides it needs)."""
     import time
 
     from pipeline import engines
@@ -519,15 +524,15 @@ def _generate_parts(args: GenerateSettings, out_dir: Path, stats: dict, path: Pa
             nlp_mod.load(model)     # loaded once for the books that follow in this process
         elif importlib.util.find_spec(model) is None and not os.path.isdir(model):
             nlp_mod.load(model)     # raises the one-line error (the workers load their own)
-    _check_identity(out_dir, run_settings(args, model), run_fingerprint(model), args.overwrite)
+    _check_identity(out_dir, run_settings(args, model, cast), run_fingerprint(model), args.overwrite)
     opts = BookOptions(instances=str(path.resolve()), gendered_words=tuple(args.gendered_words),
                        name_forms=args.name_forms, skip_bad_rows=args.skip_bad_rows, model=args.model,
-                       batch_size=args.batch_size, cast=str(args.cast) if args.cast else None,
-                       no_recheck=args.no_recheck)
+                       batch_size=args.batch_size, no_recheck=args.no_recheck)
     evidence = _stored_evidence(path)
     groups = _book_groups(insts)
     digests = {b: book_digest(items, evidence.get(b, "")) for b, items in groups}
-    todo = [(b, items, opts) for b, items in groups if not part_done(out_dir, b, digests[b])]
+    todo = [(b, items, replace(opts, cast=cast_for_book(cast, b))) for b, items in groups
+            if not part_done(out_dir, b, digests[b])]
     if args.workers > 1 or args.scheduler:
         todo.sort(key=lambda t: -len(t[1]))     # biggest first: no long tail
 
@@ -644,9 +649,9 @@ def _tally(made: list[tuple]) -> tuple[list[dict], Counter, Counter, Counter, in
     return rows, originals, words_count, name_swaps, constructed
 
 
-def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
+def _generate_gap(args, out_dir: Path, stats: dict, words, cast=None) -> int:
     """--gap-tsv: the rows qualified with spaCy, made into quadruples and re-checked, in this
-    process."""
+    process (``cast``: the run's :class:`pipeline.formats.cast.CastFile`, or None)."""
     from pipeline.core.instances import GenerateError
     from pipeline.core.quadruples import quadruple
     from pipeline.core.title_periods import strip_title_periods_row
@@ -655,8 +660,9 @@ def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
     from pipeline.runs.progress import track
 
     path = Path(args.gap_tsv)
+    overrides = cast.overrides if cast is not None else None
     items = [(inst, qid, ac, bc, url, f"gap-tsv:{path.name}")
-             for inst, qid, ac, bc, url in _gap_instances(path, args, stats)]
+             for inst, qid, ac, bc, url in _gap_instances(path, args, stats, overrides)]
     made = []
     for inst, qid, ac, bc, url, source in track(items, desc="generate: quadruples", unit="quadruple"):
         try:
@@ -668,7 +674,7 @@ def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
             stats["bad_rows"] = stats.get("bad_rows", 0) + 1
             continue
         made.append((inst, recs, edits))
-    recheck = None if args.no_recheck else _recheck(made, args, words, None, show=True)
+    recheck = None if args.no_recheck else _recheck(made, args, words, None, show=True, overrides=overrides)
     if recheck is not None:
         recheck["with_book_cast"] = False
         made = [m for m, ok in zip(made, recheck["ok"]) if ok]
@@ -696,15 +702,13 @@ def _generate_gap(args, out_dir: Path, stats: dict, words) -> int:
     return 0
 
 
-def _cast(args) -> dict | None:
-    """The cast file's overrides (``--cast``), or None."""
-    if getattr(args, "cast", None) is None:
+def cast_for_book(cast, book_id: str) -> dict | None:
+    """The part of the run's cast file (a :class:`pipeline.formats.cast.CastFile`, or None) one
+    book needs: its own entries and ``*`` (what :func:`with_overrides` and
+    :func:`pipeline.lang.book_evidence.overrides_only` read), sent to its worker as data."""
+    if cast is None:
         return None
-    from pipeline.formats.cast import read_cast_overrides
-
-    from pipeline.lang.names import title_gender
-
-    return read_cast_overrides(args.cast, title_gender)
+    return {book: forms for book, forms in cast.overrides.items() if book in ("*", book_id)}
 
 
 def with_overrides(evidence, book_id: str, overrides: dict):
@@ -763,13 +767,15 @@ def recheck_disabled(nlp, components: str = "needed") -> list[str]:
     return [c for c in RECHECK_SKIPPED if c in nlp.pipe_names]
 
 
-def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, show: bool = False) -> dict:
+def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, show: bool = False,
+             overrides: dict | None = None) -> dict:
     """Run the person detection again on the four texts of every quadruple (nlp.pipe in
     batches across quadruples, without the components :func:`recheck_disabled` names) and
     check them (:func:`pipeline.core.recheck.recheck_quadruple`). Returns ``ok`` (one bool
     per quadruple), ``checked``, ``dropped`` (reason -> quadruples, most first),
     ``dropped_in_order`` (the same, in the order met) and ``quadruples`` (id, variant,
-    reason, words of each dropped one)."""
+    reason, words of each dropped one). ``overrides``: the run's ``--cast`` overrides (read once
+    by the run), or None."""
     from pipeline.core.cast import EVIDENCE_KEY
     from pipeline.core.recheck import recheck_quadruple
     from pipeline.lang.book_evidence import overrides_only
@@ -796,7 +802,6 @@ def _recheck(made: list[tuple], args, words, book_casts: dict | None = None, sho
         parsed = dict(zip(unique, nlp.pipe(unique, batch_size=args.batch_size, disable=disable)))
         docs = (None if t is None else parsed[t] for t in texts)
     ok, dropped, listed = [], Counter(), []
-    overrides = _cast(args)
     for inst, recs, edits in (track(made, desc="generate: re-check", unit="quadruple") if show else made):
         four = [next(docs) for _ in recs]
         cast = casts.get(inst.get("book_id") or "")

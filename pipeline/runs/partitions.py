@@ -66,26 +66,37 @@ def unit_books(unit) -> list[tuple[str, str]]:
     return books(unit)
 
 
-def check_cast(cast: Path | None, plan) -> dict[str, dict[str, str]] | None:
-    """Read the researcher's ``--cast`` overrides, once per run and before anything is written
-    (a bad file stops the run), and refuse books the corpus does not hold, when the units' book
-    ids are known before reading; -> the overrides (``{book_id or "*": {form: gender}}``,
-    handed to the workers as data: :func:`unit_cast`), or None. The shipped person model is
-    read here too: a missing or outdated file stops the run with one line naming its training
-    command, instead of every book failing in a worker."""
-    from pipeline.lang.person_model import shipped_model
-
-    shipped_model()
+def read_run_cast(cast: Path | None):
+    """The researcher's ``--cast`` file read once for the run (its bytes hashed and parsed from
+    one read, with the English layer's title genders: :func:`pipeline.formats.cast.read_cast_file`)
+    -> a :class:`pipeline.formats.cast.CastFile`, or None without one."""
     if cast is None:
         return None
-    from pipeline.formats.cast import check_books, read_cast_overrides
+    from pipeline.formats.cast import read_cast_file
 
     from pipeline.lang.names import title_gender
 
-    overrides = read_cast_overrides(cast, title_gender)
-    if _ids_known(plan.units):
-        check_books(overrides, {book_id for u in plan.units for _, book_id in unit_books(u)}, cast)
-    return overrides
+    return read_cast_file(cast, title_gender)
+
+
+def check_cast(cast: Path | None, plan):
+    """Read the researcher's ``--cast`` file, once per run and before anything is written (a
+    bad file stops the run: :func:`read_run_cast`), and refuse books the corpus does not hold,
+    when the units' book ids are known before reading; -> the
+    :class:`pipeline.formats.cast.CastFile` (its ``sha256`` for the run's settings, its
+    ``overrides``, ``{book_id or "*": {form: gender}}``, handed to the workers as data:
+    :func:`unit_cast`), or None. The shipped person model is read here too: a missing or
+    outdated file stops the run with one line naming its training command, instead of every
+    book failing in a worker."""
+    from pipeline.lang.person_model import shipped_model
+
+    shipped_model()
+    read = read_run_cast(cast)
+    if read is not None and _ids_known(plan.units):
+        from pipeline.formats.cast import check_books
+
+        check_books(read.overrides, {book_id for u in plan.units for _, book_id in unit_books(u)}, cast)
+    return read
 
 
 def _ids_known(units) -> bool:
@@ -93,10 +104,12 @@ def _ids_known(units) -> bool:
     return all(u.kind in ("file", "member", "members", "variants") for u in units)
 
 
-def unit_cast(overrides: dict | None, unit) -> dict | None:
-    """The part of a run's cast ``overrides`` one unit needs (its books' entries and ``*``,
-    when its book ids are known before reading; all of it otherwise), so a task sent to a
-    worker does not carry the whole corpus's cast."""
+def unit_cast(overrides, unit) -> dict | None:
+    """The part of a run's cast ``overrides`` (a dict, or the
+    :class:`pipeline.formats.cast.CastFile` read by :func:`check_cast`) one unit needs (its
+    books' entries and ``*``, when its book ids are known before reading; all of it
+    otherwise), so a task sent to a worker does not carry the whole corpus's cast."""
+    overrides = getattr(overrides, "overrides", overrides)
     if overrides is None or not _ids_known([unit]):
         return overrides
     from pipeline.formats.corpus.walk import unit_book_id

@@ -150,7 +150,9 @@ def process_book(book, model: str | None, overrides: dict | None):
     return row, mentions, cast
 
 
-def _settings(s: PersonsSettings, spec) -> dict:
+def _settings(s: PersonsSettings, spec, cast) -> dict:
+    """The manifest's settings (``cast``: the run's :class:`pipeline.formats.cast.CastFile`, read
+    once, or None); loads the model: a missing one stops the run before anything is written."""
     import spacy
 
     from pipeline.formats.cast import cast_fingerprint
@@ -160,7 +162,7 @@ def _settings(s: PersonsSettings, spec) -> dict:
     nlp = nlp_mod.load(s.model)
     name, version = nlp_mod.model_id(nlp)
     return {"kind": KIND, "model": f"{name}-{version}", "components": nlp.pipe_names,
-            "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(s.cast),
+            "spacy_version": spacy.__version__, "cast_sha256": cast_fingerprint(cast),
             "corpus": spec.settings(), "fingerprint": run_fingerprint(nlp_mod.resolve_model_name(s.model))}
 
 
@@ -233,17 +235,17 @@ def _persons(s: PersonsSettings) -> int:
 
     plan = plan_corpus(s.corpus)
     spec = plan.spec
-    cast = check_cast(s.cast, plan)          # read once per run
+    cast = check_cast(s.cast, plan)          # read once per run: hashed and parsed
     out: Path = s.out
     if out.exists() and not out.is_dir():
         raise InputError("not a directory", out)
     check_out_outside(spec.path, out)          # its outputs would be read as books next time
-    settings = _settings(s, spec)
+    settings = _settings(s, spec, cast)
     with output_lock(out, remove_if_created=True):      # one persons run per OUT
         return _run(s, plan, spec, cast, out, settings)
 
 
-def _run(s: PersonsSettings, plan, spec, cast: dict | None, out: Path, settings: dict) -> int:
+def _run(s: PersonsSettings, plan, spec, cast, out: Path, settings: dict) -> int:
     from pipeline import engines
     from pipeline.errors import InputError
     from pipeline.formats import schemas
@@ -336,7 +338,8 @@ def explain(s: ExplainSettings) -> int:
 
     form = s.form
     plan = plan_corpus(s.corpus)
-    overrides = check_cast(s.cast, plan)
+    cast = check_cast(s.cast, plan)
+    overrides = cast.overrides if cast is not None else None
     word = re.compile(rf"(?<![\w]){re.escape(form)}(?![\w])")
     nlp, shown, seen_book = None, 0, False
     for unit in plan.units:

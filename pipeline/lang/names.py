@@ -243,9 +243,17 @@ def name_gender(name: str, title: str = "") -> tuple[str, str]:
         g = title_gender(title)
         if g:
             return g, "title"
-    first = name.split()[0] if name.split() else ""
+    words = name.split()
+    if len(words) > 1 and words[0] in AGE_WORDS:
+        words = words[1:]               # "Young Woolwich", the Bagnets' son: not gender-guesser's "Young"
+    first = words[0] if words else ""
     gender, label = guess(first)
     return gender, f"gender-guesser:{label}"
+
+
+# Capitalised words of age before a name that gender-guesser takes for given names ("Young", a
+# mostly female name to it): the name's gender is its next word's.
+AGE_WORDS = frozenset({"Young"})
 
 
 def _is_title_period(doc, i: int) -> bool:

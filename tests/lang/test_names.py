@@ -41,6 +41,10 @@ def test_title_beats_gender_guesser():
     assert name_gender("Harriet")[0] == "feminine"
     assert name_gender("Thomas")[0] == "masculine"
     assert name_gender("Jo")[0] == "ungendered"          # andy
+    # read, seed 20261139: "Young Woolwich" (a boy) feminine by gender-guesser's "Young"
+    assert name_gender("Young Woolwich")[0] == "ungendered"
+    assert name_gender("Young Thomas")[0] == "masculine"
+    assert name_gender("Young")[0] == "feminine"         # a name alone stays the name
     assert name_gender("Knightley")[0] == "ungendered"   # unknown
     assert name_gender("Harriet Smith")[0] == "feminine"  # first token decides
 

@@ -1,6 +1,6 @@
 """Persons measured against gold entities (LitBank): precision, recall and gender.
 
-Records in, records out: the gold document (:class:`pipeline.formats.litbank.GoldDocument`),
+Records in, records out: the gold document (:class:`pipeline.formats.litbank.LitBankDocument`),
 the book text our pipeline reads, and our person mentions as ``(start, end, gender)``
 character spans of that text.
 
@@ -37,7 +37,7 @@ _GENDERED = {"he": MASCULINE, "him": MASCULINE, "his": MASCULINE, "himself": MAS
              "she": FEMININE, "her": FEMININE, "hers": FEMININE, "herself": FEMININE}
 
 
-def align_tokens(sentences: list[list[str]], text: str, start: int = 0) -> tuple[dict, int]:
+def litbank_token_spans(sentences: list[list[str]], text: str, start: int = 0) -> tuple[dict, int]:
     """{(sentence, token): (start, end)} character spans of LitBank's tokens in ``text``, and
     how many tokens could not be found."""
     norm = text.translate(_QUOTES)

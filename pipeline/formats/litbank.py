@@ -34,13 +34,13 @@ class GoldMention:
 
 
 @dataclass
-class GoldDocument:
+class LitBankDocument:
     doc_id: str
     sentences: list[list[str]]
     mentions: list[GoldMention]
 
 
-def read_litbank_entities(ann: Path) -> GoldDocument:
+def read_litbank_entities(ann: Path) -> LitBankDocument:
     """One opening: the ``.ann`` file and the ``.txt`` beside it (same stem)."""
     txt = ann.with_suffix(".txt")
     try:
@@ -69,7 +69,7 @@ def read_litbank_entities(ann: Path) -> GoldDocument:
         elif f[0] == "COREF" and len(f) >= 3:
             coref[f[1]] = f[2]
     mentions = [GoldMention(mid, s, e, text, typ, cat, coref.get(mid, "")) for mid, s, e, text, typ, cat in raw]
-    return GoldDocument(ann.name.removesuffix("_brat.ann").removesuffix(".ann"), sentences, mentions)
+    return LitBankDocument(ann.name.removesuffix("_brat.ann").removesuffix(".ann"), sentences, mentions)
 
 
 def litbank_documents(directory: Path) -> list[Path]:

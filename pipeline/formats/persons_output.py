@@ -2,7 +2,7 @@
 ``cast.tsv`` is :mod:`pipeline.formats.cast`):
 
 * ``OUT/manifest.json`` -- the run's settings (``"kind": "persons"``, model, components, cast
-  file hash, corpus, fingerprint): :func:`write_manifest`, :func:`read_manifest`;
+  file hash, corpus, fingerprint): :func:`write_persons_manifest`, :func:`read_persons_manifest`;
 * ``OUT/parts/<partition>/books.json`` -- a partition's done marker, one row per book of the
   unit (:data:`BOOK_ROW`): :func:`write_done`, :func:`read_done`.
 
@@ -51,12 +51,12 @@ def _read(path: Path, what: str):
         raise InputError(f"{what}: {exc.strerror or exc}", path) from None
 
 
-def write_manifest(path: str | os.PathLike, settings: dict) -> None:
+def write_persons_manifest(path: str | os.PathLike, settings: dict) -> None:
     """``settings`` (with ``"kind": "persons"``) as the run's manifest, atomically."""
     write_text(path, json.dumps(settings, indent=2) + "\n")
 
 
-def read_manifest(path: str | os.PathLike) -> dict:
+def read_persons_manifest(path: str | os.PathLike) -> dict:
     """The settings of the persons run whose manifest ``path`` is; InputError (one line naming
     it) when it is unreadable or not a persons run's."""
     path = Path(path)

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         align = _median_time(lambda: E.predictions_from_clusters(docs, dev_gold, dev, "jsonl-clusters"),
                              max(1, min(3, args.runs)))
         pred = E.predictions_from_clusters(docs, dev_gold, dev, "jsonl-clusters")
-        acc = E.score(pred, dev_gold).correct.mean()
+        acc = E.score_rows(pred, dev_gold).correct.mean()
         print(f"  cluster output, {len(docs)} rows aligned + rule   median {align:7.3f} s "
               f"(oracle accuracy {100 * acc:.2f} %, {pred.n_unaligned} unaligned)")
     return 0

@@ -63,7 +63,7 @@ def _kept(original: list[str], variant: list[str]) -> set[int]:
     return kept
 
 
-def classify(ours: list[str], theirs: list[str], words, name_tokens: set[str],
+def classify_difference(ours: list[str], theirs: list[str], words, name_tokens: set[str],
              ours_kept: bool, theirs_kept: bool) -> str:
     """A class for one differing stretch (our tokens vs the published tokens);
     ``*_kept``: that side left the stretch as in the original."""
@@ -122,7 +122,7 @@ def diff_classes(original: str, ours: str, theirs: str, words, name_tokens: set[
             # ("Miss Fairfax" -> "Sir Fairfax": their NER missed the mention)
             cls = "name mention left as in the original by the published, its title flipped as a word"
         else:
-            cls = classify(a[i1:i2], b[j1:j2], words, name_tokens, ak, bk)
+            cls = classify_difference(a[i1:i2], b[j1:j2], words, name_tokens, ak, bk)
         out.append((cls, f"{' '.join(a[max(0, i1 - 3):i2 + 3])}  ||  {' '.join(b[max(0, j1 - 3):j2 + 3])}"))
     return out
 

@@ -130,7 +130,7 @@ def document_lines(doc_id: str, part: int, n_tokens: int, rng: random.Random) ->
     return lines, count
 
 
-def generate(path: str | Path, n_tokens: int, seed: int = 0, doc_tokens: int = 500) -> tuple[int, int]:
+def generate_conll(path: str | Path, n_tokens: int, seed: int = 0, doc_tokens: int = 500) -> tuple[int, int]:
     """Write a file of at least ``n_tokens`` tokens; returns (documents, tokens)."""
     rng = random.Random(seed)
     path = Path(path)
@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--doc-tokens", type=int, default=500, help="mean tokens per document")
     args = p.parse_args(argv)
-    docs, tokens = generate(args.out, args.tokens, args.seed, args.doc_tokens)
+    docs, tokens = generate_conll(args.out, args.tokens, args.seed, args.doc_tokens)
     print(f"wrote {args.out}: {docs} documents, {tokens} tokens, {args.out.stat().st_size / 1e6:.1f} MB")
     return 0
 

@@ -136,7 +136,7 @@ def prepare(entities: Path, corpus: Path, model: str | None = None, overrides: d
         book = read_book(path, corpus)
         text = book.text
         lo = pe.locate_opening(gold_doc.sentences, text)
-        spans, missed = pe.align_tokens(gold_doc.sentences, text, max(0, lo - 40))
+        spans, missed = pe.litbank_token_spans(gold_doc.sentences, text, max(0, lo - 40))
         unaligned += missed
         if not spans:
             continue
@@ -183,18 +183,6 @@ def score_cases(cases: list[Case], scorer=None, baseline: bool = False):
         total.add(sc)
     total.rejected = rejected
     return total, per_book
-
-
-def evaluate(entities: Path, corpus: Path, model: str | None = None, cast_file: Path | None = None,
-             baseline: bool = False, books: list[str] | None = None, scorer=None):
-    """(total score, per-book scores, unaligned gold tokens) of the whole half."""
-    overrides = None
-    if cast_file is not None:
-        from pipeline.formats.cast import read_cast_overrides
-        overrides = read_cast_overrides(cast_file)
-    cases, unaligned = prepare(entities, corpus, model, overrides, books)
-    total, per_book = score_cases(cases, scorer, baseline)
-    return total, per_book, unaligned
 
 
 def train(cases: list[Case], thresholds: dict | None = None) -> dict:

@@ -107,7 +107,7 @@ def sample(quads: dict[str, dict[str, dict]], seed: int, n: int, per_window: boo
 
 
 # ------------------------------------------------------------------------ marking ---------
-def spans(row: dict) -> list[tuple[int, int, str]]:
+def marked_spans(row: dict) -> list[tuple[int, int, str]]:
     """(start, end, label) of the row's marks: every mention of the four persons (label
     ``C1``, ``A=C1`` for the candidate A's mention) and the pronoun (label ``P``)."""
     out = []
@@ -163,7 +163,7 @@ def changes(before: dict, after: dict) -> tuple[Counter, list[str]]:
     the gendered words ``after`` kept from ``before``."""
     from pipeline.lang.gendered_words import is_listed
 
-    a, b = slot_tokens(before["text"], spans(before)), slot_tokens(after["text"], spans(after))
+    a, b = slot_tokens(before["text"], marked_spans(before)), slot_tokens(after["text"], marked_spans(after))
     changed: Counter = Counter()
     kept = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
@@ -224,7 +224,7 @@ def counted(c: Counter) -> str:
     return ", ".join(f"{k}" + (f" x{v}" if v > 1 else "") for k, v in c.most_common()) or "none"
 
 
-def locate(book_text: str | None, row: dict) -> int | None:
+def window_start(book_text: str | None, row: dict) -> int | None:
     """Where the row's window starts in the book (None when not found): its first words,
     whitespace-insensitive, near the offset its instance id holds, else anywhere."""
     if not book_text:
@@ -245,7 +245,7 @@ def locate(book_text: str | None, row: dict) -> int | None:
 
 def before_window(book_text: str | None, row: dict, width: int = 80) -> str | None:
     """The ``width`` characters of the book before the window, or None when unknown."""
-    start = locate(book_text, row)
+    start = window_start(book_text, row)
     if start is None:
         return None
     return " ".join(book_text[max(0, start - width):start].split())
@@ -255,7 +255,7 @@ def paragraph_breaks(book_text: str | None, row: dict) -> list[int]:
     """Offsets in the row's text where the book starts a new paragraph (the window's text has
     its paragraphs joined by a space): the two texts walked side by side, whitespace runs
     matched as one; [] when the book is unknown or the texts part."""
-    start = locate(book_text, row)
+    start = window_start(book_text, row)
     if start is None:
         return []
     text, i, j, out = row["text"], 0, start, []
@@ -288,14 +288,14 @@ def render(k: int, n: int, quad: dict[str, dict], book_text: str | None = None) 
         lines.append(f"  before: …{before}")
     breaks = [(b, b, "¶") for b in paragraph_breaks(book_text, o)]
     lines += ["  original:" + (" (¶ a paragraph break of the book)" if breaks else ""),
-              wrap(mark(o["text"], spans(o) + breaks))]
-    others = unmarked_capitalised(o["text"], spans(o))
+              wrap(mark(o["text"], marked_spans(o) + breaks))]
+    others = unmarked_capitalised(o["text"], marked_spans(o))
     if others:
         lines.append(f"    capitalised, not marked: {', '.join(others)}")
     s1 = quad.get("swap-1")
     if s1 is not None:
         changed, kept = changes(o, s1)
-        lines += [f"  swap-1: {cast_line(s1)}", wrap(mark(s1["text"], spans(s1))),
+        lines += [f"  swap-1: {cast_line(s1)}", wrap(mark(s1["text"], marked_spans(s1))),
                   f"    changed: {counted(changed)}",
                   f"    gendered words kept: {', '.join(kept) or 'none'}"]
     for variant, against in (("swap-2", "swap-1"), ("control", "original")):
@@ -315,7 +315,7 @@ def verdict_rows(quads: dict[str, dict[str, dict]], ids: list[str]) -> list[dict
              "names": names_field(quads[q]["original"]), "verdict": "", "kind": "", "note": ""} for q in ids]
 
 
-def write_tsv(rows: list[dict], path: Path) -> None:
+def write_verdicts_tsv(rows: list[dict], path: Path) -> None:
     from pipeline.formats.files import atomic_path
 
     with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8", newline="") as f:
@@ -426,7 +426,7 @@ def read(args) -> int:
     if tsv.exists() and any(r["verdict"].strip() for r in csv.DictReader(open(tsv, encoding="utf-8"), delimiter="\t")):
         print(f"kept the filled {tsv}", file=sys.stderr)
     else:
-        write_tsv(verdict_rows(quads, ids), tsv)
+        write_verdicts_tsv(verdict_rows(quads, ids), tsv)
         print(f"verdicts to fill in: {tsv} (verdict: {' | '.join(VERDICTS)}; kind: {', '.join(KINDS)})",
               file=sys.stderr)
     return 0

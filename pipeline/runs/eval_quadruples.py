@@ -119,10 +119,10 @@ def read_system(path: str | Path, gold: Gold, allow_missing: bool = False,
     else:
         docs = so.read_cluster_jsonl(path) if fmt == "jsonl-clusters" else so.read_cluster_conll(path)
         pred = predictions_from_clusters(docs, gold, path, fmt, allow_missing, allow_extra)
-    return score(pred, gold)
+    return score_rows(pred, gold)
 
 
-def score(pred, gold: Gold) -> SystemOutput:
+def score_rows(pred, gold: Gold) -> SystemOutput:
     """Expected correctness per dataset row; a row the system did not answer is wrong."""
     from pipeline.core.metrics import expected_correct
 
@@ -155,7 +155,7 @@ def score(pred, gold: Gold) -> SystemOutput:
 _GENRE = re.compile(r"^[a-z]{2}[/_:]")
 
 
-def match_documents(docs, ids: np.ndarray, path: Path, allow_missing: bool,
+def match_rows_to_documents(docs, ids: np.ndarray, path: Path, allow_missing: bool,
                     allow_extra: bool = False) -> tuple[np.ndarray, str, int]:
     """Dataset row -> document index (-1: none), how rows were matched ("ID" or "order"), and
     the number of documents ignored because their id is not in the dataset (``allow_extra``).
@@ -214,7 +214,7 @@ def predictions_from_clusters(docs, gold: Gold, path: Path, fmt: str, allow_miss
         raise InputError("cluster outputs need a dataset with texts and offsets (GAP TSV or quadruples "
                          "Parquet), not gold labels alone", gold.path)
     ids = gold.frame["ID"].to_numpy(dtype=object)
-    pos, how, n_extra = match_documents(docs, ids, path, allow_missing, allow_extra)
+    pos, how, n_extra = match_rows_to_documents(docs, ids, path, allow_missing, allow_extra)
     n = len(ids)
     a = np.zeros(n, dtype=bool)
     b = np.zeros(n, dtype=bool)

@@ -371,7 +371,7 @@ def check_manifest(out: Path, old: dict | None, settings: dict, fingerprint: dic
         check_fingerprint(old.get("fingerprint"), fingerprint, out / MANIFEST)
 
 
-def check_out(out: Path) -> None:
+def check_extract_out(out: Path) -> None:
     """Refuse an ``out`` holding another command's run (:func:`pipeline.formats.out_guard.check_out`,
     the guard every command with ``--overwrite`` shares): its manifest, or partitions with files
     extract does not write."""
@@ -451,7 +451,7 @@ def _run_locked(s: ExtractSettings, out: Path) -> int:
     model = nlp_mod.resolve_model_name(s.model)
     fingerprint = run_fingerprint(model)
     old = None
-    check_out(out)            # another command's manifest or partitions stop the run, --overwrite or not
+    check_extract_out(out)    # another command's manifest or partitions stop the run, --overwrite or not
     if (out / MANIFEST).exists() or (out / "parts").exists() or any((out / f).exists() for f in OUTPUTS):
         if s.overwrite:
             clear_output(out)

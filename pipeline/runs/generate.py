@@ -133,7 +133,7 @@ def _gap_instances(path: Path, args, stats: dict, overrides: dict | None = None)
     return out
 
 
-def tsv_rows(rows: list[dict]) -> list[dict]:
+def quadruple_tsv_rows(rows: list[dict]) -> list[dict]:
     """GAP TSV rows (plus Book) of QUADRUPLES records."""
     return [{"ID": r["id"], "Text": r["text"], "Pronoun": r["pronoun"], "Pronoun-offset": r["pronoun_offset"],
              "A": r["a"], "A-offset": r["a_offset"], "A-coref": r.get("a_coref"),
@@ -147,7 +147,7 @@ def _write_quadruples(stage: Path, stem: str, rows: list[dict]) -> None:
     from pipeline.formats.tables import records_to_table, write_table
 
     write_table(records_to_table(rows, schemas.QUADRUPLES), stage / f"{stem}.parquet")
-    write_gap_tsv(tsv_rows(rows), stage / f"{stem}.tsv", extra_columns=["Book"])
+    write_gap_tsv(quadruple_tsv_rows(rows), stage / f"{stem}.tsv", extra_columns=["Book"])
 
 
 def _run_dataset(args) -> int:
@@ -177,7 +177,7 @@ def _run_dataset(args) -> int:
         with staged_outputs(out_dir) as stage:
             # the input's own schema: QUADRUPLES, or a labelled / annotated extension of it
             write_table(records_to_table(new, table.schema), stage / f"{stem}.parquet")
-            write_gap_tsv(tsv_rows(new), stage / f"{stem}.tsv", extra_columns=["Book"])
+            write_gap_tsv(quadruple_tsv_rows(new), stage / f"{stem}.tsv", extra_columns=["Book"])
         written = f"{stem}.parquet, {stem}.tsv"
     else:
         rows, bad = read_gap_tsv(path, skip_bad_rows=args.skip_bad_rows,
@@ -348,7 +348,7 @@ def _stored_evidence(path: Path) -> dict[str, str]:
     return dict(zip(t.column("book_id").to_pylist(), t.column("evidence").to_pylist()))
 
 
-def write_part(out: Path, book_id: str, result: dict, digest: str) -> None:
+def write_book_part(out: Path, book_id: str, result: dict, digest: str) -> None:
     """One book's partition: its rows (staged), then ``part.json`` (counts, its re-check
     listing and the input's digest), which marks it done. The caller holds OUT's lock."""
     from pipeline.formats import schemas
@@ -377,7 +377,7 @@ def part_done(out: Path, book_id: str, digest: str) -> bool:
 
 # ------------------------------------------------------------------ identity -------------
 
-def run_settings(args, model: str | None, cast=None) -> dict:
+def part_settings(args, model: str | None, cast=None) -> dict:
     """The settings that change a book's part (compared on a rerun; see :data:`COMPARED`;
     ``cast``: the run's :class:`pipeline.formats.cast.CastFile`, read once, or None)."""
     from pipeline.formats.cast import cast_fingerprint
@@ -524,7 +524,7 @@ def _generate_parts(args: GenerateSettings, out_dir: Path, stats: dict, path: Pa
             nlp_mod.load(model)     # loaded once for the books that follow in this process
         elif importlib.util.find_spec(model) is None and not os.path.isdir(model):
             nlp_mod.load(model)     # raises the one-line error (the workers load their own)
-    _check_identity(out_dir, run_settings(args, model, cast), run_fingerprint(model), args.overwrite)
+    _check_identity(out_dir, part_settings(args, model, cast), run_fingerprint(model), args.overwrite)
     opts = BookOptions(instances=str(path.resolve()), gendered_words=tuple(args.gendered_words),
                        name_forms=args.name_forms, skip_bad_rows=args.skip_bad_rows, model=args.model,
                        batch_size=args.batch_size, no_recheck=args.no_recheck)
@@ -552,7 +552,7 @@ def _generate_parts(args: GenerateSettings, out_dir: Path, stats: dict, path: Pa
             if not args.skip_bad_rows:
                 raise InputError(f"cannot generate quadruple {qid}: {msg}", path)
             log.warning("%s: quadruple %s skipped: %s", path, qid, msg)
-        write_part(out_dir, book_id, result, digests[book_id])
+        write_book_part(out_dir, book_id, result, digests[book_id])
         return len(result["rows"]) // 4
 
     def bar(**kw):

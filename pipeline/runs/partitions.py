@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from pipeline.formats.corpus.walk import unit_books  # noqa: F401 -- (path, book id) of a unit's books, for the runs
+
 
 def partition_name(key: str) -> str:
     """Directory name of a unit's partition: a readable slug of its key (for a file, its
@@ -56,14 +58,6 @@ def unit_label(unit) -> tuple[str, str]:
     """(path, book id) to report a unit whose result never came back (a batch of zip members:
     its first; :func:`unit_books` lists each)."""
     return unit_books(unit)[0]
-
-
-def unit_books(unit) -> list[tuple[str, str]]:
-    """(path, book id) of each book of a unit whose result never came back (a batch of zip
-    members: every member, so each is listed as failed)."""
-    from pipeline.formats.corpus.walk import unit_books as books
-
-    return books(unit)
 
 
 def read_run_cast(cast: Path | None):

@@ -178,11 +178,11 @@ def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
     from pipeline.errors import InputError
     from pipeline.formats.fingerprint import check_fingerprint
     from pipeline.formats.out_guard import check_out, remove_own
-    from pipeline.formats.persons_output import read_manifest, write_manifest
+    from pipeline.formats.persons_output import read_persons_manifest, write_persons_manifest
 
     manifest = out / MANIFEST
     check_out(out, KIND, "parts", PART_FILES)       # the guard every command with --overwrite shares
-    old = read_manifest(manifest) if manifest.exists() else None
+    old = read_persons_manifest(manifest) if manifest.exists() else None
     if old is None and not overwrite and (out / "parts").is_dir() and any((out / "parts").iterdir()):
         raise InputError("holds persons partitions without a manifest (an interrupted start or an older "
                          "version): use --overwrite to start afresh, or another --out", out / "parts")
@@ -196,7 +196,7 @@ def _open_output(out: Path, settings: dict, overwrite: bool) -> None:
                              "use --overwrite or another --out", out)
         check_fingerprint(old.get("fingerprint"), settings["fingerprint"], manifest)
     out.mkdir(parents=True, exist_ok=True)
-    write_manifest(manifest, settings)
+    write_persons_manifest(manifest, settings)
 
 
 def _done_rows(d: Path) -> list | None:

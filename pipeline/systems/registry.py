@@ -58,7 +58,7 @@ for _name, (_module, _cls, _kwargs, _extra) in BUILTIN.items():
     systems.register(_name, func=_lazy(_module, _cls, _kwargs))
 
 
-def names() -> list[str]:
+def adapter_names() -> list[str]:
     """Every adapter name: the built-in ones and those of installed entry points."""
     return sorted(systems.get_all())
 
@@ -71,5 +71,5 @@ def make_adapter(spec, device: str = "cpu", batch_size: int = 8):
     """The adapter of a :class:`pipeline.systems.base.SystemSpec`, loaded."""
     if not is_adapter(spec.adapter):
         raise InputError(f"unknown system adapter {spec.adapter!r} in --system {spec}; known: "
-                         f"{', '.join(names())} (add one: docs/evaluate.md, 'Your own adapter')")
+                         f"{', '.join(adapter_names())} (add one: docs/evaluate.md, 'Your own adapter')")
     return systems.get(spec.adapter)(spec.model, device=device, batch_size=batch_size)

@@ -43,7 +43,7 @@ def text(value, name: str, error=ValueError, max_len: int = 2000, optional: bool
     return value
 
 
-def flag(value, name: str, error=ValueError) -> bool:
+def boolean(value, name: str, error=ValueError) -> bool:
     """A JSON boolean (``None``: false)."""
     if value is None:
         return False

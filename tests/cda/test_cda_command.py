@@ -264,10 +264,10 @@ def test_missing_input(tmp_path):
 
 @pytest.fixture(scope="module")
 def big_file(tmp_path_factory):
-    from pipeline.perf.make_conll import generate
+    from pipeline.perf.make_conll import generate_conll
 
     src = tmp_path_factory.mktemp("big") / "big_gold_conll"
-    n_docs, n_tokens = generate(src, 200_000, seed=3)
+    n_docs, n_tokens = generate_conll(src, 200_000, seed=3)
     return src, n_docs, n_tokens
 
 
@@ -305,11 +305,11 @@ def _peak_traced(path) -> int:
 
 @pytest.mark.slow
 def test_augment_memory_does_not_grow_with_the_file(tmp_path):
-    from pipeline.perf.make_conll import generate
+    from pipeline.perf.make_conll import generate_conll
 
     small, large = tmp_path / "small_gold_conll", tmp_path / "large_gold_conll"
-    generate(small, 8_000, seed=5, doc_tokens=400)
-    generate(large, 32_000, seed=5, doc_tokens=400)
+    generate_conll(small, 8_000, seed=5, doc_tokens=400)
+    generate_conll(large, 32_000, seed=5, doc_tokens=400)
     _peak_traced(small)                      # warm caches (word list, regexes)
     p_small, p_large = _peak_traced(small), _peak_traced(large)
     assert large.stat().st_size > 3.5 * small.stat().st_size

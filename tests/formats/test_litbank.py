@@ -24,7 +24,7 @@ def test_the_development_half_reads_and_aligns(shared_dir):
         path = next(corpus.glob(d.doc_id.split("_")[0] + "_*.txt"))
         text = read_book(path, corpus).text
         lo = pe.locate_opening(d.sentences, text)
-        spans, missed = pe.align_tokens(d.sentences, text, max(0, lo - 40))
+        spans, missed = pe.litbank_token_spans(d.sentences, text, max(0, lo - 40))
         assert missed == 0 and len(spans) == sum(len(s) for s in d.sentences)
         def letters(x):
             return "".join(c for c in x if c.isalnum())

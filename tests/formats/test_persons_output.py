@@ -9,7 +9,7 @@ import pytest
 
 from pipeline.errors import InputError
 from pipeline.formats import files
-from pipeline.formats.persons_output import read_done, read_manifest, write_done, write_manifest
+from pipeline.formats.persons_output import read_done, read_persons_manifest, write_done, write_persons_manifest
 
 ROW = {"book_id": "story", "path": "story.txt", "status": "ok", "skip_reason": "", "n_words": 201,
        "n_mentions": 24, "n_persons": 3, "seconds": 0.5}
@@ -25,11 +25,11 @@ def test_written_atomically_and_read_back(tmp_path, monkeypatch):
 
     monkeypatch.setattr(files, "atomic_path", spy)
     settings = {"kind": "persons", "model": "en_core_web_sm-3.8.0", "components": ["ner"]}
-    write_manifest(tmp_path / "manifest.json", settings)
+    write_persons_manifest(tmp_path / "manifest.json", settings)
     write_done(tmp_path / "p" / "books.json", [ROW])
     assert written == [tmp_path / "manifest.json", tmp_path / "p" / "books.json"]
     assert (tmp_path / "manifest.json").read_text() == json.dumps(settings, indent=2) + "\n"   # as before
-    assert read_manifest(tmp_path / "manifest.json") == settings
+    assert read_persons_manifest(tmp_path / "manifest.json") == settings
     assert read_done(tmp_path / "p" / "books.json") == [ROW]
     write_done(tmp_path / "empty.json", [])
     assert read_done(tmp_path / "empty.json") == []
@@ -58,7 +58,7 @@ def test_a_missing_marker_or_manifest_is_refused(tmp_path):
     with pytest.raises(InputError, match="unreadable partition marker: file not found"):
         read_done(tmp_path / "books.json")
     with pytest.raises(InputError, match="unreadable manifest: file not found"):
-        read_manifest(tmp_path / "manifest.json")
+        read_persons_manifest(tmp_path / "manifest.json")
 
 
 @pytest.mark.parametrize("data, reason", [
@@ -72,5 +72,5 @@ def test_a_cut_or_garbled_manifest_is_refused_in_one_line(tmp_path, data, reason
     manifest = tmp_path / "manifest.json"
     manifest.write_bytes(data)
     with pytest.raises(InputError) as exc:
-        read_manifest(manifest)
+        read_persons_manifest(manifest)
     assert str(exc.value).startswith(f"{manifest}: {reason}") and "\n" not in str(exc.value)

@@ -68,11 +68,11 @@ def quadruples(tmp_path):
 def test_marks_sit_at_the_offsets(quadruples):
     quad = read.load_quadruples(quadruples)["11-1000"]
     o = quad["original"]
-    marked = read.mark(o["text"], read.spans(o))
+    marked = read.mark(o["text"], read.marked_spans(o))
     assert marked == ("[[A=C1:Emma]] met [[O1:Frank]] at the gate. [[O2:Mr. Knightley]] said that "
                       "[[B=C2:Mrs. Weston]] was late, and {{she}} laughed at her brother.")
     s1 = quad["swap-1"]
-    assert read.mark(s1["text"], read.spans(s1)).startswith("[[A=C1:Frank]] met [[O1:Emma]] at the gate. "
+    assert read.mark(s1["text"], read.marked_spans(s1)).startswith("[[A=C1:Frank]] met [[O1:Emma]] at the gate. "
                                                             "[[O2:Mrs. Weston]] said that [[B=C2:Mr. Knightley]]")
     # marks on a plain string: every bracket where the offsets say
     assert read.mark("Ann saw Bob; he ran.", [(0, 3, "C1"), (8, 11, "O1"), (13, 15, "P")]) == \

@@ -160,7 +160,7 @@ def _installed(module: str) -> bool:
 
 
 def test_registry_takes_a_users_adapter():
-    from pipeline.systems.registry import is_adapter, make_adapter, names, systems
+    from pipeline.systems.registry import adapter_names, is_adapter, make_adapter, systems
 
     @systems.register("test-upper")
     class Upper:
@@ -170,7 +170,7 @@ def test_registry_takes_a_users_adapter():
         def predict(self, texts):
             return [[] for _ in texts]
 
-    assert "test-upper" in names() and is_adapter("xrenner")
+    assert "test-upper" in adapter_names() and is_adapter("xrenner")
     a = make_adapter(parse_spec("u=test-upper:m1"))
     assert isinstance(a, Upper) and a.model == "m1"
 

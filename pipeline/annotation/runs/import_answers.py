@@ -72,7 +72,7 @@ def results_salt(results, kind: str, salt_file=None) -> str:
     return read_salt_file(Path(salt_file) if salt_file else Path(str(results) + ".salt"))
 
 
-def read_results(path, quadruples, known: dict) -> tuple[list, str, int]:
+def read_answer_file(path, quadruples, known: dict) -> tuple[list, str, int]:
     """(answers, kind, rejected) from a results CSV or the annotate-serve SQLite file (told
     apart by the first bytes): the store's and the layout's readers, their records made
     :class:`pipeline.annotation.core.votes.Answer`."""
@@ -187,7 +187,7 @@ def _import(args: ImportSettings) -> tuple[int, dict]:
     checks = parse_checks(read_commented(check_source), check_source)
     known = {r["id"]: question_from_row(r) for r in rows}
     known.update({q.id: q for q in checks})
-    answers, kind, rejected = read_results(args.results, args.quadruples, known)
+    answers, kind, rejected = read_answer_file(args.results, args.quadruples, known)
     if not answers:
         raise InputError("no answers" + (f" ({rejected} rejected assignment(s) skipped)" if rejected else "")
                          + ": nothing to publish", args.results)

@@ -43,7 +43,7 @@ from pipeline.annotation.web import STATIC, TEMPLATES
 from pipeline.annotation.runs.rows import annotation_rows
 from pipeline.formats.sqlite_store import connect, immediate
 from pipeline.annotation.formats import store as store
-from pipeline.web.validate import flag, spans as checked_spans, text as checked_text
+from pipeline.web.validate import boolean, spans as checked_spans, text as checked_text
 from pipeline.web.serving import protect
 
 MAX_NAME = 80
@@ -133,7 +133,7 @@ def create_app(quadruples_path, db_path, assignments: int = 3, seed: int = 0, mo
             except (ValueError, KeyError, TypeError) as exc:
                 return jsonify(error=f"bad spans: {exc}"), 400
             try:
-                none = flag(data.get("none"), "none")
+                none = boolean(data.get("none"), "none")
                 contradiction = checked_text(data.get("contradiction"), "contradiction", max_len=2000).strip()
             except ValueError as exc:
                 return jsonify(error=f"bad answer: {exc}"), 400

@@ -46,7 +46,7 @@ class ExperimentPlanSettings:
             at_least(f"--{name}", getattr(self, name), 0)
 
 
-def read_benchmark(path) -> list[dict]:
+def read_plan_items(path) -> list[dict]:
     """The benchmark's items (:func:`pipeline.formats.benchmarks.read_benchmark`), each with the
     id, text and pronoun offsets a plan needs."""
     from pipeline.errors import InputError
@@ -91,7 +91,7 @@ def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
     from pipeline.humans import nlp as parse
     from pipeline.nlp.load import load
 
-    items = read_benchmark(args.benchmark)
+    items = read_plan_items(args.benchmark)
     if args.experiment == "maze" and not any(r["maze_eligible"] for r in items):
         raise InputError("no Maze-eligible items (maze_eligible is false for every item): "
                          "the Maze needs sentences whose pronoun comes after its antecedent",

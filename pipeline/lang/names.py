@@ -321,6 +321,11 @@ def mention_from_span(span) -> NameMention | None:
             start_tok, title = before
     elif before is not None:
         start_tok, title = before
+    if title and title_gender(title) and name_start + 1 < end_tok and profession_title(doc[name_start].text) \
+            and doc[name_start].text[:1].isupper() and guess(doc[name_start].text)[1] in ("unknown", "andy"):
+        name_start += 1                 # "Mr. Justice Tyrell", "Mrs. Doctor Brown": a chain of titles, the name Tyrell
+        if name_start + 1 < end_tok and doc[name_start].text == ".":
+            name_start += 1
     if not title and start_tok > 0 and doc[start_tok - 1].text in NAME_PARTICLES and doc[start_tok].text[:1].isupper():
         start_tok -= 1                  # "the family of de Bourgh": the particle is the name's
         name_start = start_tok

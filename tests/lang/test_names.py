@@ -226,6 +226,22 @@ def test_a_title_before_a_titled_span_is_the_title(nlp):
     assert (m.text, m.title, m.name) == ("Major Spencer", "Major", "Spencer")
 
 
+def test_an_office_after_a_gendered_title_is_part_of_the_title(nlp):
+    # read, seed 20261137: "Mr. Justice Tyrell's" and "'Squire Tyrell" are one man, but
+    # "Justice" was taken for his given name and the two never met in one alias key
+    for span in [(0, 3), (1, 3)]:
+        doc = _doc(nlp, ["Mr.", "Justice", "Tyrell", "sent", "word", "."], [span])
+        m = mention_from_span(doc.ents[0])
+        assert (m.text, m.title, m.name, m.gender) == ("Mr. Justice Tyrell", "Mr.", "Tyrell", "masculine"), span
+    doc = _doc(nlp, ["Mrs.", "Doctor", "Brown", "came", "."], [(0, 3)])
+    assert mention_from_span(doc.ents[0]).name == "Brown"
+    # a title alone before the office: the office is the name; a given name stays one
+    doc = _doc(nlp, ["Mr.", "Justice", "came", "."], [(0, 2)])
+    assert mention_from_span(doc.ents[0]).name == "Justice"
+    doc = _doc(nlp, ["Mr.", "Dean", "Smith", "came", "."], [(0, 3)])
+    assert mention_from_span(doc.ents[0]).name == "Dean Smith"
+
+
 def test_a_patronymic_left_outside_the_entity_joins_the_mention(nlp):
     doc = _doc(nlp, ["a", "new", "bodyguard", ",", "Marya", "Vlasyevna", ",", "came"], [(4, 5)])
     assert mention_from_span(doc.ents[0]).text == "Marya Vlasyevna"

@@ -274,6 +274,11 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             new = words.flip(tok, gw.pronoun_tag(tok, tags[i], dep))
         if new is not None and new != tok:
             edits[i] = Edit(s, e, new, "word", tok, index=i)
+            j = i + 1               # a plural possessive's bare apostrophe, its own token: "young
+            #                         ladies' hearts" -> "young gentlemen's hearts", not "gentlemen'"
+            if j < len(toks) and toks[j] in ("'", "’") and starts[j] == e and tok.lower().endswith("s") \
+                    and not new.lower().endswith("s") and j not in edits:
+                edits[j] = Edit(starts[j], starts[j] + 1, toks[j] + "s", "article", toks[j], index=j)
     # a / an before a word whose initial sound class changed ("an earl" -> "a countess")
     for i, ed in list(edits.items()):
         j = i - 1

@@ -36,6 +36,11 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # "to say one's say"
     ("Frank saw John with Emma and Anne, before she had said her say.", "she",
      "Emma saw Anne with Frank and John, before he had said his say."),
+    # a plural possessive's bare apostrophe (read, seed 20261140: "young gentlemen' hearts")
+    ("Frank saw John with Emma and Anne; young ladies' hearts are given with reluctance, she said.", "she",
+     "Emma saw Anne with Frank and John; young gentlemen's hearts are given with reluctance, he said."),
+    ("Frank saw John with Emma and Anne; the girls' hats were blue, she said.", "she",
+     "Emma saw Anne with Frank and John; the boys' hats were blue, he said."),
 ])
 def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     assert swap_1_of_four(nlp, text, pronoun) == swapped

@@ -1,22 +1,28 @@
-"""Command line: ``python -m pipeline COMMAND ...`` (installed as ``counter-gap``).
+"""Command line: ``python -m pipeline COMMAND ...`` (installed as ``counter-gap``), a click group.
 
 Commands are the modules of :mod:`pipeline.commands` (the spine's) and of each feature room's
-``commands`` package (``pipeline/humans/commands/``...), found by name: each defines ``COMMAND``,
-``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``. Command modules import their
-heavy dependencies inside ``run``, so building the parser stays cheap. An
+``commands`` package (``pipeline/humans/commands/``...), found by :mod:`pkgutil` and imported:
+each defines ``command``, a :class:`click.Command` built with :func:`pipeline.options.command`
+(its name, its one-line help, its typed options), and ``run(args)``, which gets the parsed
+options as one namespace (:func:`pipeline.options.parsed`) and returns an exit status or the
+run's :class:`pipeline.runs.settings.RunResult`. ``--help`` lists them alphabetically. Command
+modules import their heavy dependencies inside ``run``, so importing them all stays cheap
+(``tests/stages/test_cli.py`` checks it). A usage error (an unknown option, a missing one, a value
+that is not a choice or not a number) is one line naming the option, exit status 2. An
 :class:`pipeline.errors.InputError` anywhere becomes a one-line error and exit status 2, and so
 does an ``OSError`` that reaches this level (a read-only or full file system, a file that
 cannot be opened): outputs are written all-or-nothing, so the previous ones are untouched.
 
 After a command ends with status 0, its settings are recorded with its outputs: ``OUT/run.json``
 for an output directory, ``FILE.run.json`` beside an output file (:mod:`pipeline.formats.run_record`,
-``docs/runs.md``). The outputs are the arguments named in the module's ``RUN_OUTPUTS`` (default
-``("out",)``); a command's own settings are those of the result its run returns
+``docs/runs.md``). The outputs are the options named in the module's ``RUN_OUTPUTS`` (default
+``("out",)``); the inputs hashed into it are the values of the command's path options only
+(``args._paths``); a command's own settings are those of the result its run returns
 (:class:`pipeline.runs.settings.RunResult`'s ``settings``).
 
 Started from an interpreter that lacks the project's dependencies (the system Python instead of
 ``.venv``), a command prints one line naming ``make setup`` and the venv, exit status 1, instead
-of a traceback (:func:`environment_hint`); ``--help`` needs no dependency and keeps working. A
+of a traceback (:func:`environment_hint`); ``--help`` needs click only (without it: that line). A
 library of an extra that is not installed (``gensim`` for ``embeddings``...) is one line naming
 the extra, ``pip install 'counter-gap[embeddings]'``, exit status 2 (:func:`extra_hint`).
 
@@ -24,7 +30,7 @@ A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding i
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
 a second run into the same directory is refused while the first is alive.
 
-May import: the command packages (by name: the modules :func:`command_packages` finds),
+May import: click, :mod:`pipeline.options` (its namespace and types), the command packages (by name: the modules :func:`command_packages` finds),
 :mod:`pipeline.commands`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`,
 :mod:`pipeline.cda.commands`, :mod:`pipeline.embeddings.commands`,
 :mod:`pipeline.sowinobias.commands`, :mod:`pipeline.diagnostics.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
@@ -33,7 +39,6 @@ May import: the command packages (by name: the modules :func:`command_packages` 
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import importlib
 import logging
@@ -58,75 +63,77 @@ def command_packages() -> list[tuple[str, str]]:
     return found
 
 
-def command_modules() -> list[tuple[str, str]]:
-    """(dotted module name, source file) of every module of the command packages, in
-    alphabetical order of module name (``--help`` lists them so, wherever they live)."""
-    found = [(info.name, f"{package}.{info.name}", os.path.join(folder, f"{info.name}.py"))
+def command_modules() -> list[str]:
+    """The dotted name of every module of the command packages, in alphabetical order of
+    module name."""
+    found = [(info.name, f"{package}.{info.name}")
              for package, folder in command_packages() for info in pkgutil.iter_modules([folder])]
-    return [(dotted, path) for _, dotted, path in sorted(found)]
+    return [dotted for _, dotted in sorted(found)]
 
 
 def commands() -> dict[str, object]:
-    """COMMAND name -> its module, in the order of :func:`command_modules`."""
+    """Command name -> its module (every module of :func:`command_modules` is imported: each
+    defines ``command``, a :class:`click.Command`), in alphabetical order of command name."""
     found = {}
-    for module_name, _ in command_modules():
+    for module_name in command_modules():
         module = importlib.import_module(module_name)
-        name = getattr(module, "COMMAND", None)
-        if name:
-            found[name] = module
-    return found
+        cmd = command_of(module)
+        if cmd is not None:
+            found[cmd.name] = module
+    return dict(sorted(found.items()))
 
 
-_CONSTANT = re.compile(r"""^(COMMAND|HELP) = ("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')[ \t]*(?:#.*)?$""", re.M)
+def command_of(module):
+    """The module's :class:`click.Command` (None for a module of the package that is no command)."""
+    import click
+
+    cmd = getattr(module, "command", None)
+    if isinstance(cmd, click.Command):
+        return cmd
+    return None
 
 
-def command_index() -> dict[str, tuple[str, str]]:
-    """COMMAND name -> (dotted module name, HELP), read from the modules' source without importing
-    them (``--help`` stays cheap whatever a command imports): the top-level lines
-    ``COMMAND = "..."`` and ``HELP = "..."``. A module where either is not a one-line string
-    literal is imported instead."""
-    import ast
-
-    found = {}
-    for module_name, path in command_modules():
-        values = {}
-        try:
-            with open(path, encoding="utf-8") as fh:
-                for key, literal in _CONSTANT.findall(fh.read()):
-                    values.setdefault(key, ast.literal_eval(literal))
-        except (OSError, SyntaxError, ValueError):
-            values = {}
-        if "COMMAND" not in values or "HELP" not in values:
-            module = importlib.import_module(module_name)
-            values = {"COMMAND": getattr(module, "COMMAND", None), "HELP": getattr(module, "HELP", "")}
-        if values["COMMAND"]:
-            found[values["COMMAND"]] = (module_name, values["HELP"])
-    return found
+def prog_name() -> str:
+    return "counter-gap" if os.path.basename(sys.argv[0] or "") == "counter-gap" else "python -m pipeline"
 
 
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
-    """The parser; only the command named in ``argv`` (if any) is imported and gets its
-    arguments added."""
+def build_group():
+    """The command line, a :class:`click.Group`: ``-v``, ``--version`` and every command (each
+    module imported), listed alphabetically."""
+    import click
+
     from pipeline import __version__
+    from pipeline.options import CONTEXT
 
-    argv = argv or []
-    wanted = next((a for a in argv if not a.startswith("-")), None)
-    parser = argparse.ArgumentParser(
-        prog="counter-gap" if os.path.basename(sys.argv[0] or "") == "counter-gap" else "python -m pipeline",
-        description="counter-gap: build and evaluate counterfactual gender-bias coreference test sets.",
-    )
-    parser.add_argument("-v", "--verbose", action="store_true", help="log debug messages")
-    parser.add_argument("--version", action="version", version=f"counter-gap {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name, (module_name, help_text) in command_index().items():
-        p = sub.add_parser(name, help=help_text, description=help_text)
-        if name == wanted:
-            module = importlib.import_module(module_name)
-            module.add_arguments(p)
-            p.set_defaults(_run=module.run, _output_dir=getattr(module, "OUTPUT_DIR", None),
-                           _run_outputs=getattr(module, "RUN_OUTPUTS", ("out",)),
-                           _run_unhashed=getattr(module, "RUN_UNHASHED", ()))
-    return parser
+    class Commands(click.Group):
+        def list_commands(self, ctx):
+            return sorted(self.commands)
+
+    group = Commands(
+        help="counter-gap: build and evaluate counterfactual gender-bias coreference test sets.",
+        invoke_without_command=True, context_settings=CONTEXT, subcommand_metavar="COMMAND [ARGS]...",
+        params=[click.Option(["-v", "--verbose"], is_flag=True, default=False, help="log debug messages")],
+        callback=lambda verbose: None)
+    click.version_option(__version__, "--version", message="counter-gap %(version)s")(group)
+    for name, module in commands().items():
+        group.add_command(command_of(module), name)
+    return group
+
+
+def parse(argv: list[str]):
+    """``argv`` parsed: the command's namespace (:func:`pipeline.options.parsed`) with ``verbose``
+    and what the CLI needs to run it (``_run``, ``_output_dir``, ``_run_outputs``,
+    ``_run_unhashed``); None when no command is given; an int for ``--help``/``--version`` (their
+    exit status). A usage error is a :class:`click.UsageError`."""
+    args = build_group().main(list(argv), prog_name=prog_name(), standalone_mode=False)
+    if args is None or isinstance(args, int):
+        return args
+    module = commands()[args.command]
+    args._run = module.run
+    args._output_dir = getattr(module, "OUTPUT_DIR", None)
+    args._run_outputs = getattr(module, "RUN_OUTPUTS", ("out",))
+    args._run_unhashed = getattr(module, "RUN_UNHASHED", ())
+    return args
 
 
 # Import names of the direct dependencies of pyproject.toml (tests/test_entry_hint.py checks the
@@ -196,16 +203,30 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str] | None) -> int:
+    import click
+
     from pipeline.errors import InputError
 
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    try:
+        args = parse(argv)
+    except click.UsageError as exc:
+        path = exc.ctx.command_path if exc.ctx is not None else prog_name()
+        message = " ".join(exc.format_message().split()).rstrip(".")
+        print(f"error: {message} (see '{path} --help')", file=sys.stderr)
+        raise SystemExit(exc.exit_code) from None
+    except click.ClickException as exc:
+        print(f"error: {' '.join(exc.format_message().split())}", file=sys.stderr)
+        raise SystemExit(exc.exit_code) from None
+    if isinstance(args, int):               # --help, --version
+        raise SystemExit(args)
     # our own messages at INFO (DEBUG with -v); other libraries' only from WARNING up
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s: %(message)s", stream=sys.stderr, force=True)
-    logging.getLogger("pipeline").setLevel(logging.DEBUG if args.verbose else logging.INFO)
-    if getattr(args, "_run", None) is None:
-        parser.print_help()
+    verbose = args.verbose if args is not None else any(a in ("-v", "--verbose") for a in argv)
+    logging.getLogger("pipeline").setLevel(logging.DEBUG if verbose else logging.INFO)
+    if args is None:
+        with build_group().make_context(prog_name(), [], resilient_parsing=True) as ctx:
+            click.echo(ctx.get_help())
         return 2
     try:
         with _locked_output(args):

@@ -211,15 +211,15 @@ class Package:
 
     @cached_property
     def commands(self) -> set[str]:
-        """Modules of ``NAME.commands`` and of ``NAME.ROOM.commands`` that define ``COMMAND`` at
-        the top level."""
+        """Modules of ``NAME.commands`` and of ``NAME.ROOM.commands`` that define ``command`` (the
+        click command) at the top level."""
         out = set()
         for name, mod in self.modules.items():
             if mod.is_package or not self.is_command_package(name.rpartition(".")[0]):
                 continue
             for node in mod.tree.body:
                 targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
-                if any(isinstance(t, ast.Name) and t.id == "COMMAND" for t in targets):
+                if any(isinstance(t, ast.Name) and t.id == "command" for t in targets):
                     out.add(name)
         return out
 

@@ -6,16 +6,15 @@
   :data:`NOT_PARQUET` (GAP TSV, system outputs, CoNLL, name map TSV, ...).
 * Every command line in ``docs/*.md`` and ``README.md`` that invokes ``python -m pipeline CMD``
   or ``counter-gap CMD`` (in a code block or an inline code span) names a command, and the
-  command's argparse parser accepts its options, exactly spelt (no abbreviation). A line
+  command's click options accept them, exactly spelt (no abbreviation). A line
   written as a synopsis (``[--opt X]``, ``a|b``, ``...``, ``$VAR``) is checked for its option
   names; a concrete line is parsed as a whole (values, choices, sub-commands), without running
-  anything. Only "the following arguments are required" is forgiven: prose quotes a command
+  anything. Only a missing required option is forgiven: prose quotes a command
   with the options it talks about.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import re
@@ -23,6 +22,7 @@ import shlex
 from functools import lru_cache
 from pathlib import Path
 
+import click
 import pyarrow as pa
 import pytest
 
@@ -121,29 +121,29 @@ def command_lines() -> list[tuple[str, str]]:
 # ---------------------------------------------------------------- checking one line ---------
 
 @lru_cache(maxsize=None)
-def command_parser(name: str) -> argparse.ArgumentParser:
-    parser = cli.build_parser([name])
-    return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices[name]
+def command_options(name: str) -> tuple[frozenset[str], dict[str, frozenset[str]]]:
+    """The option strings of a command (``-h``/``--help`` included) and, for a command of
+    subcommands (``humans qa``), each subcommand's."""
+    cmd = cli.command_of(cli.commands()[name])
 
+    def strings(command):
+        return frozenset(s for p in command.params if isinstance(p, click.Option) for s in p.opts + p.secondary_opts) \
+            | {"-h", "--help"}
 
-def sub_parsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
-    return {}
+    subs = {sub: strings(c) for sub, c in cmd.commands.items()} if isinstance(cmd, click.Group) else {}
+    return strings(cmd), subs
 
 
 def parse(argv: list[str]) -> str | None:
-    """None when the CLI's parser accepts ``argv`` (missing required arguments forgiven),
-    else argparse's message."""
-    err = io.StringIO()
+    """None when the CLI accepts ``argv`` (missing required options forgiven), else the CLI's
+    message."""
     try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            cli.build_parser(argv).parse_args(argv)
-    except SystemExit as exc:
-        if exc.code in (0, None) or "the following arguments are required" in err.getvalue():
-            return None
-        return err.getvalue().strip().splitlines()[-1] if err.getvalue().strip() else f"exit {exc.code}"
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            cli.parse(argv)
+    except click.MissingParameter:
+        return None
+    except click.UsageError as exc:
+        return exc.format_message()
     return None
 
 
@@ -173,7 +173,7 @@ def check(words: str) -> list[str]:
     if not clean or clean[0] in ("-h", "--help", "--version") or clean[0].isupper():
         return []                           # no command, or a placeholder (COMMAND --help)
     problems = []
-    index = cli.command_index()
+    index = cli.commands()
     names = clean[0].split("|")
     for name in names:
         if name not in index:
@@ -182,9 +182,8 @@ def check(words: str) -> list[str]:
         return problems
     alternatives = max(len(t.split("|")) for t in clean)
     for name in names:
-        parser = command_parser(name)
-        options = dict(parser._option_string_actions)
-        subs = sub_parsers(parser)
+        own, subs = command_options(name)
+        options = set(own)
         rest = clean[1:]
         if subs:
             action = next((t for t in rest if not t.startswith("-")), None)
@@ -192,7 +191,7 @@ def check(words: str) -> list[str]:
                 if sub not in subs:
                     problems.append(f"{name}: no sub-command {sub!r}")
                 else:
-                    options.update(subs[sub]._option_string_actions)
+                    options |= subs[sub]
         for token in rest:
             for alt in token.split("|"):
                 if alt.startswith("-") and not re.fullmatch(r"-\d[\d.]*", alt):
@@ -299,7 +298,7 @@ def formats_names() -> set[str]:
 
     import pipeline.formats
 
-    names = set(cli.command_index())
+    names = set(cli.commands())
     for info in pkgutil.walk_packages(pipeline.formats.__path__, "pipeline.formats."):
         names |= set(vars(importlib.import_module(info.name)))
     return names

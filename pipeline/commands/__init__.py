@@ -1,10 +1,10 @@
 """Commands: one module per ``python -m pipeline COMMAND``.
 
-Each defines ``COMMAND`` (its name), ``HELP`` (one line), ``add_arguments(parser)`` and
-``run(args)``: the parsed arguments -> the run's frozen settings -> one call of the run (read ->
-core -> write -> summary) -> the exit status, or the run's
-:class:`pipeline.runs.settings.RunResult` (its ``settings`` go into ``run.json``). argparse
-stays here: the runs take settings objects.
+Each defines ``command`` (a :class:`click.Command` built by :func:`pipeline.options.command`:
+its name, its one-line help, its typed options) and ``run(args)``: the parsed options (one
+namespace) -> the run's frozen settings -> one call of the run (read -> core -> write ->
+summary) -> the exit status, or the run's :class:`pipeline.runs.settings.RunResult` (its
+``settings`` go into ``run.json``). The command line stays here: the runs take settings objects.
 
 A command module may import every other layer, and no other module may import a command module.
 """
@@ -12,7 +12,7 @@ A command module may import every other layer, and no other module may import a 
 
 def corpus_spec(args):
     """The :class:`pipeline.formats.books.CorpusSpec` of parsed
-    :func:`pipeline.options.add_corpus_arguments` options (checked when built)."""
+    :func:`pipeline.options.corpus_options` (checked when built)."""
     from pipeline.formats.books import CorpusSpec
 
     return CorpusSpec(path=str(args.corpus), layout=args.layout, text_column=args.text_column,

@@ -1,6 +1,6 @@
 """``python -m pipeline evaluate``: bias metrics of system outputs, with report.
 
-Parses the options and calls :func:`pipeline.runs.evaluate.evaluate`, the one evaluation entry
+Declares the options (click), parses them and calls :func:`pipeline.runs.evaluate.evaluate`, the one evaluation entry
 point over every dataset kind: Counter-GAP quadruples and GAP rows (``metrics.json``,
 ``metrics.md``, ``metrics.png``, ``answers.parquet``; docs/evaluate.md), pro/anti benchmarks
 and SoWinoBias datasets. ``--write-conll FILE`` / ``--write-jsonlines FILE`` write the dataset
@@ -11,51 +11,44 @@ May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Nev
 
 from __future__ import annotations
 
-import argparse
-from pathlib import Path
+from pipeline import options as opt
 
-COMMAND = "evaluate"
-HELP = "bias metrics with bootstrap significance"
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 RUN_OUTPUTS = ("out", "write_conll", "write_jsonlines")     # each gets its run record (docs/runs.md)
 
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    p.add_argument("--dataset", required=True, type=Path,
-                   help="gold dataset: quadruples Parquet, GAP TSV (ours, GAP's, Counter-GAP's), or TSV "
-                        "with ID, Pronoun, A-coref, B-coref")
-    opt.name_file(p, "--system", "a system output, format detected by content: GAP TSV predictions (ID, "
+command = opt.command("evaluate", "bias metrics with bootstrap significance", [
+    opt.option("--dataset", required=True, type=opt.PATH,
+               help="gold dataset: quadruples Parquet, GAP TSV (ours, GAP's, Counter-GAP's), or TSV "
+                    "with ID, Pronoun, A-coref, B-coref"),
+    opt.name_file("--system", "a system output, format detected by content: GAP TSV predictions (ID, "
                   "A-coref, B-coref; optional A-prob, B-prob), JSON lines with clusters, or a CoNLL-2012 "
                   "response file; or NAME=ADAPTER[:MODEL] to run a system on the fly (as `predict` does, "
                   "into OUT/predictions); on a pro/anti benchmark, a NAME given again adds that system's "
-                  "output on another dataset", split=True)
-    opt.out_dir(p, "required with --system", required=False)
-    opt.resamples(p)
-    opt.seed(p, "the bootstrap")
-    p.add_argument("--allow-missing", action="store_true",
-                   help="count dataset IDs missing from a system output as wrong (and say how many)")
-    p.add_argument("--max-unmatched", type=opt.finite_float, default=0.01, metavar="SHARE",
-                   help="pro/anti benchmarks: share of a system's prediction lines that may match no "
-                        "item (counted and left out; default 0.01); more is an error")
-    p.add_argument("--ignore-extra", action="store_true",
-                   help="ignore system rows whose ID is not in the dataset (score a subset, e.g. Counter-GAP's "
-                        "development quadruples, with predictions for the whole set); say how many")
-    opt.name_file(p, "--weights", "test-set weights (JSON: ID -> weight) for weighted scores",
-                  metavar="NAME=W.json", split=True)
-    p.add_argument("--write-conll", type=Path, default=None, metavar="FILE",
-                   help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)")
-    p.add_argument("--write-jsonlines", type=Path, default=None, metavar="FILE",
-                   help="write the dataset in c2f-coref's GAP jsonlines input layout")
-    p.add_argument("--jsonlines-vocab", type=Path, default=None, metavar="VOCAB.txt",
-                   help="with --write-jsonlines: a BERT vocab.txt; subtokens as c2f-coref's predict.py "
-                        "reads them (default: word tokens)")
-    p.add_argument("--report", action="store_true",
-                   help="also write report.md and report.html: metrics with intervals, plots, and the "
-                        "quadruples each system gets inconsistent")
-    opt.device(p)
-    opt.batch_size(p, 8, "texts per call of a system run on the fly (--system NAME=ADAPTER:MODEL)")
+                  "output on another dataset", split=True),
+    opt.out_dir("required with --system", required=False),
+    opt.resamples(),
+    opt.seed("the bootstrap"),
+    opt.flag("--allow-missing", "count dataset IDs missing from a system output as wrong (and say how many)"),
+    opt.option("--max-unmatched", type=opt.finite_float, default=0.01, metavar="SHARE",
+               help="pro/anti benchmarks: share of a system's prediction lines that may match no "
+                    "item (counted and left out; default 0.01); more is an error"),
+    opt.flag("--ignore-extra", "ignore system rows whose ID is not in the dataset (score a subset, e.g. "
+                               "Counter-GAP's development quadruples, with predictions for the whole set); "
+                               "say how many"),
+    opt.name_file("--weights", "test-set weights (JSON: ID -> weight) for weighted scores",
+                  metavar="NAME=W.json", split=True),
+    opt.option("--write-conll", type=opt.PATH, default=None, metavar="FILE",
+               help="write the dataset as a CoNLL-2012 key file (one document per row, gold clusters)"),
+    opt.option("--write-jsonlines", type=opt.PATH, default=None, metavar="FILE",
+               help="write the dataset in c2f-coref's GAP jsonlines input layout"),
+    opt.option("--jsonlines-vocab", type=opt.PATH, default=None, metavar="VOCAB.txt",
+               help="with --write-jsonlines: a BERT vocab.txt; subtokens as c2f-coref's predict.py "
+                    "reads them (default: word tokens)"),
+    opt.flag("--report", "also write report.md and report.html: metrics with intervals, plots, and the "
+                         "quadruples each system gets inconsistent"),
+    opt.device(),
+    opt.batch_size(8, "texts per call of a system run on the fly (--system NAME=ADAPTER:MODEL)"),
+])
 
 
 def run(args):

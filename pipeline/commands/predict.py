@@ -1,41 +1,35 @@
 """``python -m pipeline predict``: run coreference systems on every instance text of a dataset.
 
-Parses the options into :class:`pipeline.runs.predict.PredictSettings` and calls
+Declares the options, parses them into :class:`pipeline.runs.predict.PredictSettings` and calls
 :func:`pipeline.runs.predict.predict` (read the rows, run each system with its adapter from
 :mod:`pipeline.systems.registry`, write the outputs, a summary). Writes into
 ``--out`` together: ``NAME.jsonl`` (clusters, character offsets), ``NAME.tsv`` (GAP answers,
 no header line), ``answers.parquet``, ``predict.json``; ``--out/cache/NAME.jsonl`` is the
 resumable cache (docs/evaluate.md, "predict").
 
-May import: :mod:`pipeline.errors`, :mod:`pipeline.systems`, :mod:`pipeline.runs.predict`; never another
-command.
+May import: :mod:`pipeline.options`, :mod:`pipeline.systems` (``base``: the ``--system`` spelling),
+:mod:`pipeline.runs.predict`; never another command.
 """
 
 from __future__ import annotations
 
-COMMAND = "predict"
-HELP = "run coreference systems (adapters) on a dataset's texts"
+from pipeline import options as opt
+from pipeline.systems.base import DEVICES, parse_spec
 
-import argparse
-from pathlib import Path
-
-
-def add_arguments(p: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-    from pipeline.systems.base import DEVICES, parse_spec
-
-    p.add_argument("--dataset", required=True, type=Path,
-                   help="quadruples Parquet, GAP TSV, pro/anti benchmark Parquet, or SoWinoBias (Parquet/TSV)")
-    p.add_argument("--system", action="append", required=True, type=parse_spec, metavar="NAME=ADAPTER[:MODEL]",
-                   help="a system: adapter fastcoref, lingmess, maverick, spacy, allennlp, xrenner, command, or "
-                        "one registered by an installed package; MODEL a local path or cache name (never "
-                        "downloaded); repeatable")
-    opt.out_dir(p)
-    opt.device(p, DEVICES)
-    opt.batch_size(p, 8, "texts per call of a system")
-    p.add_argument("--retry-failed", action="store_true",
-                   help="run the documents again that failed in an earlier (cached) run")
-    opt.no_progress(p)
+command = opt.command("predict", "run coreference systems (adapters) on a dataset's texts", [
+    opt.option("--dataset", required=True, type=opt.PATH,
+               help="quadruples Parquet, GAP TSV, pro/anti benchmark Parquet, or SoWinoBias (Parquet/TSV)"),
+    opt.repeated("--system", required=True, type=opt.Converted(parse_spec, "NAME=ADAPTER[:MODEL]"),
+                 metavar="NAME=ADAPTER[:MODEL]",
+                 help="a system: adapter fastcoref, lingmess, maverick, spacy, allennlp, xrenner, command, or "
+                      "one registered by an installed package; MODEL a local path or cache name (never "
+                      "downloaded); repeatable"),
+    opt.out_dir(),
+    opt.device(DEVICES),
+    opt.batch_size(8, "texts per call of a system"),
+    opt.flag("--retry-failed", "run the documents again that failed in an earlier (cached) run"),
+    opt.no_progress(),
+])
 
 
 def run(args) -> int:

@@ -21,7 +21,7 @@ Gutenberg copies, a range of table rows or sentence lines): small picklable reco
 (:func:`read_unit`), so a table is never sent whole to every worker. A command uses:
 
 * :class:`CorpusSpec` (what to read and how, checked when built; a command builds it from
-  the options of :func:`pipeline.options.add_corpus_arguments` with
+  the options of :func:`pipeline.options.corpus_options` with
   :func:`pipeline.commands.corpus_spec`);
 * :func:`iter_corpus` (every book, in order, in this process), or :func:`plan_corpus` +
   :func:`read_unit` per unit (extract: one task per unit on its engines).

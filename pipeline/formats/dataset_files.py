@@ -133,7 +133,7 @@ def read_name_spans(path: str | Path, texts: Mapping[str, str]) -> dict[str, lis
 
 
 def read_dataset_args(args, originals_only: bool) -> tuple[list[dict], str, dict | None]:
-    """(records, kind, name spans or None) from the options of :func:`pipeline.options.add_dataset_arguments`."""
+    """(records, kind, name spans or None) from the options of :func:`pipeline.options.dataset_options`."""
     records, kind = read_dataset(args.dataset, originals_only=originals_only)
     spans = (read_name_spans(args.name_spans, {r["id"]: r["text"] for r in records})
              if args.name_spans else None)

@@ -20,7 +20,6 @@ run it between annotate-export and annotate-import (tests/annotation/test_annota
 
 from __future__ import annotations
 
-import argparse
 import csv
 import html
 import json
@@ -29,6 +28,8 @@ import re
 import sys
 import zlib
 from pathlib import Path
+
+import click
 
 from pipeline.annotation.core.questions import CHECKS_RESOURCE, parse_checks, question_from_row, quadruple_rows
 from pipeline.annotation.formats import mturk_csv as layout
@@ -121,30 +122,32 @@ def simulate(batch_csv, quadruples, out, workers=3, accuracy=0.9, flag_rate=0.01
     return {"tasks": len(batch), "assignments": len(results), "dropped": dropped}
 
 
-def main(argv=None) -> int:
+@click.command(help=__doc__.split("\n")[0], context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--batch", required=True, help="batch.csv of annotate-export")
+@click.option("--quadruples", required=True)
+@click.option("--out", required=True, help="results CSV to write")
+@click.option("--workers", type=int, default=3, help="assignments per task (default 3)")
+@click.option("--accuracy", type=float, default=0.9)
+@click.option("--flag-rate", type=float, default=0.01)
+@click.option("--drop-rate", type=float, default=0.0)
+@click.option("--seed", type=int, default=0)
+@click.option("--check-items")
+def command(batch, quadruples, out, workers, accuracy, flag_rate, drop_rate, seed, check_items) -> None:
     from pipeline.errors import InputError
 
-    p = argparse.ArgumentParser(prog="python -m tests.annotation.simulate", description=__doc__.split("\n")[0])
-    p.add_argument("--batch", required=True, help="batch.csv of annotate-export")
-    p.add_argument("--quadruples", required=True)
-    p.add_argument("--out", required=True, help="results CSV to write")
-    p.add_argument("--workers", type=int, default=3, help="assignments per task (default 3)")
-    p.add_argument("--accuracy", type=float, default=0.9)
-    p.add_argument("--flag-rate", type=float, default=0.01)
-    p.add_argument("--drop-rate", type=float, default=0.0)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--check-items", default=None)
-    args = p.parse_args(argv)
     try:
-        s = simulate(args.batch, args.quadruples, args.out, args.workers, args.accuracy,
-                     args.flag_rate, args.drop_rate, args.seed, args.check_items)
+        s = simulate(batch, quadruples, out, workers, accuracy, flag_rate, drop_rate, seed, check_items)
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
-        return 2
+        click.get_current_context().exit(2)
     print(f"{s['tasks']} tasks -> {s['assignments']} scripted assignments "
-          f"({s['dropped']} dropped) in {Path(args.out)}")
-    return 0
+          f"({s['dropped']} dropped) in {Path(out)}")
+
+
+def main(argv=None) -> None:
+    """Parse ``argv`` and run; exits with the status (2: a usage or input error)."""
+    command.main(argv, prog_name="python -m tests.annotation.simulate")
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

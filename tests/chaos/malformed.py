@@ -438,7 +438,7 @@ def run_case(case: Case, inputs: Inputs, d: Path) -> Outcome:
                     code = main(argv)
     except _Hang:
         return Outcome(case.name, "hang", None, f"no answer in {case.timeout:g} s")
-    except SystemExit as exc:            # argparse
+    except SystemExit as exc:            # a usage error (click), --help
         code = exc.code if isinstance(exc.code, int) else 2
     except BaseException:                # noqa: BLE001 -- what the probe counts
         tb = traceback.format_exc(limit=-3)

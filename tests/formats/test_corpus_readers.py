@@ -5,7 +5,6 @@ bad case: each test makes its own small files."""
 
 from __future__ import annotations
 
-import argparse
 import bz2
 import gzip
 import json
@@ -451,19 +450,19 @@ def test_metadata_parquet_and_table_ids(tmp_path):
 # ------------------------------------------------------------------ options --------------
 
 def test_corpus_arguments_and_settings(tmp_path):
-    p = argparse.ArgumentParser()
-    from pipeline.options import add_corpus_arguments
-
-    add_corpus_arguments(p)
-    args = p.parse_args(["--corpus", str(tmp_path), "--layout", "sentences", "--min-words", "5",
-                         "--where", "subjects~x", "--where", "title~y", "--limit-books", "3"])
+    from pipeline import options as opt
     from pipeline.commands import corpus_spec
 
+    command = opt.command("read", "the corpus options alone", opt.corpus_options())
+    parse = lambda argv: command.main(argv, standalone_mode=False)      # noqa: E731
+    args = parse(["--corpus", str(tmp_path), "--layout", "sentences", "--min-words", "5",
+                  "--where", "subjects~x", "--where", "title~y", "--limit-books", "3"])
+    assert args.corpus == tmp_path and args._paths == {"corpus": [str(tmp_path)]}
     s = corpus_spec(args)
     assert (s.layout, s.min_words, s.where, s.limit_books) == ("sentences", 5, ("subjects~x", "title~y"), 3)
     assert "limit_books" not in s.settings() and s.settings()["min_words"] == 5
     with pytest.raises(InputError):
-        corpus_spec(p.parse_args(["--corpus", "x", "--min-words", "-1"]))
+        corpus_spec(parse(["--corpus", "x", "--min-words", "-1"]))
 
 
 @pytest.mark.parametrize("bad, message", [

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.cli import command_index, main
+from pipeline.cli import commands, main
 from pipeline.formats.files import sha256_file
 from pipeline.formats.run_record import RECORD, describe, record_path
 from tests.chaos import malformed
@@ -194,7 +194,7 @@ def _run(argv) -> int:
 
 
 def test_every_command_that_writes_outputs_has_a_case():
-    assert set(command_index()) - SERVERS == set(CASES)
+    assert set(commands()) - SERVERS == set(CASES)
 
 
 @pytest.mark.parametrize("name", sorted(CASES))

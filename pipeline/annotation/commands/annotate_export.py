@@ -15,30 +15,26 @@ May import: the standard library; inside functions: :mod:`pipeline.annotation.ru
 
 from __future__ import annotations
 
-COMMAND = "annotate-export"
-HELP = "export annotation tasks (MTurk CSV + HTML)"
+from pipeline import options as opt
+
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-import argparse
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    parser.add_argument("--quadruples", required=True,
-                        help="quadruples.parquet from generate, or a GAP TSV file (GAP, Counter-GAP's "
-                             "releases): persons found with --model")
-    opt.out_dir(parser)
-    parser.add_argument("--per-task", type=int, default=10,
-                        help="questions per task (HIT), check questions included (default 10)")
-    parser.add_argument("--checks", type=int, default=1,
-                        help="known-answer check questions per task (default 1; 0 for none)")
-    parser.add_argument("--check-items", default=None,
-                        help="file of check items (default: resources/annotation_checks.txt)")
-    parser.add_argument("--assignments", type=int, default=3,
-                        help="workers per task, recorded in export.json for publishing (default 3)")
-    opt.seed(parser, "the shuffling")
-    opt.model(parser, "for a GAP TSV input (ignored for Parquet)")
+command = opt.command("annotate-export", "export annotation tasks (MTurk CSV + HTML)", [
+    opt.option("--quadruples", type=opt.FILE, required=True,
+               help="quadruples.parquet from generate, or a GAP TSV file (GAP, Counter-GAP's "
+                    "releases): persons found with --model"),
+    opt.out_dir(),
+    opt.option("--per-task", type=int, default=10,
+               help="questions per task (HIT), check questions included (default 10)"),
+    opt.option("--checks", type=int, default=1,
+               help="known-answer check questions per task (default 1; 0 for none)"),
+    opt.option("--check-items", type=opt.FILE, default=None,
+               help="file of check items (default: resources/annotation_checks.txt)"),
+    opt.option("--assignments", type=int, default=3,
+               help="workers per task, recorded in export.json for publishing (default 3)"),
+    opt.seed("the shuffling"),
+    opt.model("for a GAP TSV input (ignored for Parquet)"),
+])
 
 
 def export(quadruples, out, per_task=10, n_checks=1, check_items=None, assignments=3,

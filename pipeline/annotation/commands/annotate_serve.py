@@ -17,24 +17,19 @@ server, shutdown); also :mod:`pipeline.annotation.formats.store`, :mod:`pipeline
 
 from __future__ import annotations
 
-COMMAND = "annotate-serve"
-HELP = "local annotation web app (127.0.0.1)"
+from pipeline import options as opt
 
-import argparse
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    parser.add_argument("--quadruples", required=True,
-                        help="quadruples.parquet to annotate, or a GAP TSV file (persons found with --model)")
-    parser.add_argument("--db", required=True,
-                        help="SQLite file for the answers (created if new; tied to --quadruples)")
-    opt.port(parser, 8765)
-    parser.add_argument("--assignments", type=int, default=3,
-                        help="at most this many annotators per instance (default 3)")
-    opt.seed(parser, "the question order")
-    opt.model(parser, "for a GAP TSV input (use the same one for annotate-import)")
+command = opt.command("annotate-serve", "local annotation web app (127.0.0.1)", [
+    opt.option("--quadruples", type=opt.FILE, required=True,
+               help="quadruples.parquet to annotate, or a GAP TSV file (persons found with --model)"),
+    opt.option("--db", type=opt.FILE, required=True,
+               help="SQLite file for the answers (created if new; tied to --quadruples)"),
+    opt.port(8765),
+    opt.option("--assignments", type=int, default=3,
+               help="at most this many annotators per instance (default 3)"),
+    opt.seed("the question order"),
+    opt.model("for a GAP TSV input (use the same one for annotate-import)"),
+])
 
 
 def run(args) -> int:

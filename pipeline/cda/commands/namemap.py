@@ -1,6 +1,6 @@
 """``namemap``: build the n-CDA name map (see :mod:`pipeline.cda.core.namemap` for the method).
 
-Parses the options into :class:`pipeline.cda.runs.namemap.NamemapSettings` and calls
+Declares the options (click), parses them into :class:`pipeline.cda.runs.namemap.NamemapSettings` and calls
 :func:`pipeline.cda.runs.namemap.namemap` (gender-guesser's dictionary
 -> the matchings -> ``name_map.parquet`` and ``name_map.tsv`` in ``--out``).
 
@@ -10,24 +10,18 @@ May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.cda.fo
 
 from __future__ import annotations
 
-COMMAND = "namemap"
-HELP = "n-CDA name map by optimal bipartite matching"
-OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
-
-import argparse
-from pathlib import Path
-
+from pipeline import options as opt
 from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR as DEFAULT_OUT
 
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    opt.out_dir(parser, "name_map.parquet and name_map.tsv", required=False, default=DEFAULT_OUT)
-    parser.add_argument("--alpha", type=opt.finite_float, default=None,
-                        help="alpha in w = ||vi - vj|| * (alpha - cos(vi, vj)) (default 12/11)")
-    parser.add_argument("--nam-dict", type=Path, default=None,
-                        help="a nam_dict.txt to use instead of the one in the installed gender-guesser")
+command = opt.command("namemap", "n-CDA name map by optimal bipartite matching", [
+    opt.out_dir("name_map.parquet and name_map.tsv", required=False, default=DEFAULT_OUT),
+    opt.option("--alpha", type=opt.finite_float, default=None,
+               help="alpha in w = ||vi - vj|| * (alpha - cos(vi, vj)) (default 12/11)"),
+    opt.option("--nam-dict", type=opt.PATH, default=None,
+               help="a nam_dict.txt to use instead of the one in the installed gender-guesser"),
+])
 
 
 def run(args):

@@ -2,8 +2,8 @@
 example and the rank of the correct candidate, per pronoun gender (definitions in
 :mod:`pipeline.diagnostics.core.analysis`; manual page docs/analyze.md).
 
-Parses the options and calls :func:`pipeline.diagnostics.runs.diagnostics.analyze`. The dataset options
-are :func:`pipeline.options.add_dataset_arguments` (shared with ``weights`` and ``baseline``).
+Declares the options (click), parses them and calls :func:`pipeline.diagnostics.runs.diagnostics.analyze`. The dataset options
+are :func:`pipeline.options.dataset_options` (shared with ``weights`` and ``baseline``).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
 command.
@@ -11,19 +11,14 @@ command.
 
 from __future__ import annotations
 
-COMMAND = "analyze"
-HELP = "dataset diagnostics: names per example, candidate rank"
+from pipeline import options as opt
+
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-import argparse
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-    from pipeline.options import add_dataset_arguments
-
-    add_dataset_arguments(parser)
-    opt.out_dir(parser, "summary.md, summary.json, *.png")
+command = opt.command("analyze", "dataset diagnostics: names per example, candidate rank", [
+    opt.dataset_options(),
+    opt.out_dir("summary.md, summary.json, *.png"),
+])
 
 
 def run(args):

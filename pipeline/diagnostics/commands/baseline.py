@@ -1,6 +1,6 @@
 """``baseline``: name-blind baseline system outputs (Random, Dist-1..3 of "The Gap on GAP")
 in GAP system format; the predictions are :mod:`pipeline.diagnostics.core.baselines` (docs/baselines.md).
-Parses the options and calls :func:`pipeline.diagnostics.runs.diagnostics.baseline`.
+Declares the options (click), parses them and calls :func:`pipeline.diagnostics.runs.diagnostics.baseline`.
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
 command.
@@ -8,24 +8,17 @@ command.
 
 from __future__ import annotations
 
-COMMAND = "baseline"
-HELP = "name-blind baseline system outputs"
-
-import argparse
-
+from pipeline import options as opt
 from pipeline.diagnostics.runs.diagnostics import BASELINE_KINDS as KINDS
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-    from pipeline.options import add_dataset_arguments
-
-    # "detected" personal names: spaCy NER on every text (each variant of a quadruple is
-    # parsed on its own) unless spans are given
-    add_dataset_arguments(parser, originals_flag=False, names_default="ner")
-    parser.add_argument("--kind", required=True, choices=KINDS)
-    opt.seed(parser, "the one draw in A-coref/B-coref of --kind random (the probabilities are exact)")
-    opt.out_file(parser, "system output TSV, GAP system format")
+# "detected" personal names: spaCy NER on every text (each variant of a quadruple is
+# parsed on its own) unless spans are given
+command = opt.command("baseline", "name-blind baseline system outputs", [
+    opt.dataset_options(originals_flag=False, names_default="ner"),
+    opt.option("--kind", required=True, choices=KINDS),
+    opt.seed("the one draw in A-coref/B-coref of --kind random (the probabilities are exact)"),
+    opt.out_file("system output TSV, GAP system format"),
+])
 
 
 def run(args):

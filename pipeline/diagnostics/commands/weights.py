@@ -2,7 +2,7 @@
 on GAP", Kocijan et al. 2021). The program, the example sets it keeps and the proof that the
 class LP is exact are in :mod:`pipeline.core.weights`; the manual page is docs/weights.md.
 
-Parses the options and calls :func:`pipeline.diagnostics.runs.weights.weights` (its output file locked;
+Declares the options (click), parses them and calls :func:`pipeline.diagnostics.runs.weights.weights` (its output file locked;
 :func:`pipeline.diagnostics.runs.diagnostics.weights`: the dataset's names
 and ranks -> the LP -> the weights JSON {ID: weight} -> a summary).
 
@@ -12,28 +12,20 @@ command.
 
 from __future__ import annotations
 
-COMMAND = "weights"
-HELP = "LP test-set weights (The Gap on GAP)"
-
-import argparse
-
+from pipeline import options as opt
 from pipeline.diagnostics.runs.diagnostics import WEIGHT_VARIANTS as VARIANT_CHOICES
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-    from pipeline.options import add_dataset_arguments
-
-    add_dataset_arguments(parser)
-    parser.add_argument("--variant", choices=VARIANT_CHOICES, default="all",
-                        help="all = W (N_k and D_k sets), num = W_num, dist = W_dist, trimmed = W_t")
-    parser.add_argument("--strict", action="store_true",
-                        help="fail (exit 2) when a set is present in only one gender (which forces its "
-                             "examples' weights to 0) instead of warning")
-    parser.add_argument("--unnamed", choices=("own-span", "leave-out"), default="own-span",
-                        help="a correct candidate that overlaps no name span: ranked by its own span "
-                             "(default; the published example sets) or left out of the variants using D_k")
-    opt.out_file(parser, "weights JSON {example ID: weight}")
+command = opt.command("weights", "LP test-set weights (The Gap on GAP)", [
+    opt.dataset_options(),
+    opt.option("--variant", choices=VARIANT_CHOICES, default="all",
+               help="all = W (N_k and D_k sets), num = W_num, dist = W_dist, trimmed = W_t"),
+    opt.flag("--strict", "fail (exit 2) when a set is present in only one gender (which forces its "
+                         "examples' weights to 0) instead of warning"),
+    opt.option("--unnamed", choices=("own-span", "leave-out"), default="own-span",
+               help="a correct candidate that overlaps no name span: ranked by its own span "
+                    "(default; the published example sets) or left out of the variants using D_k"),
+    opt.out_file("weights JSON {example ID: weight}"),
+])
 
 
 def run(args):

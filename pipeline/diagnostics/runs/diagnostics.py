@@ -1,7 +1,7 @@
 """The dataset diagnostics of "The Gap on GAP" (Kocijan et al. 2021): ``analyze`` (personal names
 per example and the rank of the correct candidate), ``weights`` (LP test-set weights) and
 ``baseline`` (name-blind system outputs). ``python -m pipeline analyze|weights|baseline``
-parse their options (:func:`pipeline.options.add_dataset_arguments` and their own) into
+parse their options (:func:`pipeline.options.dataset_options` and their own) into
 :class:`AnalyzeSettings`, :class:`WeightsSettings` or :class:`BaselineSettings` and call
 :func:`analyze`, :func:`weights` or :func:`baseline`.
 
@@ -40,7 +40,7 @@ UNNAMED = ("own-span", "leave-out")
 @dataclass(frozen=True, kw_only=True)
 class DatasetSettings:
     """The dataset and its names, as the three diagnostics read them
-    (:func:`pipeline.options.add_dataset_arguments`), and the output."""
+    (:func:`pipeline.options.dataset_options`), and the output."""
     dataset: Path                       # GAP TSV, quadruples Parquet or instances Parquet
     out: Path                           # analyze: a directory; weights, baseline: a file
     name_spans: Path | None = None      # {"ID": [[start, end, text], ...]}

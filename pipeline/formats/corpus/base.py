@@ -157,7 +157,7 @@ class Unit:
 
 @dataclass(frozen=True)
 class CorpusSpec:
-    """What to read and how: the ``--corpus`` options (:func:`pipeline.options.add_corpus_arguments`)."""
+    """What to read and how: the ``--corpus`` options (:func:`pipeline.options.corpus_options`)."""
     path: str                                # --corpus: a directory, a book file, a table, an HF dataset dir
     layout: str = "auto"                     # auto | sentences
     text_column: str = "text"

@@ -1,6 +1,6 @@
 """``experiment-export``: the experiment database -> CSV files.
 
-Parses the options into :class:`pipeline.humans.runs.export.ExperimentExportSettings` and
+Declares the options (click), parses them into :class:`pipeline.humans.runs.export.ExperimentExportSettings` and
 calls :func:`pipeline.humans.runs.export.experiment_export` (the files: its module doc and
 docs/experiment.md).
 
@@ -9,20 +9,16 @@ May import: the standard library, :mod:`pipeline.runs`. Never another command.
 
 from __future__ import annotations
 
-COMMAND = "experiment-export"
-HELP = "export the experiment database: qa_results.csv / maze_trials.csv, maze_words.csv, codes.csv"
+from pipeline import options as opt
+
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-import argparse
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    parser.add_argument("--db", required=True, help="SQLite file of experiment-serve")
-    opt.out_dir(parser)
-    parser.add_argument("--plan", default=None,
-                        help="plan.parquet (default: the path stored in the database)")
+command = opt.command("experiment-export", "export the experiment database: qa_results.csv / maze_trials.csv, maze_words.csv, codes.csv", [
+    opt.option("--db", type=opt.FILE, required=True, help="SQLite file of experiment-serve"),
+    opt.out_dir(),
+    opt.option("--plan", type=opt.FILE, default=None,
+               help="plan.parquet (default: the path stored in the database)"),
+])
 
 
 def run(args):

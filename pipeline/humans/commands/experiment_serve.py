@@ -14,21 +14,16 @@ check, server, shutdown), :mod:`pipeline.humans.formats.experiment_db` (what is 
 
 from __future__ import annotations
 
-COMMAND = "experiment-serve"
-HELP = "local web app of the human QA / Maze experiment (127.0.0.1)"
+from pipeline import options as opt
 
-import argparse
-
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    parser.add_argument("--plan", required=True, help="plan.parquet (command experiment-plan)")
-    parser.add_argument("--db", required=True, help="SQLite file for the answers (created if new)")
-    opt.port(parser, 8766)
-    parser.add_argument("--completion-url", default=None,
-                        help="link shown with the completion code, {code} replaced, e.g. "
-                             "https://app.prolific.com/submissions/complete?cc={code}")
+command = opt.command("experiment-serve", "local web app of the human QA / Maze experiment (127.0.0.1)", [
+    opt.option("--plan", type=opt.FILE, required=True, help="plan.parquet (command experiment-plan)"),
+    opt.option("--db", type=opt.FILE, required=True, help="SQLite file for the answers (created if new)"),
+    opt.port(8766),
+    opt.option("--completion-url", default=None,
+               help="link shown with the completion code, {code} replaced, e.g. "
+                    "https://app.prolific.com/submissions/complete?cc={code}"),
+])
 
 
 def run(args) -> int:

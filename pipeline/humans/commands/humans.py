@@ -1,6 +1,6 @@
 """``python -m pipeline humans qa|maze``: analyse human experiment results.
 
-Parses the options into :class:`pipeline.humans.runs.humans.QaSettings` or
+Declares the options (click), parses them into :class:`pipeline.humans.runs.humans.QaSettings` or
 :class:`pipeline.humans.runs.humans.MazeSettings` and calls :func:`pipeline.humans.runs.humans.humans` (the
 outputs: its module doc and docs/benchmarks.md).
 
@@ -9,52 +9,49 @@ May import: the standard library, :mod:`pipeline.runs` (inside :func:`run`). Nev
 
 from __future__ import annotations
 
-COMMAND = "humans"
-HELP = "analyse human QA and Maze experiment results (Delta_QA per alpha, Delta_MAZE quantiles)"
+from pipeline import options as opt
+
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-import argparse
-from pathlib import Path
+_QA = "QA results: pro/anti accuracy and Delta_QA per alpha"
+_MAZE = "Maze trials: response-time quantiles and Delta_MAZE"
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    qa = sub.add_parser("qa", help="QA results: pro/anti accuracy and Delta_QA per alpha",
-                        description="QA results: pro/anti accuracy and Delta_QA per alpha")
-    qa.add_argument("--results", required=True, type=Path, action="append",
-                    help="QA results CSV (one row per answer): the project's export or the study's "
-                         "released Wino or BUG file (detected); repeat to analyse several together")
-    qa.add_argument("--participants", type=Path, action="append",
-                    help="CSV with an mturk_id column, or the study's enrollment file (one row per "
-                         "worker and batch): only these workers are analysed; repeat to join several lists")
-    qa.add_argument("--questions", choices=("main", "all"), default="main",
-                    help="which Wino gender questions count as pro/anti: those on the main entity "
-                         "(default) or also those on the other entity")
-    qa.add_argument("--min-filler-accuracy", type=opt.finite_float, default=None, metavar="PERCENT",
-                    help="also leave out the batches (a worker's answers in one batch) whose filler "
-                         "accuracy is below PERCENT")
-    qa.add_argument("--benchmark", type=Path,
-                    help="benchmark.parquet the sentences come from (needed with --models)")
-    qa.add_argument("--models", type=Path,
-                    help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences; "
-                         "or metrics.json of `evaluate` on a benchmark: models' rows of Table 2")
-    qa.add_argument("--maze", type=Path, action="append",
-                    help="Maze trials CSV (our export or the study's processed Wino or BUG trials): "
-                         "Delta_MAZE per quantile under Table 2; repeat for each dataset")
-    opt.out_dir(qa)
-    mz = sub.add_parser("maze", help="Maze trials: response-time quantiles and Delta_MAZE",
-                        description="Maze trials: response-time quantiles and Delta_MAZE")
-    mz.add_argument("--results", required=True, type=Path, action="append",
-                    help="Maze trials CSV (one row per pronoun trial): our export or the study's "
-                         "processed Wino or BUG trials (detected); repeat to analyse several together")
-    mz.add_argument("--models", type=Path,
-                    help="metrics.json of `evaluate` on a benchmark: where humans meet each model")
-    mz.add_argument("--benchmark", type=Path,
-                    help="benchmark.parquet of the sentences: synthetic vs natural by item source "
-                         "(default: by the sentence_id prefix, winobias-/winogender-/bug-...)")
-    opt.out_dir(mz)
+command = opt.group("humans", "analyse human QA and Maze experiment results (Delta_QA per alpha, Delta_MAZE quantiles)", [
+    opt.command("qa", _QA, [
+        opt.repeated("--results", required=True, type=opt.PATH,
+                     help="QA results CSV (one row per answer): the project's export or the study's "
+                          "released Wino or BUG file (detected); repeat to analyse several together"),
+        opt.repeated("--participants", type=opt.PATH, default_none=True,
+                     help="CSV with an mturk_id column, or the study's enrollment file (one row per "
+                          "worker and batch): only these workers are analysed; repeat to join several lists"),
+        opt.option("--questions", choices=("main", "all"), default="main",
+                   help="which Wino gender questions count as pro/anti: those on the main entity "
+                        "(default) or also those on the other entity"),
+        opt.option("--min-filler-accuracy", type=opt.finite_float, default=None, metavar="PERCENT",
+                   help="also leave out the batches (a worker's answers in one batch) whose filler "
+                        "accuracy is below PERCENT"),
+        opt.option("--benchmark", type=opt.PATH,
+                   help="benchmark.parquet the sentences come from (needed with --models)"),
+        opt.option("--models", type=opt.PATH,
+                   help="per_item.parquet of `evaluate` on that benchmark: models on the same sentences; "
+                        "or metrics.json of `evaluate` on a benchmark: models' rows of Table 2"),
+        opt.repeated("--maze", type=opt.PATH, default_none=True,
+                     help="Maze trials CSV (our export or the study's processed Wino or BUG trials): "
+                          "Delta_MAZE per quantile under Table 2; repeat for each dataset"),
+        opt.out_dir(),
+    ]),
+    opt.command("maze", _MAZE, [
+        opt.repeated("--results", required=True, type=opt.PATH,
+                     help="Maze trials CSV (one row per pronoun trial): our export or the study's "
+                          "processed Wino or BUG trials (detected); repeat to analyse several together"),
+        opt.option("--models", type=opt.PATH,
+                   help="metrics.json of `evaluate` on a benchmark: where humans meet each model"),
+        opt.option("--benchmark", type=opt.PATH,
+                   help="benchmark.parquet of the sentences: synthetic vs natural by item source "
+                        "(default: by the sentence_id prefix, winobias-/winogender-/bug-...)"),
+        opt.out_dir(),
+    ]),
+], dest="action")
 
 
 def run(args):

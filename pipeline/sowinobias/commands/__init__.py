@@ -1,5 +1,5 @@
 """The command of the SoWinoBias room: ``sowinobias``, found by :mod:`pipeline.cli` as those of
-:mod:`pipeline.commands` are (``COMMAND``, ``HELP``, ``add_arguments``, ``run``).
+:mod:`pipeline.commands` are (``command``, a click command, and ``run``).
 
 May import: nothing of the project (a package marker).
 """

@@ -11,28 +11,22 @@ vocabulary's default directory; the run inside :func:`run`); never another comma
 
 from __future__ import annotations
 
-COMMAND = "sowinobias"
-HELP = "build the SoWinoBias template test set"
-OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
-
-import argparse
-from pathlib import Path
-
+from pipeline import options as opt
 from pipeline.core.sowinobias_scoring import DEFAULT_RESAMPLES
 from pipeline.core.sowinobias_templates import DEFAULT_SEED, PUBLISHED_SIZE
 
+OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from pipeline import options as opt
-
-    opt.out_dir(parser)
-    parser.add_argument("--sample", type=int, default=None, metavar="N",
-                        help=f"keep a seeded sample of N pairs, i.e. N sentences per set (the published "
-                             f"set has {PUBLISHED_SIZE}); default: all combinations (8,192 per set)")
-    opt.seed(parser, "the sample and of the bootstrap", DEFAULT_SEED)
-    opt.resamples(parser, DEFAULT_RESAMPLES)
-    parser.add_argument("--vocab", type=Path, default=None,
-                        help="directory with occupations.tsv and adjectives.tsv (default: resources/sowinobias)")
+command = opt.command("sowinobias", "build the SoWinoBias template test set", [
+    opt.out_dir(),
+    opt.option("--sample", type=int, default=None, metavar="N",
+               help=f"keep a seeded sample of N pairs, i.e. N sentences per set (the published "
+                    f"set has {PUBLISHED_SIZE}); default: all combinations (8,192 per set)"),
+    opt.seed("the sample and of the bootstrap", DEFAULT_SEED),
+    opt.resamples(DEFAULT_RESAMPLES),
+    opt.option("--vocab", type=opt.PATH, default=None,
+               help="directory with occupations.tsv and adjectives.tsv (default: resources/sowinobias)"),
+])
 
 
 def run(args):

@@ -212,6 +212,11 @@ _MR_PERIOD = re.compile(r"\bMrs?\.")
 _MR_SPACE = re.compile(r"\bMrs? ")
 
 
+# Forms of address the tagger reads as other words ("at my chest, miss." -> a verb): after a
+# comma and before punctuation they are an address and flip ("..., sir.").
+VOCATIVES = frozenset({"miss"})
+
+
 def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList | None = None) -> list[Edit]:
     """Gendered-word substitutions of a gender-swapped variant (tokens outside names)."""
     words = words or gw.builtin()
@@ -268,10 +273,15 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             continue                    # the deity; animals ("three cheers and a tiger", "her cows")
         if fixed_phrase(tok, nxt):
             continue                    # no person: "mother earth", "Father Time", "maiden voyage"
+        if _salver(i, toks, tags):
+            continue                    # "a note upon a waiter": the tray
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
         if new is None:
-            new = words.flip(tok, gw.pronoun_tag(tok, tags[i], dep))
+            tag = tags[i]
+            if tok.lower() in VOCATIVES and i and toks[i - 1] == "," and (not nxt or not nxt[:1].isalnum()):
+                tag = "NN"              # ", miss." is an address, whatever the tagger says ("miss" a verb)
+            new = words.flip(tok, gw.pronoun_tag(tok, tag, dep))
         if new is not None and new != tok:
             edits[i] = Edit(s, e, new, "word", tok, index=i)
             j = i + 1               # a plural possessive's bare apostrophe, its own token: "young
@@ -305,6 +315,19 @@ _FIXED_AFTER = {"mother": frozenset({"earth", "nature", "tongue", "country", "ch
                 "father": frozenset({"time", "christmas", "thames"}),
                 "maiden": frozenset({"voyage", "speech", "over"}),
                 "lady": frozenset({"luck", "day", "chapel"})}
+
+
+def _salver(i: int, toks: list[str], tags: list[str]) -> bool:
+    """"waiter" as the tray a thing is brought on ("brought Lady Louisa a note upon a waiter",
+    "on a silver waiter"): on/upon, a determiner and adjectives before it."""
+    if toks[i].lower() not in ("waiter", "waiters"):
+        return False
+    j = i - 1
+    while j >= 0 and (tags[j].startswith("JJ") or toks[j].lower() in ("silver", "gold", "china")):
+        j -= 1
+    if j < 0 or toks[j].lower() not in ("a", "the", "an"):
+        return False
+    return j > 0 and toks[j - 1].lower() in ("on", "upon")
 
 
 def fixed_phrase(word: str, next_word: str) -> bool:

@@ -41,6 +41,20 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; young gentlemen's hearts are given with reluctance, he said."),
     ("Frank saw John with Emma and Anne; the girls' hats were blue, she said.", "she",
      "Emma saw Anne with Frank and John; the boys' hats were blue, he said."),
+    # "miss" as an address, which the tagger reads as a verb (read, seed 20261140: Dixon's
+    # "at my chest, miss." to Margaret kept when Margaret's slot held a man); the verb stays
+    ("Frank saw John with Emma and Anne; she said, 'Thank you, miss.'", "she",
+     "Emma saw Anne with Frank and John; he said, 'Thank you, sir.'"),
+    ("Frank saw John with Emma and Anne; she said they would miss him.", "she",
+     "Emma saw Anne with Frank and John; he said they would miss her."),
+    # "waiter" as the tray (reads of seeds 20261137 and 20261140: "a note upon a waiter" ->
+    # "a waitress"); the man who waits flips
+    ("Frank saw John with Emma and Anne; a servant brought her a note upon a waiter, she said.", "she",
+     "Emma saw Anne with Frank and John; a servant brought him a note upon a waiter, he said."),
+    ("Frank saw John with Emma and Anne; a note on a silver waiter came, she said.", "she",
+     "Emma saw Anne with Frank and John; a note on a silver waiter came, he said."),
+    ("Frank saw John with Emma and Anne; the waiter brought her a note, she said.", "she",
+     "Emma saw Anne with Frank and John; the waitress brought him a note, he said."),
 ])
 def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     assert swap_1_of_four(nlp, text, pronoun) == swapped

@@ -14,9 +14,10 @@ still holding the output directory's lock; the layout is in ``docs/runs.md``:
   never describes outputs it did not make.
 
 The record (``"record": 1``, keys in this order): ``command``; ``arguments`` (every parsed
-argument, paths as strings, in the order of the parser); ``inputs`` (every argument value
-that names an existing file or directory, other than an output or an argument the command
-lists in ``RUN_UNHASHED`` (annotate-import's private salt), hashed as below);
+argument, paths as strings, in the order of the parser); ``inputs`` (every value of an option
+that takes a path (``args._paths``, from the command's click options) naming an existing file
+or directory, other than an output or an argument the command lists in ``RUN_UNHASHED``
+(annotate-import's private salt), hashed as below);
 ``settings`` (:attr:`RunRecord.settings`: the ``settings`` of the result the command's run
 returns, :class:`pipeline.runs.settings.RunResult`: word lists, the name-form mode, the
 resolved spaCy model...); ``fingerprint`` (:func:`pipeline.formats.fingerprint.run_fingerprint`
@@ -39,7 +40,6 @@ May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 from pathlib import Path
@@ -77,7 +77,7 @@ def _plain(value):
     return str(value)
 
 
-def arguments(args: argparse.Namespace) -> dict:
+def arguments(args) -> dict:
     """The parsed arguments (the CLI's own ``_``-prefixed ones and ``verbose`` left out)."""
     return {k: _plain(v) for k, v in vars(args).items() if not k.startswith("_") and k not in ("command", "verbose")}
 
@@ -130,29 +130,18 @@ def describe(path: str | os.PathLike) -> dict:
     return entry
 
 
-def _candidates(value) -> list[str]:
-    """Path-like strings in an argument value (``NAME=FILE`` gives FILE too)."""
-    if isinstance(value, (list, tuple)):
-        return [c for v in value for c in _candidates(v)]
-    if isinstance(value, os.PathLike):
-        return [os.fspath(value)]
-    if isinstance(value, str) and value:
-        out = [value]
-        if "=" in value:
-            out.append(value.split("=", 1)[1])
-        return out
-    return []
-
-
-def input_paths(args: argparse.Namespace, outputs: list[str]) -> list[tuple[str, Path]]:
-    """(argument, path) of every argument value naming an existing file or directory that is
-    not an output, nor inside one, nor holding one. Taken before the command runs."""
+def input_paths(args, outputs: list[str]) -> list[tuple[str, Path]]:
+    """(argument, path) of every path an option names (``args._paths``: option name -> the
+    paths given, filled by the CLI from the options that take a path) that exists and is not an
+    output, nor inside one, nor holding one. Taken before the command runs. A value of an option
+    that takes no path (a name, a number, the command's name) is never taken for a path, even
+    where a file of that name exists."""
     outs = [Path(o).resolve() for o in outputs]
     found, seen = [], set()
-    for key, value in vars(args).items():
-        if key.startswith("_") or key in outputs_keys(args) or key in getattr(args, "_run_unhashed", ()):
+    for key, values in (getattr(args, "_paths", None) or {}).items():
+        if key in outputs_keys(args) or key in getattr(args, "_run_unhashed", ()):
             continue
-        for cand in _candidates(value):
+        for cand in values:
             try:
                 path = Path(cand)
                 if not (path.is_file() or path.is_dir()):
@@ -167,7 +156,7 @@ def input_paths(args: argparse.Namespace, outputs: list[str]) -> list[tuple[str,
     return found
 
 
-def outputs_keys(args: argparse.Namespace) -> tuple[str, ...]:
+def outputs_keys(args) -> tuple[str, ...]:
     return tuple(getattr(args, "_run_outputs", None) or ())
 
 
@@ -175,7 +164,7 @@ class RunRecord:
     """One run's record, begun before the command runs (the inputs are hashed then) and
     written after it succeeded (:meth:`finish`) or settled after it failed (:meth:`fail`)."""
 
-    def __init__(self, args: argparse.Namespace):
+    def __init__(self, args):
         self.args = args
         self.outputs = [(k, getattr(args, k, None)) for k in outputs_keys(args)]
         self.outputs = [(k, os.fspath(v)) for k, v in self.outputs if v not in (None, "")]

@@ -352,3 +352,20 @@ def test_directory_inputs_over_the_limits_are_listed_not_hashed(tmp_path, monkey
     listed = describe(d)
     assert listed["sha256"] is None and "entries" not in listed
     assert listed["listing_sha256"] == full["listing_sha256"]
+
+
+def test_only_path_options_are_hashed_as_inputs(tmp_path, monkeypatch):
+    """A value of an option that takes no path (the command's name, a choice, a name) is not
+    taken for a path even when the working directory holds a file or folder of that name: only
+    the values of path options (click.Path, NAME=FILE) are hashed into run.json's inputs."""
+    data, spans = _gap(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    for name in ("sowinobias", "baseline", "dist1", "ner"):      # the commands, --kind, --names-from
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "x.txt").write_text("not an input\n")
+    assert _run(["sowinobias", "--out", tmp_path / "s", "--sample", "20", "--resamples", "20"]) == 0
+    assert json.loads((tmp_path / "s" / RECORD).read_text())["inputs"] == []
+    assert _run(["baseline", "--dataset", data, "--name-spans", spans, "--kind", "dist1",
+                 "--out", tmp_path / "b.tsv", "--no-progress"]) == 0
+    record = json.loads((tmp_path / "b.tsv.run.json").read_text())
+    assert [(e["argument"], e["path"]) for e in record["inputs"]] == [("dataset", str(data)), ("name_spans", str(spans))]

@@ -105,6 +105,8 @@ POSSESSIVE = {"'s", "’s"}
 # dialect spellings of function words and archaic oaths that gender-guesser lists as names
 # ("Dat's a fac'", "Marry, I trow not")
 DIALECT_WORDS = {"Dat", "Dis", "Dey", "Dem", "Dese", "Dose", "Dar", "Dere", "Wid", "Marry"}
+# Letters after a name and its comma that the small NER tags PERSON ("Sir John Belmont, Bart.")
+POST_NOMINALS = {"Bart", "Bt", "Esq", "Esquire", "Junr", "Senr", "Jun", "Sen"}
 BE_FORMS = {"is", "was", "were", "am", "are", "be", "been", "being", "'m", "'s", "’m", "’s"}
 WORD_NOUNS = {"word", "words", "name", "names", "cry", "title"}
 _QUOTE_MARKS = {'"', "'", "“", "”", "‘", "’"}
@@ -229,6 +231,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             return "sacred-place"       # not "Martin Eden", whom his book shows to be a person
         if word in DIALECT_WORDS:
             return "dialect"
+        if word in POST_NOMINALS and prev is not None and prev.text == ",":
+            return "post-nominal"       # "To Sir John Belmont, Bart.": a baronet's letters, no person
         if nxt is not None and nxt.text == "," and (after := _next(doc, nxt.i + 1)) is not None \
                 and after.text == word.lower():
             return "call"               # "Kitty, kitty, kitty": calling an animal

@@ -111,6 +111,9 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     # dialect, oaths, calling an animal, places of scripture
     ("\"Dat's a fac', suh,\" he said.", "Dat", "A short text. ", False),
     ("\"Marry, I trow not,\" he said.", "Marry", "A short text. ", False),
+    # letters after a name (read, seed 20261140: "To Sir John Belmont, Bart." -> "Bart" as C2)
+    ("It was addressed to Sir John Belmont, Bart, at the Wells.", "Bart", "A short text. ", False),
+    ("Bart came in and sat down.", "Bart", "A short text. ", True),
     ("She held out her arms, crying, \"Kitty, kitty, kitty,\" softly.", "Kitty", "A short text. ", False),
     ("She held out her arms, crying, \"Kitty, come here,\" softly.", "Kitty", "A short text. ", True),
     ("Their souls were again in Eden at last.", "Eden", "A short text. ", False),

@@ -8,7 +8,7 @@ Pure: records in, records out.
   pronoun's characters (ties: the first cluster); a candidate is coreferent when it overlaps
   another mention of that mention's cluster; a pronoun in no mention is coreferent with
   nothing.
-* :func:`label` -- ``A``, ``B``, ``both`` or ``neither`` from two booleans (None: unanswered);
+* :func:`ab_label` -- ``A``, ``B``, ``both`` or ``neither`` from two booleans (None: unanswered);
 * :func:`answer_records` -- the rows of ``answers.parquet`` (typed
   :class:`pipeline.formats.records.SystemAnswer`, schema :data:`pipeline.formats.schemas.ANSWERS`);
 * :func:`has_no_labels` / :func:`unlabelled_gold` -- a dataset before annotation (``generate``'s
@@ -53,7 +53,7 @@ def answer_from_char_clusters(clusters: Sequence[Sequence[Span]], pronoun: Span,
     return hit(a), hit(b)
 
 
-def label(a: bool | None, b: bool | None) -> str | None:
+def ab_label(a: bool | None, b: bool | None) -> str | None:
     """``A``, ``B``, ``both``, ``neither``; None when either is unknown."""
     if a is None or b is None:
         return None
@@ -75,8 +75,8 @@ def answer_records(rows: Iterable[dict], system: str, answers: dict[str, tuple[b
     for r in rows:
         ans = answers.get(r["id"])
         sys_a, sys_b = ans if ans is not None else (None, None)
-        gold = label(r.get("gold_a"), r.get("gold_b"))
-        given = label(sys_a, sys_b)
+        gold = ab_label(r.get("gold_a"), r.get("gold_b"))
+        given = ab_label(sys_a, sys_b)
         correct = None if gold is None else (given == gold)
         out.append(SystemAnswer(id=r["id"], system=system, quadruple_id=r.get("quadruple_id"),
                                 variant=r.get("variant"), gender=r.get("gender"), answer=given,

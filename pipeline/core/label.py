@@ -26,10 +26,11 @@ without fuzzy alignment.
 Quadruples (generate's output): only the original is located; its control and swaps take
 the original's labels (the counterfactual variants keep who refers to whom).
 
-Precision (:func:`summarize`): the share of labelled instances whose pronoun refers to
+Precision (:func:`label_summary`): the share of labelled instances whose pronoun refers to
 exactly one of A and B (labels A and B), with a Wilson score interval.
 
-Pure: may import the standard library, :mod:`pipeline.core.alignment` and :mod:`pipeline.vocab`.
+Pure: may import the standard library, :mod:`pipeline.core.alignment`, :mod:`pipeline.core.answers` (the
+label of two booleans) and :mod:`pipeline.vocab`.
 """
 
 from __future__ import annotations
@@ -138,14 +139,6 @@ def _tail_overlap(doc_key: str, key: str) -> tuple[int, int]:
     return (at, lo) if at + lo == len(doc_key) else (-1, 0)
 
 
-def label_of(a_coref: bool | None, b_coref: bool | None) -> str:
-    if a_coref is None or b_coref is None:
-        return UNLABELLED
-    if a_coref and b_coref:
-        return "both"
-    return "A" if a_coref else "B" if b_coref else "neither"
-
-
 def gold_labels(record: dict, documents: Sequence[CorefDocument]) -> dict:
     """``{"label", "a_coref", "b_coref", "coref_document"}`` for one instance record (needs
     ``text``, ``pronoun``, ``pronoun_offset``, ``a``, ``a_offset``, ``b``, ``b_offset``)."""
@@ -160,7 +153,9 @@ def gold_labels(record: dict, documents: Sequence[CorefDocument]) -> dict:
         b_coref = is_coreferent(where.token_spans, where.document.clusters, p, b)
     except ValueError:                       # alignment.Unaligned: a span covers no token
         return {"label": UNLABELLED, "a_coref": None, "b_coref": None, "coref_document": ""}
-    return {"label": label_of(a_coref, b_coref), "a_coref": a_coref, "b_coref": b_coref,
+    from pipeline.core.answers import ab_label
+
+    return {"label": ab_label(a_coref, b_coref) or UNLABELLED, "a_coref": a_coref, "b_coref": b_coref,
             "coref_document": where.document.doc_id}
 
 
@@ -196,7 +191,7 @@ def wilson_interval(k: int, n: int, z: float = 1.959963984540054) -> tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def summarize(labels: Iterable[str]) -> dict:
+def label_summary(labels: Iterable[str]) -> dict:
     """Label counts, the number labelled, precision (labels A or B among the labelled) and
     its 95 % Wilson interval."""
     counts = {name: 0 for name in LABELS}

@@ -124,7 +124,7 @@ class Selection:
 UNNAMED_CHOICES = ("own-span", "leave-out")
 
 
-def select(feats, variant: str, unnamed: str = "own-span") -> Selection:
+def select_examples(feats, variant: str, unnamed: str = "own-span") -> Selection:
     """The examples of the program and their property sets for a variant.
 
     ``feats``: objects with ``id``, ``gender``, ``n_names``, ``correct`` (None = no correct
@@ -407,7 +407,7 @@ def compute_weights(feats, variant: str, strict: bool = False,
     One-gender sets: their examples stay in the program with weight 0 (listed in
     ``selection.forced_zero`` and ``selection.one_gender_sets``), or InputError when ``strict``.
     """
-    sel = select(feats, variant, unnamed)
+    sel = select_examples(feats, variant, unnamed)
     forced, found = forced_zeros(sel.items)
     sel.forced_zero, sel.one_gender_sets = forced, found
     if found and strict:

@@ -221,13 +221,13 @@ def truncated_litbank(src: Path, dst: Path, words: int = 2500) -> int:
 
 
 def litbank_labels(instances: list[dict], coref_dir: Path) -> tuple[dict, list[dict]]:
-    from pipeline.core.label import CorefDocument, label_records, summarize
+    from pipeline.core.label import CorefDocument, label_records, label_summary
     from pipeline.formats.conll import document_clusters, read_documents
 
     docs = [CorefDocument(d.doc_id, list(d.words), document_clusters(d))
             for f in sorted(coref_dir.glob("*.conll")) for d in read_documents(f)]
     labelled = label_records(instances, docs)
-    return summarize(r["label"] for r in labelled), labelled
+    return label_summary(r["label"] for r in labelled), labelled
 
 
 def gold_documents(coref_dir: Path) -> list:

@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(0)
     for size in (50, 100, 200):
         sub = rng.sample(feats, size)
-        sel = W.select(sub, "all")
+        sel = W.select_examples(sub, "all")
         forced, _ = W.forced_zeros(sel.items)
         sel.items = [it for it in sel.items if it.id not in forced]
         tc, tp, c, p = [], [], None, None

@@ -23,9 +23,9 @@ MAX_ROWS = 100
 
 
 def _answer(a: bool, b: bool) -> str:
-    from pipeline.core.answers import label
+    from pipeline.core.answers import ab_label
 
-    return label(bool(a), bool(b))
+    return ab_label(bool(a), bool(b))
 
 
 def inconsistent_quadruples(gold, systems: dict) -> list[dict]:

@@ -81,7 +81,7 @@ class LabelSettings:
 def label(args: LabelSettings) -> RunResult:
     from tqdm import tqdm
 
-    from pipeline.core.label import label_records, summarize
+    from pipeline.core.label import label_records, label_summary
     from pipeline.errors import InputError
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs, write_json
@@ -110,7 +110,7 @@ def label(args: LabelSettings) -> RunResult:
             for f in schema.names:
                 rec.setdefault(f, None)
     originals = [r for r in labelled if r.get("variant", "original") == "original"]
-    summary = summarize(r["label"] for r in originals)
+    summary = label_summary(r["label"] for r in originals)
     summary.update(input=str(source), coref=str(args.coref), documents=len(docs),
                    unit="quadruple originals" if quadruples else "instances")
     out = Path(args.out)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.core.label import CorefDocument, gold_labels, label_records, locate, summarize, wilson_interval
+from pipeline.core.label import CorefDocument, gold_labels, label_records, label_summary, locate, wilson_interval
 
 # "Mr. Bennet told Jane that Lydia had gone , and she wept . Kitty laughed ."
 WORDS = ["Mr.", "Bennet", "told", "Jane", "that", "Lydia", "had", "gone", ",", "and", "she", "wept", ".",
@@ -98,7 +98,7 @@ def test_wilson_interval():
     lo, hi = wilson_interval(45, 50)
     assert abs(lo - 0.7864) < 1e-4 and abs(hi - 0.9565) < 1e-4   # 45/50 by hand: 0.7864, 0.9565
     assert wilson_interval(0, 0) is None
-    s = summarize(["A", "B", "neither", "unlabelled", "both"])
+    s = label_summary(["A", "B", "neither", "unlabelled", "both"])
     assert s["counts"]["unlabelled"] == 1 and s["labelled"] == 4 and s["valid"] == 2 and s["precision"] == 0.5
 
 

@@ -61,10 +61,10 @@ def test_predict_from_spans_uses_token_distance_and_the_candidates_name():
     names = [NameSpan(*span_of(text, w), w) for w in ("Ann", "Cleo Rose", "Bob")]
     pron, a, b = span_of(text, "she"), span_of(text, "Cleo"), span_of(text, "Ann")
     # Cleo Rose: 1 token between; Bob: 2 ("smiled at"); Ann: 4
-    assert B.predict("dist1", text, pron, a, b, names, ts)[:2] == (True, False)
-    assert B.predict("dist2", text, pron, a, b, names, ts)[:2] == (False, False)
-    assert B.predict("dist3", text, pron, a, b, names, ts)[:2] == (False, True)
-    p = B.predict("random", text, pron, a, b, names, ts)
+    assert B.baseline_prediction("dist1", text, pron, a, b, names, ts)[:2] == (True, False)
+    assert B.baseline_prediction("dist2", text, pron, a, b, names, ts)[:2] == (False, False)
+    assert B.baseline_prediction("dist3", text, pron, a, b, names, ts)[:2] == (False, True)
+    p = B.baseline_prediction("random", text, pron, a, b, names, ts)
     assert (p.a_prob, p.b_prob) == (1 / 3, 1 / 3)
 
 

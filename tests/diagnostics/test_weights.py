@@ -82,7 +82,7 @@ label_sets = st.tuples(st.sampled_from([M, F]), st.integers(1, 4), st.integers(1
 @given(st.lists(label_sets, min_size=2, max_size=16), st.sampled_from(["all", "num", "dist"]))
 def test_class_lp_equals_the_full_pairwise_lp(spec, variant):
     feats = [Feat(str(i), g, n, r) for i, (g, n, r) in enumerate(spec)]
-    sel = W.select(feats, variant)
+    sel = W.select_examples(feats, variant)
     forced, _ = W.forced_zeros(sel.items)
     sel.items = [it for it in sel.items if it.id not in forced]
     assume(sel.items)
@@ -104,7 +104,7 @@ def test_compute_weights_is_optimal_for_the_literal_program(spec, variant):
     """With one-gender sets left in (their weights forced to 0) and the max-min second stage,
     the weights are feasible for the per-example program and their objective is its optimum."""
     feats = [Feat(str(i), g, n, r) for i, (g, n, r) in enumerate(spec)]
-    sel = W.select(feats, variant)
+    sel = W.select_examples(feats, variant)
     forced, _ = W.forced_zeros(sel.items)
     assume(len(forced) < len(sel.items))
     weights, sol, sel = W.compute_weights(feats, variant)
@@ -123,15 +123,15 @@ def test_select_variants_and_trimming():
     feats = [Feat("a", M, 3, 1), Feat("b", F, 3, 1), Feat("c", M, 16, 1), Feat("d", F, 4, 5),
              Feat("e", M, 2, None, None), Feat("f", F, 2, 3, "A")]
     feats[5].rank_from_own_span = True          # f's correct candidate overlaps no name span
-    sel = W.select(feats, "all")
+    sel = W.select_examples(feats, "all")
     assert {it.id: set(it.sets) for it in sel.items} == {
         "a": {"N3", "D1"}, "b": {"N3", "D1"}, "c": {"N16", "D1"}, "d": {"N4", "D5"}, "f": {"N2", "D3"}}
     assert sel.dropped == {"e": "no correct candidate"}
-    old = W.select(feats, "all", unnamed="leave-out")
+    old = W.select_examples(feats, "all", unnamed="leave-out")
     assert "f" not in {it.id for it in old.items} and old.dropped["f"] == "correct candidate not a name"
-    assert {it.id: set(it.sets) for it in W.select(feats, "num", unnamed="leave-out").items}["f"] == {"N2"}
-    assert {it.id: set(it.sets) for it in W.select(feats, "dist").items}["d"] == {"D5"}
-    trimmed = W.select(feats, "trimmed")
+    assert {it.id: set(it.sets) for it in W.select_examples(feats, "num", unnamed="leave-out").items}["f"] == {"N2"}
+    assert {it.id: set(it.sets) for it in W.select_examples(feats, "dist").items}["d"] == {"D5"}
+    trimmed = W.select_examples(feats, "trimmed")
     assert [it.id for it in trimmed.items] == ["a", "b", "f"]
     assert trimmed.dropped["c"] == trimmed.dropped["d"] == "trimmed"
 
@@ -140,10 +140,10 @@ def test_one_gender_sets_force_zeros_until_none_is_left():
     # N9 is masculine only; zeroing its member leaves D2 masculine-only as well
     feats = [Feat("a", M, 9, 2), Feat("b", F, 3, 1), Feat("c", M, 3, 1), Feat("d", F, 9, 1),
              Feat("e", M, 9, 1)]
-    sel = W.select(feats, "all")
+    sel = W.select_examples(feats, "all")
     assert W.one_gender_sets(sel.items) == [("D2", M, 1)]
     feats.append(Feat("g", F, 5, 2))      # D2 now both; N5 feminine only -> g zero -> D2 masc only
-    forced, found = W.forced_zeros(W.select(feats, "all").items)
+    forced, found = W.forced_zeros(W.select_examples(feats, "all").items)
     assert found == [("N5", F, 1), ("D2", M, 1)]
     assert forced == {"g": "one-gender set N5", "a": "one-gender set D2"}
     weights, sol, sel = W.compute_weights(feats, "all")

@@ -302,7 +302,7 @@ def aggregate(rows: list[dict], answers: list[Answer], *, assignments: int = 3,
 
 # ----------------------------------------------------------------- GAP rows ----------------
 
-def gap_rows(dataset: list[dict]) -> list[dict]:
+def dataset_gap_rows(dataset: list[dict]) -> list[dict]:
     """GAP TSV rows (for :func:`pipeline.formats.gap_tsv.write_gap_tsv`) of the final dataset:
     Counter-GAP IDs, labels, URL from the ``url`` column or else the Gutenberg page of a
     numeric book id, and the extra column ``Book``."""

@@ -106,7 +106,7 @@ def read_answer_file(path, quadruples, known: dict) -> tuple[list, str, int]:
 
 def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: dict | None = None) -> None:
     """Write the Hugging Face dataset directory, the GAP TSV and summary.json, all-or-nothing."""
-    from pipeline.annotation.core.votes import gap_rows
+    from pipeline.annotation.core.votes import dataset_gap_rows
     from pipeline.formats import schemas
     from pipeline.formats.files import staged_outputs, write_json
     from pipeline.formats.gap_tsv import write_gap_tsv
@@ -128,7 +128,7 @@ def publish(result, out, provenance: dict, license: str = LICENSE, fingerprint: 
                          pretty_name="Counter-GAP-style counterfactual coreference test set",
                          language=["en"], task_categories=["token-classification"],
                          tags=["coreference-resolution", "gender-bias", "counterfactual"])
-        write_gap_tsv(gap_rows(result.dataset), stage / FILES["tsv"], extra_columns=["Book"])
+        write_gap_tsv(dataset_gap_rows(result.dataset), stage / FILES["tsv"], extra_columns=["Book"])
         write_json(stage / FILES["summary"], summary)
 
 

@@ -444,7 +444,7 @@ _PRONOUN_VOTES = {"he": "masculine", "him": "masculine", "his": "masculine", "hi
 _SENTENCE_END = frozenset({".", "!", "?", ";"})
 
 
-def pronoun_gender(words: Sequence[str], roles: Mapping[int, str], form: str, reach: int = 8) -> str:
+def gender_by_pronouns(words: Sequence[str], roles: Mapping[int, str], form: str, reach: int = 8) -> str:
     """The gender the document's pronouns give the person named ``form`` when nothing else
     does ("cried Jo, pulling off her net"): after each occurrence of the form as a name, the
     first personal pronoun within ``reach`` words, before the sentence ends or another name
@@ -515,7 +515,7 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
     placeholders: dict[str, str] = {}
     replaced: list[int] = []
     roles = name_roles(words, tags, persons, names, swap) if persons is not None else {}
-    voted: dict[str, str] = {}          # form -> the gender its pronouns give (pronoun_gender)
+    voted: dict[str, str] = {}          # form -> the gender its pronouns give (gender_by_pronouns)
     period = any(w in ("Mr.", "Mrs.", "MR.", "MRS.") for w in words) or not any(w in ("Mr", "Mrs") for w in words)
     for i, (word, tag) in enumerate(zip(words, tags)):
         if deps is not None:
@@ -570,7 +570,7 @@ def augment_words_detail(words: Sequence[str], tags: Sequence[str], mode: str, n
             own = (genders or {}).get(i)
             if not own:
                 if word.casefold() not in voted:
-                    voted[word.casefold()] = pronoun_gender(words, roles, word)
+                    voted[word.casefold()] = gender_by_pronouns(words, roles, word)
                 own = voted[word.casefold()]
             gender = _OPPOSITE_GENDER.get(own, "")
             new = swap.fallback_for(word, gender)

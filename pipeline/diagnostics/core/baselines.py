@@ -67,7 +67,7 @@ def predict_ranked(kind: str, ranked: Sequence[RankedName], draw: int | None = N
     raise ValueError(f"unknown baseline kind {kind!r}")
 
 
-def predict(kind: str, text: str, pronoun_span: tuple[int, int], a_span: tuple[int, int],
+def baseline_prediction(kind: str, text: str, pronoun_span: tuple[int, int], a_span: tuple[int, int],
             b_span: tuple[int, int], names: Sequence[NameSpan], token_starts: Sequence[int],
             draw: int | None = None) -> Prediction:
     """Pure core: one example's prediction from its spans (character offsets into ``text``),

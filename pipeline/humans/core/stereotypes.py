@@ -49,7 +49,7 @@ GENDER_WORDS = {
 }
 
 
-def gender_of(word: str) -> str:
+def gender_from_label(word: str) -> str:
     """``male``/``female``/``neutral`` (and the vocab words) -> masculine/feminine/neutral."""
     g = GENDER_WORDS.get((word or "").strip().lower())
     if g is None:
@@ -138,7 +138,7 @@ def parse_question_category(value: str, path=None, row=None) -> QuestionCategory
         c = _BUG_PREFIX.get(head.strip().lower())
         if c is not None:
             try:
-                g = gender_of(tail)
+                g = gender_from_label(tail)
             except ValueError:
                 g = None
             return QuestionCategory(False, "natural", None, c, g, None,

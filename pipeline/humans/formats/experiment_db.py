@@ -111,15 +111,15 @@ TABLES = ("meta", "participants", "shown", "qa_answers", "qa_attempts", "maze_er
           "maze_words")
 
 
-def connect(db_path) -> sqlite3.Connection:
+def connect_rows(db_path) -> sqlite3.Connection:
     """A read-write connection (:func:`pipeline.formats.sqlite_store.connect`), rows as
     :class:`sqlite3.Row`."""
     return sqlite_store.connect(db_path, row_factory=sqlite3.Row)
 
 
-def open_store(db_path, plan_path, plan_sha256: str, experiment: str) -> dict:
+def open_experiment_db(db_path, plan_path, plan_sha256: str, experiment: str) -> dict:
     """Create the tables, or check an existing file against the plan (another plan: refused)."""
-    con = connect(db_path)
+    con = connect_rows(db_path)
     try:
         con.executescript(SCHEMA)
         con.execute("BEGIN IMMEDIATE")
@@ -172,7 +172,7 @@ def read_all(db_path) -> dict[str, list[dict]]:
 
 
 # ------------------------------------------------------------------ the app's reads and writes
-# Every statement of the experiment app, on a connection from :func:`connect` (the app opens one
+# Every statement of the experiment app, on a connection from :func:`connect_rows` (the app opens one
 # per request and wraps the writing steps in :func:`pipeline.formats.sqlite_store.immediate`).
 # The UNIQUE constraints raise :class:`sqlite3.IntegrityError` on a second answer to one trial.
 

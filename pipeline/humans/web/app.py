@@ -40,7 +40,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.humans.formats.experiment_db import open_store
+from pipeline.humans.formats.experiment_db import open_experiment_db
 from pipeline.formats.files import sha256_file
 from pipeline.formats.tables import read_table
 from pipeline.humans.web import STATIC, TEMPLATES
@@ -110,7 +110,7 @@ def create_app(plan_path, db_path, completion_url: str | None = None):
     from pipeline.humans.web.routes_session import session
 
     experiment, slots = load_plan(plan_path)
-    info = open_store(db_path, plan_path, sha256_file(plan_path), experiment)
+    info = open_experiment_db(db_path, plan_path, sha256_file(plan_path), experiment)
     if completion_url is not None and "{code}" not in completion_url:
         raise InputError("--completion-url must contain {code} (where the code goes)")
 

@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.humans.formats.experiment_db import connect
+from pipeline.humans.formats.experiment_db import connect_rows
 
 KEY_RE = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 ANSWERS = ("male", "female", "neutral", "unknown")
@@ -36,7 +36,7 @@ class Experiment:
 
     def connected(self, fn):
         """``fn(con)`` on a fresh connection, closed afterwards."""
-        con = connect(self.db_path)
+        con = connect_rows(self.db_path)
         try:
             return fn(con)
         finally:

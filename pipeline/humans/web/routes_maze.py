@@ -15,7 +15,7 @@ from pipeline.humans.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
 from pipeline.humans.web.common import (Refused, body_json, check_key, current, milliseconds,
                                             now, whole_number)
-from pipeline.humans.web.state import current_maze_word, participant
+from pipeline.humans.web.state import current_maze_word, known_participant
 
 maze = Blueprint("maze", __name__)
 
@@ -33,7 +33,7 @@ def api_maze_error():
 
     def go(con):
         with immediate(con):
-            p = participant(con, key)
+            p = known_participant(con, key)
             row = current_maze_word(exp, con, p, position, word_index, "")
             chosen = "left" if row["sides"][word_index] == "right" else "right"
             db.add_maze_error(con, key, position, word_index, chosen, ms, now())
@@ -63,7 +63,7 @@ def api_maze():
     def go(con):
         try:
             with immediate(con):
-                p = participant(con, key)
+                p = known_participant(con, key)
                 row = current_maze_word(exp, con, p, position, word_index,
                                         " (already answered, perhaps in another tab)")
                 if side != row["sides"][word_index]:

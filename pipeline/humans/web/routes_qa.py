@@ -18,7 +18,7 @@ from pipeline.humans.formats import experiment_db as db
 from pipeline.formats.sqlite_store import immediate
 from pipeline.humans.web.common import (ANSWERS, Refused, body_json, check_key, current,
                                             milliseconds, now, whole_number)
-from pipeline.humans.web.state import current_qa, participant
+from pipeline.humans.web.state import current_qa, known_participant
 from pipeline.web.validate import text
 
 qa = Blueprint("qa", __name__)
@@ -33,7 +33,7 @@ def api_shown():
 
     def go(con):
         with immediate(con):
-            p = participant(con, key)
+            p = known_participant(con, key)
             row = current_qa(exp, con, p, position)
             if row["kind"] == "calibration":
                 raise Refused("calibration sentences are not timed")
@@ -57,7 +57,7 @@ def api_hidden():
     actual = milliseconds(data.get("actual_ms"), "actual_ms")
 
     def go(con):
-        participant(con, key)
+        known_participant(con, key)
         if not db.set_actual_ms(con, key, position, actual):
             raise Refused("no displayed sentence waiting for its display time here", 409)
         return {"ok": True}
@@ -94,7 +94,7 @@ def api_answer():
     def go(con):
         try:
             with immediate(con):
-                p = participant(con, key)
+                p = known_participant(con, key)
                 row = current_qa(exp, con, p, position)
                 correct = answer == row["correct_answer"]
                 at = now()

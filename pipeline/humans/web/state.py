@@ -14,7 +14,7 @@ from pipeline.humans.formats import experiment_db as db
 from pipeline.humans.web.common import ANSWERS, Experiment, Refused, now
 
 
-def participant(con, key: str):
+def known_participant(con, key: str):
     row = db.participant(con, key)
     if row is None:
         raise Refused(f"unknown participant key {key!r}: start from the first page", 404)
@@ -60,7 +60,7 @@ def maze_state(exp: Experiment, con, p) -> dict:
 
 def state(exp: Experiment, con, key: str) -> dict:
     """The participant's state for the page; at the end, the completion code (made once)."""
-    p = participant(con, key)
+    p = known_participant(con, key)
     body = qa_state(exp, con, p) if exp.kind == "qa" else maze_state(exp, con, p)
     if body["done"]:
         code = p["completion_code"]

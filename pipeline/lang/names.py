@@ -244,16 +244,17 @@ def name_gender(name: str, title: str = "") -> tuple[str, str]:
         if g:
             return g, "title"
     words = name.split()
-    if len(words) > 1 and words[0] in AGE_WORDS:
+    if len(words) > 1 and words[0] in NO_GIVEN_NAMES:
         words = words[1:]               # "Young Woolwich", the Bagnets' son: not gender-guesser's "Young"
     first = words[0] if words else ""
     gender, label = guess(first)
     return gender, f"gender-guesser:{label}"
 
 
-# Capitalised words of age before a name that gender-guesser takes for given names ("Young", a
-# mostly female name to it): the name's gender is its next word's.
-AGE_WORDS = frozenset({"Young"})
+# Capitalised words before a name that gender-guesser takes for given names, a word of age and
+# the Romance articles ("Young", "El", "Le": mostly female names to it): the name's gender is its
+# next word's ("Young Woolwich", a boy; "El Greco", the painter; "Le Renard Subtil").
+NO_GIVEN_NAMES = frozenset({"Young", "El", "Le"})
 
 
 def _is_title_period(doc, i: int) -> bool:

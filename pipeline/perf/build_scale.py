@@ -70,7 +70,7 @@ TIMING_COLUMNS = {"books.parquet": ("seconds",)}
 
 # ---------------------------------------------------------------- the corpus ---------------
 
-def select_books(corpora: list[Path], n: int | None) -> list[tuple[Path, Path]]:
+def select_book_files(corpora: list[Path], n: int | None) -> list[tuple[Path, Path]]:
     """(corpus folder, file) of every book file, the folders in the order given, each smallest
     file first; the first ``n`` when given."""
     books = []
@@ -441,7 +441,7 @@ def main(argv: list[str] | None = None) -> int:
     if not corpora or missing:
         print(f"skipped: no corpus at {', '.join(missing) or ', '.join(map(str, DEFAULT_CORPORA))}")
         return 0
-    every = select_books(corpora, None)
+    every = select_book_files(corpora, None)
     books = every[:a.books] if a.books is not None else every
     if not books:
         print("skipped: no book files in the corpora")

@@ -56,7 +56,7 @@ AUSTEN = ("105", "158", "161", "1342")
 LAYER_ENV = "PIPELINE_PERSON_LAYER"
 
 
-def machine() -> str:
+def machine_line() -> str:
     mem = ""
     try:
         with open("/proc/meminfo", encoding="ascii") as f:
@@ -103,7 +103,7 @@ def qualification(nlp, rows: list[dict], layer: bool) -> dict:
 
 # ------------------------------------------------------------------ extraction runs --------
 
-def run_extract(corpus: Path, out: Path, layer: bool, strategy: str = "prune") -> float:
+def run_extract_with_layer(corpus: Path, out: Path, layer: bool, strategy: str = "prune") -> float:
     env = dict(os.environ, TQDM_DISABLE="1", **{LAYER_ENV: "1" if layer else "0"})
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pipeline", "extract", "--corpus", str(corpus), "--out", str(out),
@@ -117,7 +117,7 @@ def read_instances(out: Path) -> list[dict]:
     return pq.read_table(out / "instances.parquet").to_pylist()
 
 
-def book_texts(corpus: Path, ids) -> dict[str, str]:
+def read_book_files(corpus: Path, ids) -> dict[str, str]:
     from pipeline.formats.books import read_book
 
     return {b: "\n\n".join(read_book(corpus / f"{b}.txt", corpus).paragraphs) for b in ids}
@@ -326,7 +326,7 @@ def main(argv: list[str] | None = None) -> int:
     from pipeline.nlp import load as nlp_mod
     from pipeline.vocab import pct
 
-    print(f"# Fidelity benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine()}\n", flush=True)
+    print(f"# Fidelity benchmark, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {machine_line()}\n", flush=True)
     nlp = nlp_mod.load()
     rows = published_originals(dev)
     q = {layer: qualification(nlp, rows, layer) for layer in (False, True)}
@@ -354,12 +354,12 @@ def main(argv: list[str] | None = None) -> int:
         austen.mkdir(exist_ok=True)
         for b in AUSTEN:
             shutil.copy(gutenberg / f"{b}.txt", austen / f"{b}.txt")
-        books = book_texts(austen, AUSTEN)
+        books = read_book_files(austen, AUSTEN)
         print("## Recall of the published Austen originals (extract --strategy prune)\n")
         print("| person layer | seconds | instances | found again | same two candidates |\n|---|---|---|---|---|")
         for layer in (False, True):
             out = tmp / f"austen-{'with' if layer else 'without'}"
-            seconds = run_extract(austen, out, layer) if not (out / "instances.parquet").exists() else None
+            seconds = run_extract_with_layer(austen, out, layer) if not (out / "instances.parquet").exists() else None
             inst = read_instances(out)
             rc = recall(rows, inst, books)
             print(f"| {'with' if layer else 'without'} | {'kept' if seconds is None else f'{seconds:.0f}'} | {len(inst)} | {rc['found']}/{rc['published']} | "
@@ -377,7 +377,7 @@ def main(argv: list[str] | None = None) -> int:
             for layer in (False, True):
                 out = tmp / f"litbank-{'with' if layer else 'without'}"
                 if not (out / "instances.parquet").exists():
-                    run_extract(small, out, layer)
+                    run_extract_with_layer(small, out, layer)
                 inst = read_instances(out)
                 s, _ = litbank_labels(inst, coref)
                 c = s["counts"]
@@ -408,7 +408,7 @@ def main(argv: list[str] | None = None) -> int:
             for layer in (False, True):
                 out = tmp / f"examples-{'with' if layer else 'without'}"
                 if not (out / "instances.parquet").exists():
-                    run_extract(ex, out, layer)
+                    run_extract_with_layer(ex, out, layer)
                 got[layer] = {i["instance_id"]: i for i in read_instances(out)}
             only = [got[True][k] for k in sorted(set(got[True]) - set(got[False]))]
             print(f"## Instances found only with the person layer (books {', '.join(args.examples_books)}): "

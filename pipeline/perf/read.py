@@ -276,7 +276,7 @@ def paragraph_breaks(book_text: str | None, row: dict) -> list[int]:
     return out
 
 
-def render(k: int, n: int, quad: dict[str, dict], book_text: str | None = None) -> str:
+def render_quadruple(k: int, n: int, quad: dict[str, dict], book_text: str | None = None) -> str:
     """One quadruple as the reader sees it."""
     o = quad["original"]
     book = o["book"] if o["book"] == o["book_id"] else f"{o['book']} ({o['book_id']})"
@@ -358,7 +358,7 @@ def read_verdicts(path: Path) -> list[dict]:
     return rows
 
 
-def summarise(path: Path) -> str:
+def summarise_verdicts(path: Path) -> str:
     from pipeline.vocab import pct
 
     rows = read_verdicts(path)
@@ -414,7 +414,7 @@ def read(args) -> int:
     books = Counter(quads[q]["original"]["book"] for q in ids)
     head = (f"{len(ids)} of {len(quads)} quadruples of {path}, seed {args.seed}, "
             f"{len(books)} books: " + ", ".join(f"{b} {c}" for b, c in sorted(books.items())))
-    body = "\n\n".join([head] + [render(k, len(ids), quads[q], texts.get(quads[q]["original"]["book_id"]))
+    body = "\n\n".join([head] + [render_quadruple(k, len(ids), quads[q], texts.get(quads[q]["original"]["book_id"]))
                                  for k, q in enumerate(ids, 1)])
     print(body)
     out_dir = args.out if args.out is not None else path.parent
@@ -459,7 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         if args.summarise is not None:
-            print(summarise(args.summarise))
+            print(summarise_verdicts(args.summarise))
             return 0
         if args.quadruples is None and args.corpus is None and (args.out is None or not (args.out / "quadruples.parquet").exists()):
             parser.error("give --corpus, --quadruples, or an --out that holds quadruples.parquet")

@@ -75,7 +75,7 @@ def real_distractors(nlp, items):
     from pipeline.humans.core import maze as maze
     from pipeline.humans.nlp import tag_words, tokens_tags
 
-    words = maze.candidate_words(3000)
+    words = maze.distractor_candidates(3000)
     lexicon = maze.Lexicon([maze.Entry(w, z, maze.coarse_pos(t))
                             for (w, z), t in zip(words, tag_words(nlp, [w for w, _ in words]))])
     return {it["id"]: maze.distractors(it["tokens"], tokens_tags(nlp(it["text"]), it["tokens"]),

@@ -77,7 +77,7 @@ def test_coarse_pos():
 
 
 def test_wordfreq_candidates_are_all_allowed():
-    words = maze.candidate_words(3000)
+    words = maze.distractor_candidates(3000)
     assert len(words) > 2000
     assert all(allowed(w) for w, _ in words)
     assert not {"he", "she", "man", "woman", "john", "mary"} & {w for w, _ in words}

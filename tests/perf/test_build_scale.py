@@ -43,9 +43,9 @@ def test_books_selected_smallest_first_and_assembled(tmp_path):
         folder.mkdir(parents=True)
         for i, size in enumerate(sizes):
             (folder / f"{i}.txt").write_text("x" * size)
-    got = build_scale.select_books([a, b], None)
+    got = build_scale.select_book_files([a, b], None)
     assert [(c, p.name) for c, p in got] == [(a, "1.txt"), (a, "2.txt"), (a, "0.txt"), (b, "0.txt")]
-    assert len(build_scale.select_books([a, b], 2)) == 2
+    assert len(build_scale.select_book_files([a, b], 2)) == 2
     dest = build_scale.assemble(got, tmp_path / "corpus")
     # two folders of the same name do not collide
     assert sorted(p.relative_to(dest).as_posix() for p in dest.rglob("*.txt")) == \

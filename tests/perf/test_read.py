@@ -85,7 +85,7 @@ def test_changes_show_the_flips_and_nothing_else(quadruples):
     changed, kept = read.changes(quad["original"], quad["swap-1"])
     assert changed == {"she>he": 1, "her brother>his sister": 1} and kept == []
     assert read.changes(quad["original"], quad["control"]) == ({}, ["she", "her", "brother"])
-    text = read.render(1, 1, quad)
+    text = read.render_quadruple(1, 1, quad)
     assert "changed: she>he, her brother>his sister" in text and "besides names vs original: none" in text
 
 

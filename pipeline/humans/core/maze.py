@@ -4,7 +4,7 @@ does not continue the sentence.
 Rules (documented in ``docs/experiment.md``):
 
 * the candidate pool is the ``wordfreq`` list of the most frequent English words
-  (:func:`candidate_words`): alphabetic, at least two letters, never a gendered word
+  (:func:`distractor_candidates`): alphabetic, at least two letters, never a gendered word
   (:mod:`pipeline.lang.gendered_words`), a pronoun (:mod:`pipeline.lang.pronouns`) or a
   first name known to gender-guesser (:func:`pipeline.lang.names.guess`);
 * each candidate carries its coarse part of speech (spaCy's tag of the word alone, computed
@@ -72,7 +72,7 @@ def allowed(word: str) -> bool:
     return not is_name(w)
 
 
-def candidate_words(n: int = 20000) -> list[tuple[str, float]]:
+def distractor_candidates(n: int = 20000) -> list[tuple[str, float]]:
     """(word, Zipf frequency) of the ``n`` most frequent English words that may be distractors."""
     import wordfreq
 

@@ -113,7 +113,7 @@ def experiment_plan(args: ExperimentPlanSettings) -> RunResult:
             extra = f"{sum(bool(v) for v in fillers.values())} of {len(items)} items have a filler question"
         else:
             eligible = [r for r in items if r["maze_eligible"]]
-            words = maze_core.candidate_words(args.lexicon_size)
+            words = maze_core.distractor_candidates(args.lexicon_size)
             tags = parse.tag_words(nlp, [w for w, _ in words])
             lexicon = maze_core.Lexicon([maze_core.Entry(w, z, maze_core.coarse_pos(t))
                                          for (w, z), t in zip(words, tags)])

@@ -66,6 +66,8 @@ def test_maiden_flips_as_a_noun_only():
     assert gw.flip("maiden", "JJ") is None          # "her maiden name", "a maiden aunt"
     assert gw.flip("youth", "NN") is None           # "in his youth": one-directional
     assert gw.flip("authoress", "JJ") is None
+    # read, seed 20261140: "by the side of that nymph" (Volumnia) kept for a man
+    assert gw.flip("nymph", "NN") == "youth" and gw.flip("mermaid", "NN") == "merman"
 
 
 def test_first_pair_decides():

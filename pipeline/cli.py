@@ -30,10 +30,11 @@ A command whose module names ``OUTPUT_DIR`` (the attribute of ``args`` holding i
 directory) runs holding that directory's lock (:func:`pipeline.formats.files.output_lock`):
 a second run into the same directory is refused while the first is alive.
 
-May import: click, :mod:`pipeline.options` (its namespace and types), the command packages (by name: the modules :func:`command_packages` finds),
-:mod:`pipeline.commands`, :mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`,
-:mod:`pipeline.cda.commands`, :mod:`pipeline.embeddings.commands`,
-:mod:`pipeline.sowinobias.commands`, :mod:`pipeline.diagnostics.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
+May import: click, :mod:`pipeline.options` (its namespace and types), the command packages (by name:
+the modules :func:`command_packages` finds), :mod:`pipeline.commands`,
+:mod:`pipeline.humans.commands`, :mod:`pipeline.annotation.commands`, :mod:`pipeline.cda.commands`,
+:mod:`pipeline.embeddings.commands`, :mod:`pipeline.sowinobias.commands`,
+:mod:`pipeline.diagnostics.commands`, :mod:`pipeline.errors`, :mod:`pipeline.formats` (``files``,
 ``run_record``).
 """
 
@@ -218,6 +219,9 @@ def _main(argv: list[str] | None) -> int:
     except click.ClickException as exc:
         print(f"error: {' '.join(exc.format_message().split())}", file=sys.stderr)
         raise SystemExit(exc.exit_code) from None
+    except click.Abort:                     # Ctrl-C while the options were read: nothing ran
+        print("interrupted", file=sys.stderr)
+        return 130
     if isinstance(args, int):               # --help, --version
         raise SystemExit(args)
     # our own messages at INFO (DEBUG with -v); other libraries' only from WARNING up

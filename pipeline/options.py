@@ -128,7 +128,7 @@ class Converted(click.ParamType):
             return value
         try:
             return self.convert_text(value)
-        except Exception as exc:      # noqa: BLE001 -- ValueError, argparse.ArgumentTypeError...
+        except Exception as exc:      # noqa: BLE001 -- whatever the function raises for a bad text
             self.fail(str(exc), param, ctx)
 
 
@@ -183,8 +183,9 @@ def repeated(*decls: str, default_none: bool = False, **kwargs) -> click.Option:
 
 def parsed(**_) -> types.SimpleNamespace:
     """The callback of every command: its parsed options as one namespace (module doc), the CLI's
-    own options (``verbose``) first; the CLI runs it. The options of a command group (``humans qa``) are those of the group's command
-    line, and the group's ``dest`` names the subcommand given."""
+    own options (``verbose``) first; the CLI runs it. The options of a command group (``humans
+    qa``) are those of the group's command line, and the group's ``dest`` names the subcommand
+    given. A group of ``one_of`` options given none or several of is a usage error."""
     ctx = click.get_current_context()
     chain = []
     while ctx.parent is not None:       # up to the CLI's group (not included)

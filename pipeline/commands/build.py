@@ -14,7 +14,8 @@ from pipeline import options as opt
 
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-command = opt.command("build", "corpus -> instances -> quadruples in one resumable run (extract + generate + summary)", [
+command = opt.command("build", "corpus -> instances -> quadruples in one resumable run (extract + generate +"
+                               " summary)", [
     opt.out_dir("OUT/extract, OUT/generate, OUT/build.json; resumable"),
     opt.model(),
     opt.workers("one unit (extract) or book (generate) at a time each"),

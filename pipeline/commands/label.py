@@ -15,7 +15,8 @@ from pipeline.runs.label import CONLL_SUFFIXES
 
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-command = opt.command("label", "gold A/B labels from coreference-annotated text (LitBank, OntoNotes CoNLL-2012)", [
+command = opt.command("label", "gold A/B labels from coreference-annotated text (LitBank, OntoNotes "
+                               "CoNLL-2012)", [
     opt.option("--instances", type=opt.FILE, required=True, metavar="OUT_OR_FILE",
                help="instances.parquet (extract) or quadruples.parquet (generate), or the directory holding one"),
     opt.option("--coref", type=opt.FILE, required=True, metavar="DIR_OR_FILE",

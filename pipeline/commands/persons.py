@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from pipeline import options as opt
 
-command = opt.command("persons", "books -> every book's persons, their genders and evidence (persons.parquet, cast.parquet, cast.tsv)", [
+command = opt.command("persons", "books -> every book's persons, their genders and evidence "
+                                 "(persons.parquet, cast.parquet, cast.tsv)", [
     opt.out_dir("resumable; see --overwrite; not needed with --explain", required=False),
     opt.model(),
     opt.workers(),

@@ -2,8 +2,9 @@
 example and the rank of the correct candidate, per pronoun gender (definitions in
 :mod:`pipeline.diagnostics.core.analysis`; manual page docs/analyze.md).
 
-Declares the options (click), parses them and calls :func:`pipeline.diagnostics.runs.diagnostics.analyze`. The dataset options
-are :func:`pipeline.options.dataset_options` (shared with ``weights`` and ``baseline``).
+Declares the options (click), parses them and calls
+:func:`pipeline.diagnostics.runs.diagnostics.analyze`. The dataset options are
+:func:`pipeline.options.dataset_options` (shared with ``weights`` and ``baseline``).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
 command.

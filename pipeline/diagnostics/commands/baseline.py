@@ -1,6 +1,7 @@
 """``baseline``: name-blind baseline system outputs (Random, Dist-1..3 of "The Gap on GAP")
 in GAP system format; the predictions are :mod:`pipeline.diagnostics.core.baselines` (docs/baselines.md).
-Declares the options (click), parses them and calls :func:`pipeline.diagnostics.runs.diagnostics.baseline`.
+Declares the options (click), parses them and calls
+:func:`pipeline.diagnostics.runs.diagnostics.baseline`.
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
 command.

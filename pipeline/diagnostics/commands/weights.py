@@ -2,9 +2,10 @@
 on GAP", Kocijan et al. 2021). The program, the example sets it keeps and the proof that the
 class LP is exact are in :mod:`pipeline.core.weights`; the manual page is docs/weights.md.
 
-Declares the options (click), parses them and calls :func:`pipeline.diagnostics.runs.weights.weights` (its output file locked;
-:func:`pipeline.diagnostics.runs.diagnostics.weights`: the dataset's names
-and ranks -> the LP -> the weights JSON {ID: weight} -> a summary).
+Declares the options (click), parses them and calls
+:func:`pipeline.diagnostics.runs.weights.weights` (its output file locked;
+:func:`pipeline.diagnostics.runs.diagnostics.weights`: the dataset's names and ranks -> the LP ->
+the weights JSON {ID: weight} -> a summary).
 
 May import: the standard library, :mod:`pipeline.options`, :mod:`pipeline.runs`. Never another
 command.

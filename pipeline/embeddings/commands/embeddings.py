@@ -12,7 +12,8 @@ from pipeline import options as opt
 
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-command = opt.command("embeddings", "embedding diagnostics: single-attribute WEAT, clustering/recoverability, GIPE", [
+command = opt.command("embeddings", "embedding diagnostics: single-attribute WEAT, "
+                                    "clustering/recoverability, GIPE", [
     opt.name_file("--vectors", "an embedding: word2vec text or binary, GloVe text, or spacy:PIPELINE",
                   required=True),
     opt.option("--reference", help="embedding whose most biased words are used (default: the first)"),

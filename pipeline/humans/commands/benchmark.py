@@ -13,7 +13,8 @@ from pipeline.humans.runs.benchmark import SOURCES
 
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-command = opt.command("benchmark", "load WinoBias, Winogender, BUG or SoWinoBias into one pro/anti benchmark (Parquet + TSV)", [
+command = opt.command("benchmark", "load WinoBias, Winogender, BUG or SoWinoBias into one pro/anti benchmark"
+                                   " (Parquet + TSV)", [
     opt.repeated("--source", required=True, choices=SOURCES,
                  help="benchmark kind; repeat with --path to combine several"),
     opt.repeated("--path", type=opt.FILE, required=True,

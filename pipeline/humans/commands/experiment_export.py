@@ -13,7 +13,8 @@ from pipeline import options as opt
 
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-command = opt.command("experiment-export", "export the experiment database: qa_results.csv / maze_trials.csv, maze_words.csv, codes.csv", [
+command = opt.command("experiment-export", "export the experiment database: qa_results.csv / "
+                                           "maze_trials.csv, maze_words.csv, codes.csv", [
     opt.option("--db", type=opt.FILE, required=True, help="SQLite file of experiment-serve"),
     opt.out_dir(),
     opt.option("--plan", type=opt.FILE, default=None,

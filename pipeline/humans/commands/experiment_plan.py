@@ -13,7 +13,8 @@ from pipeline import options as opt
 
 OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 
-command = opt.command("experiment-plan", "seeded balanced plan of the human QA or Maze experiment (plan.parquet + plan.tsv)", [
+command = opt.command("experiment-plan", "seeded balanced plan of the human QA or Maze experiment "
+                                         "(plan.parquet + plan.tsv)", [
     opt.option("--benchmark", type=opt.FILE, required=True, help="benchmark.parquet (command benchmark)"),
     opt.option("--experiment", required=True, choices=("qa", "maze")),
     opt.option("--participants", type=opt.bounded_int(1, opt.MAX_PARTICIPANTS, "the cap of --participants"),

@@ -16,7 +16,8 @@ OUTPUT_DIR = "out"      # the CLI holds this directory's lock for the whole run
 _QA = "QA results: pro/anti accuracy and Delta_QA per alpha"
 _MAZE = "Maze trials: response-time quantiles and Delta_MAZE"
 
-command = opt.group("humans", "analyse human QA and Maze experiment results (Delta_QA per alpha, Delta_MAZE quantiles)", [
+command = opt.group("humans", "analyse human QA and Maze experiment results (Delta_QA per alpha, Delta_MAZE "
+                              "quantiles)", [
     opt.command("qa", _QA, [
         opt.repeated("--results", required=True, type=opt.PATH,
                      help="QA results CSV (one row per answer): the project's export or the study's "

@@ -45,7 +45,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import resource
 import shutil
 import subprocess
@@ -54,6 +53,8 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+
+from pipeline.perf.machine import machine_info
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
@@ -384,22 +385,6 @@ def markdown(r: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def machine() -> dict:
-    import psutil
-
-    cpu = ""
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        cpu = platform.processor()
-    return {"cores": os.cpu_count() or 1, "cpu": cpu or "unknown CPU", "ram_gb": psutil.virtual_memory().total / 2**30,
-            "system": f"{platform.system()} {platform.release()}", "python": platform.python_version(),
-            "load_before": ", ".join(f"{x:.1f}" for x in os.getloadavg())}
-
-
 def code_version() -> str:
     try:
         head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True,
@@ -446,7 +431,7 @@ def main(argv: list[str] | None = None) -> int:
     if not books:
         print("skipped: no book files in the corpora")
         return 0
-    report: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine(),
+    report: dict = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "machine": machine_info(python=True),
                     "code": code_version(), "corpora": [str(c) for c in corpora],
                     "books_selected": len(books), "books_available": len(every), "subset": len(books) < len(every),
                     "workers": a.workers, "runs": []}

@@ -52,7 +52,6 @@ import datetime as dt
 import importlib.metadata
 import json
 import os
-import platform
 import re
 import shutil
 import statistics
@@ -61,6 +60,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from pipeline.perf.machine import machine_info
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = Path(os.environ.get("COUNTER_GAP_SHARED", ROOT.parent / "shared"))
@@ -293,24 +294,6 @@ def verdict(pinned_seconds: float, newest_seconds: float, newest_version: str, t
 
 # ------------------------------------------------------------------ the report ------------------
 
-def machine() -> dict:
-    cpu, ram = "", None
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                cpu = line.split(":", 1)[1].strip()
-                break
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal"):
-                ram = int(line.split()[1]) / 2**20
-                break
-    except (OSError, ValueError):
-        pass
-    return {"cores": os.cpu_count() or 1, "cpu": cpu or platform.processor() or "unknown CPU",
-            "ram_gb": ram, "system": f"{platform.system()} {platform.release()}",
-            "load_before": ", ".join(f"{x:.1f}" for x in os.getloadavg())}
-
-
 def format_report(report: dict) -> str:
     """The report as printed: header, one table row per component, ratios, the verdict line."""
     m, s = report["machine"], report["summary"]
@@ -387,7 +370,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: --text: no file {source}", file=sys.stderr)
         return 2
     texts, words, repeated = select_text(paragraphs_of(source), a.words)
-    report: dict = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine(),
+    report: dict = {"date": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), "machine": machine_info(),
                     "repeats": a.repeats, "clock": a.clock,
                     "text": {"source": str(source), "whitespace_words": words, "repeated": repeated,
                              "docs": len(texts)}}

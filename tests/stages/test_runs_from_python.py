@@ -1,4 +1,4 @@
-"""Every run called from Python with its settings object (no ``argparse.Namespace``), on the
+"""Every run called from Python with its settings object (no command-line namespace), on the
 tiny fixtures of its command's own tests: the outputs are those of the command, the settings
 are typed and checked when built (one :class:`pipeline.errors.InputError` line)."""
 

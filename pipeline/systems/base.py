@@ -14,7 +14,6 @@ May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.core.al
 
 from __future__ import annotations
 
-import argparse
 import os
 from dataclasses import dataclass
 from typing import Protocol, Sequence
@@ -54,13 +53,14 @@ class SystemSpec:
 
 def parse_spec(text: str) -> SystemSpec:
     """``NAME=ADAPTER[:MODEL]``; MODEL is everything after the first colon (a path, a cache
-    name, or the command line of the ``command`` adapter)."""
+    name, or the command line of the ``command`` adapter). Anything else is an
+    :class:`pipeline.errors.InputError` (on the command line: a usage error naming ``--system``)."""
     name, sep, rest = text.partition("=")
     if not sep or not name or not rest:
-        raise argparse.ArgumentTypeError(f"--system expects NAME=ADAPTER[:MODEL], got {text!r}")
+        raise InputError(f"--system expects NAME=ADAPTER[:MODEL], got {text!r}")
     adapter, _, model = rest.partition(":")
     if not adapter:
-        raise argparse.ArgumentTypeError(f"--system expects NAME=ADAPTER[:MODEL], got {text!r}")
+        raise InputError(f"--system expects NAME=ADAPTER[:MODEL], got {text!r}")
     return SystemSpec(name, adapter, model or None)
 
 

@@ -34,9 +34,9 @@ def test_parse_spec():
     assert parse_spec("x=xrenner").model is None
     c = parse_spec("c2f=command:python run.py {input} {output}")
     assert c.adapter == "command" and c.model == "python run.py {input} {output}"
-    import argparse
+    from pipeline.errors import InputError
 
-    with pytest.raises(argparse.ArgumentTypeError):
+    with pytest.raises(InputError, match="--system expects NAME=ADAPTER"):
         parse_spec("no-equals-sign")
 
 

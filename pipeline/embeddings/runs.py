@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.settings import RunResult, as_paths, at_least, choice
+from pipeline.runs.settings import RunResult, as_paths, at_least, check_choice
 
 DIRECTIONS = ("pca", "he-she")
 
@@ -69,7 +69,7 @@ class EmbeddingsSettings:
         as_paths(self, "out", "definitional")
         if self.reference is not None and self.reference not in specs:
             raise InputError(f"--reference {self.reference!r} is not one of the --vectors names ({', '.join(specs)})")
-        choice("--direction", self.direction, DIRECTIONS)
+        check_choice("--direction", self.direction, DIRECTIONS)
         for name in ("n_cluster", "n_svm", "draws", "vocab_limit", "gipe_vocab", "gipe_neighbours"):
             at_least(f"--{name.replace('_', '-')}", getattr(self, name), 0)
 

@@ -217,14 +217,14 @@ class GenerateSettings:
     def __post_init__(self):
         from pipeline.errors import InputError
         from pipeline.runs.partitions import check_workers
-        from pipeline.runs.settings import as_paths, as_tuple, choice
+        from pipeline.runs.settings import as_paths, as_tuple, check_choice
 
         as_paths(self, "out", "instances", "gap_tsv", "dataset", "cast")
         as_tuple(self, "gendered_words")
         given = [n for n in ("instances", "gap_tsv", "dataset") if getattr(self, n) is not None]
         if len(given) != 1:
             raise InputError("give exactly one of --instances, --gap-tsv and --dataset")
-        choice("--name-forms", self.name_forms, ("person", "shape"))
+        check_choice("--name-forms", self.name_forms, ("person", "shape"))
         if self.dataset is not None:
             if not self.no_title_period:
                 raise InputError("--dataset is only used with --no-title-period")

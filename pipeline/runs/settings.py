@@ -69,7 +69,7 @@ def as_tuple(settings, *names: str) -> None:
             object.__setattr__(settings, name, tuple(value))
 
 
-def choice(name: str, value, allowed) -> None:
+def check_choice(name: str, value, allowed) -> None:
     """``value`` must be one of ``allowed`` (the option's choices), else one InputError line."""
     if value not in allowed:
         raise InputError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")

@@ -59,7 +59,7 @@ from pipeline.formats.conll import write_person_sources
 from pipeline.formats.files import two_part_text
 from pipeline.cda.formats.name_map import DEFAULT_MAP_DIR
 from pipeline.lang.pronouns import FEMININE, MASCULINE
-from pipeline.runs.settings import RunResult, as_paths, choice
+from pipeline.runs.settings import RunResult, as_paths, check_choice
 
 MODES = ("acda", "ncda")
 POS_CHOICES = ("auto", "file", "predict")
@@ -437,9 +437,9 @@ class CdaSettings:
 
     def __post_init__(self):
         as_paths(self, "conll", "out", "name_map", "name_map_cache", "cast", "books")
-        choice("--mode", self.mode, MODES)
-        choice("--pos", self.pos, POS_CHOICES)
-        choice("--persons", self.persons, PERSON_CHOICES)
+        check_choice("--mode", self.mode, MODES)
+        check_choice("--pos", self.pos, POS_CHOICES)
+        check_choice("--persons", self.persons, PERSON_CHOICES)
 
 
 def cda(args: CdaSettings) -> RunResult:

@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.settings import RunResult, as_paths, choice
+from pipeline.runs.settings import RunResult, as_paths, check_choice
 
 log = logging.getLogger(__name__)
 
@@ -51,7 +51,7 @@ class DatasetSettings:
 
     def __post_init__(self):
         as_paths(self, "dataset", "out", "name_spans")
-        choice("--names-from", self.names_from, NAME_SOURCES)
+        check_choice("--names-from", self.names_from, NAME_SOURCES)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,8 +68,8 @@ class WeightsSettings(DatasetSettings):
 
     def __post_init__(self):
         super().__post_init__()
-        choice("--variant", self.variant, WEIGHT_VARIANTS)
-        choice("--unnamed", self.unnamed, UNNAMED)
+        check_choice("--variant", self.variant, WEIGHT_VARIANTS)
+        check_choice("--unnamed", self.unnamed, UNNAMED)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,7 +81,7 @@ class BaselineSettings(DatasetSettings):
 
     def __post_init__(self):
         super().__post_init__()
-        choice("--kind", self.kind, BASELINE_KINDS)
+        check_choice("--kind", self.kind, BASELINE_KINDS)
 
 
 def features(s: DatasetSettings, originals_only: bool):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pipeline.errors import InputError
-from pipeline.runs.settings import RunResult, as_paths, as_tuple, choice
+from pipeline.runs.settings import RunResult, as_paths, as_tuple, check_choice
 
 SOURCES = ("winobias", "winogender", "bug", "sowinobias", "cog-wino", "cog-bug")
 CATEGORY_RULES = ("entity", "table4", "table4-pair")
@@ -49,8 +49,8 @@ class BenchmarkSettings:
             raise InputError(f"give one --path per --source ({len(self.sources)} sources, "
                              f"{len(self.paths)} paths)")
         for source in self.sources:
-            choice("--source", source, SOURCES)
-        choice("--categories", self.categories, CATEGORY_RULES)
+            check_choice("--source", source, SOURCES)
+        check_choice("--categories", self.categories, CATEGORY_RULES)
 
 
 def benchmark(s: BenchmarkSettings) -> RunResult:

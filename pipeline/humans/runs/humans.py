@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.settings import RunResult, as_paths, as_tuple, choice
+from pipeline.runs.settings import RunResult, as_paths, as_tuple, check_choice
 
 QUESTIONS = ("main", "all")
 
@@ -59,7 +59,7 @@ class QaSettings:
 
         _results(self)
         as_paths(self, "participants", "maze")
-        choice("--questions", self.questions, QUESTIONS)
+        check_choice("--questions", self.questions, QUESTIONS)
         if self.models is not None and self.models.suffix.lower() != ".json" and self.benchmark is None:
             raise InputError("--models needs --benchmark (to find the QA sentences among its items)")
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.settings import RunResult, as_paths, at_least, choice
+from pipeline.runs.settings import RunResult, as_paths, at_least, check_choice
 
 EXPERIMENTS = ("qa", "maze")
 
@@ -40,7 +40,7 @@ class ExperimentPlanSettings:
 
     def __post_init__(self):
         as_paths(self, "benchmark", "out")
-        choice("--experiment", self.experiment, EXPERIMENTS)
+        check_choice("--experiment", self.experiment, EXPERIMENTS)
         at_least("--participants", self.participants, 1)
         for name in ("targets", "calibration", "items"):
             at_least(f"--{name}", getattr(self, name), 0)

@@ -41,7 +41,7 @@ from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_B
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import (NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
+from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
                                  title_gender)
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
@@ -175,6 +175,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             return "family"             # "the Miss Steeles", "the Miss Bennets": sisters, no one person
     if m.title and len(words) == 1 and m.title.rstrip(".").lower() in ROYAL_TITLES and words[0] in ESTATE_WORDS:
         return "place-name"             # "near Queen Square", "in Duke Street": no queen is called Square
+    if m.title and title_gender(m.title) == FEMININE and len(words) == 1 and _taunt(m.title, words[0], evidence):
+        return "taunt"                  # "His feelings are not like yours, Miss Traddles": a boy called a girl
     if m.title and title_gender(m.title):
         return None
     if evidence is not None and any(evidence.is_animal(w) for w in words):
@@ -284,6 +286,26 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if evidence is not None and not m.title and evidence.model_rejects(word):
             return "model"              # the learned decision (lang/person_model): "Latitude", "Niagara"
     return None
+
+
+TAUNT_MAX = 1                # uses of an unmarried woman's title before a man's surname that are a taunt
+TAUNT_VOTES = 8              # the bare surname's own masculine votes that make it a man's
+
+
+def _taunt(title: str, surname: str, evidence) -> bool:
+    """"Miss Traddles" written once in a book whose Traddles is a man by his own many pronouns
+    (no feminine vote beside them but a stray one) and whose women bear no full name with the
+    surname: a boy taunted as a girl, no woman of the story (a sister named once is lost with it)."""
+    if evidence is None or getattr(evidence, "aliases", None) is None or title.rstrip(".").lower() not in MISS_TITLES:
+        return False
+    ev = evidence.forms.get(surname)
+    low = surname.lower()
+    if ev is None or evidence.aliases.titled.get(low, Counter()).get(title.rstrip(".").lower(), 0) > TAUNT_MAX:
+        return False
+    alone = ev.alone
+    if alone.get(MASCULINE, 0) < TAUNT_VOTES or alone.get(FEMININE, 0) * 10 > alone.get(MASCULINE, 0):
+        return False
+    return not evidence.aliases.given_names(low, FEMININE) - evidence.aliases.given_names(low, MASCULINE)
 
 
 def _saint_spelled(word: str) -> str:

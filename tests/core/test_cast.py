@@ -111,6 +111,16 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     # dialect, oaths, calling an animal, places of scripture
     ("\"Dat's a fac', suh,\" he said.", "Dat", "A short text. ", False),
     ("\"Marry, I trow not,\" he said.", "Marry", "A short text. ", False),
+    # a boy taunted as a girl (reads of seeds 20261136, 20261137, 20261141: "His feelings are not
+    # like yours, Miss Traddles" put Miss Traddles, a woman, beside Traddles); a sister named
+    # often, or a woman with a full name of the family, stays a person
+    ("His feelings are not like yours, Miss Traddles.", "Miss Traddles",
+     "Traddles came in, and he sat down. " * 9, False),
+    ("His feelings are not like yours, Miss Traddles.", "Miss Traddles",
+     "Traddles came in, and he sat down. " * 9 + "Miss Traddles said so. ", True),
+    ("His feelings are not like yours, Miss Traddles.", "Miss Traddles",
+     "Traddles came in, and he sat down. " * 9 + "Sophy Traddles came. Sophy Traddles sang. Mr. Traddles left. ", True),
+    ("His feelings are not like yours, Miss Traddles.", "Miss Traddles", "Traddles came in, and he sat. ", True),
     # letters after a name (read, seed 20261140: "To Sir John Belmont, Bart." -> "Bart" as C2)
     ("It was addressed to Sir John Belmont, Bart, at the Wells.", "Bart", "A short text. ", False),
     ("Bart came in and sat down.", "Bart", "A short text. ", True),

@@ -82,6 +82,9 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("She had a kind of Cinderella charm.", "Cinderella", None, True),
     # a listed name the book never shows as a person
     ("How should schoolboys brag, or Don Juan be popular?", "Don Juan", BOOK_ALLUSION, True),
+    # reads of seeds 20261136 and 20261141: Napoleon's marshal in a picture
+    ("The brooding eyebrows of the Emperor, Murat's fierce mustaches, were all worked out.", "Murat",
+     BOOK_ALLUSION, True),
     # ... and one it does ("Guy Fawkes said"), or a plain name after a kin word
     ("He met Guy Fawkes at the gate.", "Guy Fawkes",
      BOOK_ALLUSION + "Guy Fawkes said no. Guy Fawkes said yes. Mr. Fawkes left. Mr. Fawkes came. ", False),

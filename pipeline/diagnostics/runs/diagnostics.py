@@ -133,7 +133,16 @@ def analyze(s: AnalyzeSettings) -> RunResult:
 
 
 def weights(s: WeightsSettings) -> RunResult:
-    """The weights JSON {example ID: weight} at ``s.out``, and a summary."""
+    """The weights JSON {example ID: weight} at ``s.out``, and a summary; the output file is
+    locked for the run (:func:`pipeline.formats.files.output_file_lock`: a second run into the
+    same file is refused)."""
+    from pipeline.formats.files import output_file_lock
+
+    with output_file_lock(s.out):
+        return _weights(s)
+
+
+def _weights(s: WeightsSettings) -> RunResult:
     from pipeline.core import weights as W
     from pipeline.formats.files import write_text
 

@@ -223,6 +223,23 @@ def command(name: str, help: str, params: list, *, one_of: tuple[tuple[str, ...]
     return cmd
 
 
+def parse_script(argv: list[str] | None, prog: str, help: str, params: list) -> types.SimpleNamespace:
+    """The options of a script that is no command (``python -m pipeline.perf.NAME``): ``argv``
+    (default ``sys.argv[1:]``) parsed by click into one namespace; ``--help`` exits with status 0
+    and a usage error, shown as click shows it, with status 2."""
+    import sys
+
+    cmd = command(prog, help, params)
+    try:
+        args = cmd.main(sys.argv[1:] if argv is None else list(argv), prog_name=prog, standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show()
+        raise SystemExit(exc.exit_code) from None
+    if not isinstance(args, types.SimpleNamespace):      # --help: its exit status
+        raise SystemExit(args or 0)
+    return args
+
+
 class _Group(click.Group):
     def list_commands(self, ctx):
         return list(self.commands)       # in the order given

@@ -19,7 +19,6 @@ evaluation) and :mod:`pipeline.report.benchmark` (the table).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
@@ -44,12 +43,14 @@ def _items_from_shared() -> list[dict]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--benchmark", type=Path, help="benchmark.parquet (default: build from ../shared)")
-    ap.add_argument("--out", type=Path, help="keep the evaluation here (default: a temporary directory)")
-    ap.add_argument("--resamples", type=int, default=10_000)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.benchmark_baseline", __doc__.splitlines()[0], [
+        opt.option("--benchmark", type=opt.PATH, help="benchmark.parquet (default: build from ../shared)"),
+        opt.option("--out", type=opt.PATH, help="keep the evaluation here (default: a temporary directory)"),
+        opt.option("--resamples", type=int, default=10_000),
+        opt.option("--seed", type=int, default=0),
+    ])
 
     from pipeline.core.benchmark_scoring import nearest_before_clusters
     from pipeline.formats.benchmarks import read_benchmark, write_benchmark

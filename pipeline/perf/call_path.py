@@ -27,7 +27,6 @@ May import: the standard library; inside the functions: :mod:`pipeline.formats.b
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
@@ -136,12 +135,14 @@ def render(path: CallPath) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.call_path", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=SAMPLE, help="the corpus whose first book is followed (default: the sample)")
-    ap.add_argument("--model", default=None, help="spaCy pipeline (default: see pipeline.nlp.load)")
-    ap.add_argument("--cold", action="store_true", help="trace the first run (model and word lists loaded inside it)")
-    ap.add_argument("--from-unit", action="store_true", help="start at reading the book (process_unit), not at the read book")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.call_path", __doc__.split("\n\n")[0], [
+        opt.option("--corpus", type=opt.PATH, default=SAMPLE, help="the corpus whose first book is followed (default: the sample)"),
+        opt.option("--model", default=None, help="spaCy pipeline (default: see pipeline.nlp.load)"),
+        opt.option("--cold", is_flag=True, help="trace the first run (model and word lists loaded inside it)"),
+        opt.option("--from-unit", is_flag=True, help="start at reading the book (process_unit), not at the read book"),
+    ])
     path, n = book_to_quadruple(args.corpus, args.model, warm=not args.cold, from_unit=args.from_unit)
     start = "process_unit" if args.from_unit else "process_book"
     print(f"{args.corpus}: first book, {n} instances; traced {start} + quadruple() of the first instance"

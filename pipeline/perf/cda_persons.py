@@ -41,7 +41,6 @@ May import: every layer.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 import time
@@ -97,15 +96,17 @@ def context(words, i: int, reach: int = 6) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--model", default=None, help="spaCy pipeline (default: see pipeline.nlp.load)")
-    ap.add_argument("--limit", type=int, default=None, help="only the first N books (by file name)")
-    ap.add_argument("--examples", type=int, default=8, help="examples printed per error kind")
-    ap.add_argument("--errors", type=Path, default=None, help="write every error (after) to this TSV")
-    ap.add_argument("--books", action="store_true",
-                    help="the cast's evidence from each whole novel of ../shared/corpus/litbank (cda --books), "
-                         "not from the opening alone")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.cda_persons", __doc__.split("\n\n")[0], [
+        opt.option("--model", default=None, help="spaCy pipeline (default: see pipeline.nlp.load)"),
+        opt.option("--limit", type=int, default=None, help="only the first N books (by file name)"),
+        opt.option("--examples", type=int, default=8, help="examples printed per error kind"),
+        opt.option("--errors", type=opt.PATH, default=None, help="write every error (after) to this TSV"),
+        opt.option("--books", is_flag=True,
+                   help="the cast's evidence from each whole novel of ../shared/corpus/litbank (cda --books), "
+                        "not from the opening alone"),
+    ])
     if not ENTITIES.is_dir() or not COREF.is_dir():
         print(f"skipped: {ENTITIES} or {COREF} is absent")
         return 0

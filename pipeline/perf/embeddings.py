@@ -17,7 +17,6 @@ May import: the standard library, gensim (inside :func:`main`), :mod:`pipeline.e
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import os
 import re
@@ -47,10 +46,12 @@ class Sentences:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", type=Path, default=ROOT / "outputs" / "embeddings-litbank")
-    ap.add_argument("--epochs", type=int, default=5)
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.embeddings", __doc__.split("\n\n")[0], [
+        opt.option("--out", type=opt.PATH, default=ROOT / "outputs" / "embeddings-litbank"),
+        opt.option("--epochs", type=int, default=5),
+    ])
     corpus = SHARED / "corpus" / "litbank"
     if not corpus.is_dir():
         print(f"skipped: {corpus} is absent")

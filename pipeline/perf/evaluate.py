@@ -21,7 +21,6 @@ from :mod:`pipeline.runs` its ``eval_quadruples`` (the evaluation's parts, timed
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -62,10 +61,12 @@ def naive_bootstrap(correct, gender, resamples: int, seed: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=7, help="timed runs per measurement (median)")
-    ap.add_argument("--resamples", type=int, default=10_000)
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.evaluate", __doc__.splitlines()[0], [
+        opt.option("--runs", type=int, default=7, help="timed runs per measurement (median)"),
+        opt.option("--resamples", type=int, default=10_000),
+    ])
     if not REF.is_dir():
         print(f"skipped: {REF} is absent (the reference predictions live outside the repository)")
         return 0

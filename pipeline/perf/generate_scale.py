@@ -25,7 +25,6 @@ May import: every layer except the commands.
 
 from __future__ import annotations
 
-import argparse
 import filecmp
 import os
 import subprocess
@@ -83,15 +82,17 @@ def recheck_differences(extract_dir: Path, batch_size: int = 64) -> tuple[int, l
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.generate_scale", description=__doc__.split("\n")[0])
-    ap.add_argument("--corpus", type=Path, default=CORPUS)
-    ap.add_argument("--extract", type=Path, default=None, help="a finished extract run of the corpus (skip step 1)")
-    ap.add_argument("--extract-seconds", type=float, default=None, help="with --extract: its wall time")
-    ap.add_argument("--work", type=Path, default=None, help="where the runs go (default: a temporary directory)")
-    ap.add_argument("--workers", type=int, default=2)
-    ap.add_argument("--repeat", type=int, default=1, help="run generate with 1 and N workers R times, alternating")
-    ap.add_argument("--no-full-pipeline", action="store_true", help="skip step 3")
-    a = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    a = opt.parse_script(argv, "python -m pipeline.perf.generate_scale", __doc__.split("\n")[0], [
+        opt.option("--corpus", type=opt.PATH, default=CORPUS),
+        opt.option("--extract", type=opt.PATH, default=None, help="a finished extract run of the corpus (skip step 1)"),
+        opt.option("--extract-seconds", type=float, default=None, help="with --extract: its wall time"),
+        opt.option("--work", type=opt.PATH, default=None, help="where the runs go (default: a temporary directory)"),
+        opt.option("--workers", type=int, default=2),
+        opt.option("--repeat", type=int, default=1, help="run generate with 1 and N workers R times, alternating"),
+        opt.option("--no-full-pipeline", is_flag=True, help="skip step 3"),
+    ])
     if not a.corpus.exists() and a.extract is None:
         print(f"skipped: no corpus at {a.corpus}")
         return 0

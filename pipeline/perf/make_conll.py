@@ -13,7 +13,6 @@ May import: the standard library.
 
 from __future__ import annotations
 
-import argparse
 import random
 from pathlib import Path
 
@@ -147,12 +146,14 @@ def generate_conll(path: str | Path, n_tokens: int, seed: int = 0, doc_tokens: i
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--tokens", type=int, default=200_000)
-    p.add_argument("--out", type=Path, required=True)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--doc-tokens", type=int, default=500, help="mean tokens per document")
-    args = p.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.make_conll", __doc__.splitlines()[0], [
+        opt.option("--tokens", type=int, default=200_000),
+        opt.option("--out", type=opt.PATH, required=True),
+        opt.option("--seed", type=int, default=0),
+        opt.option("--doc-tokens", type=int, default=500, help="mean tokens per document"),
+    ])
     docs, tokens = generate_conll(args.out, args.tokens, args.seed, args.doc_tokens)
     print(f"wrote {args.out}: {docs} documents, {tokens} tokens, {args.out.stat().st_size / 1e6:.1f} MB")
     return 0

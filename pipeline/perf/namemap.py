@@ -23,7 +23,6 @@ May import: the standard library; inside the measured child: :mod:`pipeline.cda.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import subprocess
@@ -83,13 +82,15 @@ def _median(rows: list[dict], key: str) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(description="benchmark of the n-CDA name map")
-    p.add_argument("--runs", type=int, default=3)
-    p.add_argument("--subset", type=int, default=4000, help="names per side for the side-by-side rows")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--full-lsa", action="store_true",
-                   help="also run dense linear_sum_assignment on the full lists (minutes, ~7.5 GB)")
-    args = p.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.namemap", "benchmark of the n-CDA name map", [
+        opt.option("--runs", type=int, default=3),
+        opt.option("--subset", type=int, default=4000, help="names per side for the side-by-side rows"),
+        opt.option("--seed", type=int, default=0),
+        opt.option("--full-lsa", is_flag=True,
+                   help="also run dense linear_sum_assignment on the full lists (minutes, ~7.5 GB)"),
+    ])
 
     plan = [("baseline", "imports only (numpy, scipy, POT, pipeline)", 0),
             ("full", "full map, transport (parse + both matchings)", 0),

@@ -11,7 +11,6 @@ May import: the standard library; inside :func:`main`: :mod:`pipeline.formats.da
 
 from __future__ import annotations
 
-import argparse
 import os
 import random
 import statistics
@@ -25,11 +24,13 @@ REPEATS = 5
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.weights", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shared", type=Path, default=SHARED,
-                    help="the shared data folder (default: ../shared beside the checkout, or $COUNTER_GAP_SHARED)")
-    ap.add_argument("--repeats", type=int, default=REPEATS, help="LP solves per variant; the median is printed")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.weights", __doc__.split("\n\n")[0], [
+        opt.option("--shared", type=opt.PATH, default=SHARED,
+                   help="the shared data folder (default: ../shared beside the checkout, or $COUNTER_GAP_SHARED)"),
+        opt.option("--repeats", type=int, default=REPEATS, help="LP solves per variant; the median is printed"),
+    ])
     gap = args.shared / "reference" / "gap"
     if not (gap / "gap-test.tsv").exists():
         print(f"skipped: {gap} is absent")

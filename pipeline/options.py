@@ -17,7 +17,8 @@ values are what :func:`path_values` returns, the only values the run record hash
 
 A command's parsed options reach its ``run(args)`` as one namespace (:func:`parsed`): every
 option by its Python name, in the order of the command's options, with ``args.command`` (the
-command's name) and ``args._paths`` (option name -> the paths it names).
+command's name) and ``args._paths`` (option name -> the paths it names). A timing script
+(``python -m pipeline.perf.NAME``) parses its options the same way with :func:`parse_script`.
 
 Importing this module must stay cheap (``python -m pipeline --help`` imports every command):
 the standard library and click only.

@@ -26,7 +26,7 @@ Which examples the program keeps (the published sets)
   without one get weight 0 and are not part of the program (GAP test: 227).
 * A correct candidate that no name span overlaps (GAP test, manual spans: 9 examples such as
   "Footman", "The Queen", "Manager of the Year") is still ranked: its own span takes the place
-  of its name (:func:`pipeline.diagnostics.core.analysis.features`); it does not count as a name. So
+  of its name (:func:`pipeline.diagnostics.core.analysis.example_features`); it does not count as a name. So
   every kept example is in some D_k, and W, W_dist and W_t keep these examples too.
 * A set with members of only one gender forces their weights to 0 (its balance constraint
   reads sum = 0); such examples stay in the program (they count in n and in F) with weight
@@ -130,7 +130,7 @@ def select_examples(feats, variant: str, unnamed: str = "own-span") -> Selection
     ``feats``: objects with ``id``, ``gender``, ``n_names``, ``correct`` (None = no correct
     candidate) and ``rank`` (None = unknown), e.g. :class:`pipeline.diagnostics.core.analysis.Features`.
     Examples without a correct candidate are dropped; so are examples without a rank in the
-    variants using D_k (none with :func:`pipeline.diagnostics.core.analysis.features`, which ranks every
+    variants using D_k (none with :func:`pipeline.diagnostics.core.analysis.example_features`, which ranks every
     correct candidate) and, for W_t, the trimmed ones. One-gender sets are found by
     :func:`forced_zeros`.
 

@@ -91,7 +91,7 @@ def test_features_rank_and_flags():
     a = span_of(text, "Cleo")
     b = span_of(text, "Ann", 1)
     ex = A.Example("x", text, "she", span_of(text, "she")[0], "Cleo", a[0], "Ann", b[0], False, True)
-    f = A.features(ex, ts, names)
+    f = A.example_features(ex, ts, names)
     assert f.gender == "feminine"
     assert f.n_names == 4           # mentions, not distinct names: Ann counts twice
     assert f.correct == "B"
@@ -107,7 +107,7 @@ def test_correct_candidate_that_is_not_a_name_is_ranked_by_its_own_span():
     ts = starts_of(text)
     ex = A.Example("x", text, "he", span_of(text, "he")[0], "footman", span_of(text, "footman")[0],
                    "Tom", span_of(text, "Tom")[0], True, False)
-    f = A.features(ex, ts, [name(text, "Tom")])
+    f = A.example_features(ex, ts, [name(text, "Tom")])
     # Tom: 1 token between ("and"); footman: 3 ("saw Tom and") -> rank 2, not counted as a name
     assert f.correct == "A" and f.rank == 2 and f.rank_from_own_span and f.rank_b == 1
     assert f.n_names == 1 and [r.name.text for r in f.ranked] == ["Tom"]
@@ -115,7 +115,7 @@ def test_correct_candidate_that_is_not_a_name_is_ranked_by_its_own_span():
     text = "Tom saw the footman and he ran"
     ex = A.Example("y", text, "he", span_of(text, "he")[0], "footman", span_of(text, "footman")[0],
                    "Tom", 0, True, False)
-    f = A.features(ex, starts_of(text), [name(text, "Tom")])
+    f = A.example_features(ex, starts_of(text), [name(text, "Tom")])
     assert f.rank == 1 and f.rank_from_own_span
 
 
@@ -123,7 +123,7 @@ def test_no_labels_no_rank():
     text = "Tom saw Bob and he ran"
     ts = starts_of(text)
     ex = A.Example("x", text, "he", span_of(text, "he")[0], "Tom", 0, "Bob", 8)
-    f = A.features(ex, ts, [name(text, "Tom"), name(text, "Bob")])
+    f = A.example_features(ex, ts, [name(text, "Tom"), name(text, "Bob")])
     assert f.correct is None and f.rank is None and (f.rank_a, f.rank_b) == (2, 1)
 
 

@@ -171,7 +171,7 @@ def rank_names(token_starts: Sequence[int], pronoun: tuple[int, int], names: Ite
     return out
 
 
-def features(ex: Example, token_starts: Sequence[int], names: Sequence[NameSpan]) -> Features:
+def example_features(ex: Example, token_starts: Sequence[int], names: Sequence[NameSpan]) -> Features:
     """The per-example quantities, from the token starts of ``ex.text`` and its name spans."""
     pron = ex.span("P")
     names = [n for n in names if not overlaps(n.start, n.end, *pron)]
@@ -295,7 +295,7 @@ def compute_features(examples: Sequence[Example], nlp, source: str,
             names = [n if isinstance(n, NameSpan) else NameSpan(*n) for n in name_spans[ex.id]]
         else:
             names = ex.names or []
-        feats.append(features(ex, starts, names))
+        feats.append(example_features(ex, starts, names))
         if progress:
             progress(1)
     return feats

@@ -5,7 +5,7 @@ parse their options (:func:`pipeline.options.dataset_options` and their own) int
 :class:`AnalyzeSettings`, :class:`WeightsSettings` or :class:`BaselineSettings` and call
 :func:`analyze`, :func:`weights` or :func:`baseline`.
 
-All three start from the same features (:func:`features`): the dataset and its name spans
+All three start from the same features (:func:`dataset_features`): the dataset and its name spans
 (:mod:`pipeline.formats.dataset_files`), spaCy's tokeniser or NER (:mod:`pipeline.nlp.load`), then
 :func:`pipeline.diagnostics.core.analysis.analyse_records`, whose progress this run draws
 (:func:`pipeline.runs.progress.bar`: the core only reports each example). Then: the summary,
@@ -84,7 +84,7 @@ class BaselineSettings(DatasetSettings):
         check_choice("--kind", self.kind, BASELINE_KINDS)
 
 
-def features(s: DatasetSettings, originals_only: bool):
+def dataset_features(s: DatasetSettings, originals_only: bool):
     """(kind, examples, features, where the names came from) of ``s.dataset``."""
     from pipeline.diagnostics.core.analysis import analyse_records
     from pipeline.formats.dataset_files import read_dataset, read_name_spans
@@ -110,7 +110,7 @@ def analyze(s: AnalyzeSettings) -> RunResult:
     from pipeline.diagnostics.report import markdown_summary, mean_sd_text, plot_histograms
     from pipeline.vocab import GENDERS
 
-    kind, examples, feats, described = features(s, originals_only=not s.all_variants)
+    kind, examples, feats, described = dataset_features(s, originals_only=not s.all_variants)
     summary = A.summarize(feats)
     out = Path(s.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -147,7 +147,7 @@ def _weights(s: WeightsSettings) -> RunResult:
     from pipeline.formats.files import write_text
 
     t0 = time.perf_counter()
-    kind, _, feats, source = features(s, originals_only=not s.all_variants)
+    kind, _, feats, source = dataset_features(s, originals_only=not s.all_variants)
     weights, sol, sel = W.compute_weights(feats, s.variant, s.strict, s.unnamed)
     label = W.VARIANTS[s.variant]
     if sel.one_gender_sets:
@@ -177,7 +177,7 @@ def baseline(s: BaselineSettings) -> RunResult:
     from pipeline.diagnostics.core.baselines import system_rows
     from pipeline.formats.gap_tsv import write_system_tsv
 
-    kind, _, feats, source = features(s, originals_only=False)
+    kind, _, feats, source = dataset_features(s, originals_only=False)
     rows = system_rows(s.kind, [f.id for f in feats], [f.ranked for f in feats], s.seed)
     columns = list(rows[0]) if rows else ["ID", "A-coref", "B-coref"]
     write_system_tsv(rows, s.out, columns)

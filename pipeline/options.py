@@ -241,6 +241,22 @@ def parse_script(argv: list[str] | None, prog: str, help: str, params: list) -> 
     return args
 
 
+def script_usage_error(prog: str, message: str):
+    """A usage error found after :func:`parse_script` (options that do not go together): shown
+    as click shows one, exit status 2."""
+    raise SystemExit(_show_usage_error(prog, message))
+
+
+def _show_usage_error(prog: str, message: str) -> int:
+    click.echo(f"Usage: {prog} [OPTIONS]\nTry '{prog} --help' for help.\n\nError: {message}", err=True)
+    return 2
+
+
+def at_least(lo: int) -> click.IntRange:
+    """A whole number of at least ``lo``."""
+    return click.IntRange(min=lo)
+
+
 class _Group(click.Group):
     def list_commands(self, ctx):
         return list(self.commands)       # in the order given

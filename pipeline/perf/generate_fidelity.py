@@ -22,7 +22,6 @@ May import: every layer except the commands.
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import os
 import re
@@ -128,15 +127,17 @@ def diff_classes(original: str, ours: str, theirs: str, words, name_tokens: set[
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--dev", default=str(DEV), help="published quadruples (default: the Austen dev file)")
-    ap.add_argument("--gendered-words", action="append", default=[], metavar="FILE",
-                    help="word list(s) as for generate (default: the built-in list)")
-    ap.add_argument("--model", default=None, help="spaCy pipeline (default: the project's)")
-    ap.add_argument("--name-forms", choices=("person", "shape"), default="person",
-                    help="name convention as for generate (default: person)")
-    ap.add_argument("--show", type=int, default=1, help="examples printed per difference class")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.generate_fidelity", __doc__.split("\n\n")[0], [
+        opt.option("--dev", default=str(DEV), help="published quadruples (default: the Austen dev file)"),
+        opt.repeated("--gendered-words", metavar="FILE",
+                     help="word list(s) as for generate (default: the built-in list)"),
+        opt.option("--model", default=None, help="spaCy pipeline (default: the project's)"),
+        opt.option("--name-forms", choices=("person", "shape"), default="person",
+                   help="name convention as for generate (default: person)"),
+        opt.option("--show", type=int, default=1, help="examples printed per difference class"),
+    ])
     path = Path(args.dev)
     if not path.exists():
         print(f"skipped: {path} is absent")

@@ -31,7 +31,6 @@ May import: the standard library; inside functions: pyarrow (through
 
 from __future__ import annotations
 
-import argparse
 import csv
 import difflib
 import random
@@ -432,39 +431,46 @@ def read(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m pipeline.perf.read", description=(
-        "Draw quadruples and print them marked for reading by eye ([[C1:name]], [[A=C1:name]], "
-        "{{pronoun}}); write OUT/read-SEED.tsv to fill in; or summarise a filled one."))
-    p.add_argument("--corpus", type=Path, help="books to extract and generate from (also shows the text before "
-                                                "each window)")
-    p.add_argument("--quadruples", type=Path, help="read this quadruples.parquet instead of running extract + generate")
-    p.add_argument("--out", type=Path, help="extract/generate output directory, reused when it holds "
-                                            "quadruples.parquet; read-SEED.{txt,tsv} go there (default: beside "
-                                            "--quadruples, else outputs/read-CORPUS)")
-    p.add_argument("--seed", type=int, default=0, help="the sample's seed (default 0)")
-    p.add_argument("--n", type=int, default=50, help="quadruples to draw (default 50)")
-    p.add_argument("--all-windows", action="store_true",
-                   help="let several quadruples of one window (one per pronoun) be drawn (default: one per window)")
-    p.add_argument("--workers", type=int, default=1, help="extract's processes (default 1)")
-    p.add_argument("--model", help="spaCy pipeline for extract and generate")
-    p.add_argument("--summarise", type=Path, metavar="FILE.tsv",
+PROG = "python -m pipeline.perf.read"
+
+
+def options() -> list:
+    from pipeline import options as opt
+
+    return [
+        opt.option("--corpus", type=opt.PATH, help="books to extract and generate from (also shows the text before "
+                                                   "each window)"),
+        opt.option("--quadruples", type=opt.PATH,
+                   help="read this quadruples.parquet instead of running extract + generate"),
+        opt.option("--out", type=opt.PATH, help="extract/generate output directory, reused when it holds "
+                                               "quadruples.parquet; read-SEED.{txt,tsv} go there (default: beside "
+                                               "--quadruples, else outputs/read-CORPUS)"),
+        opt.option("--seed", type=int, default=0, help="the sample's seed (default 0)"),
+        opt.option("--n", type=int, default=50, help="quadruples to draw (default 50)"),
+        opt.flag("--all-windows",
+                 "let several quadruples of one window (one per pronoun) be drawn (default: one per window)"),
+        opt.option("--workers", type=int, default=1, help="extract's processes (default 1)"),
+        opt.option("--model", help="spaCy pipeline for extract and generate"),
+        opt.option("--summarise", type=opt.PATH, metavar="FILE.tsv",
                    help=f"print the counts of a filled verdict TSV (verdict {'/'.join(VERDICTS)}; "
-                        f"kind {', '.join(KINDS)})")
-    return p
+                        f"kind {', '.join(KINDS)})"),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, PROG, "Draw quadruples and print them marked for reading by eye ([[C1:name]], "
+                                        "[[A=C1:name]], {{pronoun}}); write OUT/read-SEED.tsv to fill in; or "
+                                        "summarise a filled one.", options())
     try:
         if args.summarise is not None:
             print(summarise_verdicts(args.summarise))
             return 0
         if args.quadruples is None and args.corpus is None and (args.out is None or not (args.out / "quadruples.parquet").exists()):
-            parser.error("give --corpus, --quadruples, or an --out that holds quadruples.parquet")
+            opt.script_usage_error(PROG, "give --corpus, --quadruples, or an --out that holds quadruples.parquet")
         if args.n < 1:
-            parser.error("--n must be at least 1")
+            opt.script_usage_error(PROG, "--n must be at least 1")
         if args.out is None and args.quadruples is None:
             args.out = ROOT / "outputs" / f"read-{args.corpus.resolve().name}"
         return read(args)

@@ -47,7 +47,6 @@ Gutenberg reader, for the paragraphs).
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import importlib.metadata
 import json
@@ -337,26 +336,25 @@ def format_report(report: dict) -> str:
 
 # ------------------------------------------------------------------ main ------------------------
 
-def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.spacy_pin",
-                                 description="NER (and parser) time with the pinned spaCy 3.8.7 against the newest "
-                                             "3.8, installed in a throwaway virtual environment: can the pin move?")
-    ap.add_argument("--repeats", type=int, default=5, metavar="N",
-                    help="rounds, each side a fresh process every round (default 5; medians)")
-    ap.add_argument("--words", type=int, default=40_000, metavar="W",
-                    help="whitespace words of text timed (default 40,000)")
-    ap.add_argument("--text", type=Path, default=None, metavar="FILE",
-                    help=f"the book file to read paragraphs from (default {GUTENBERG_BOOK} if present, "
-                         f"else {SAMPLE.relative_to(ROOT)})")
-    ap.add_argument("--keep-venv", type=Path, default=None, metavar="DIR",
-                    help="make the throwaway environment in DIR and keep it; reused when DIR already holds one")
-    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
-                    help="the seconds the verdict reads (default cpu: the process's own CPU time)")
-    ap.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
-    a = ap.parse_args(argv)
-    if a.repeats < 1 or a.words < 1:
-        ap.error("--repeats and --words must be at least 1")
-    return a
+def parse_args(argv: list[str] | None = None):
+    from pipeline import options as opt
+
+    return opt.parse_script(argv, "python -m pipeline.perf.spacy_pin",
+                            "NER (and parser) time with the pinned spaCy 3.8.7 against the newest 3.8, installed "
+                            "in a throwaway virtual environment: can the pin move?", [
+        opt.option("--repeats", type=opt.at_least(1), default=5, metavar="N",
+                   help="rounds, each side a fresh process every round (default 5; medians)"),
+        opt.option("--words", type=opt.at_least(1), default=40_000, metavar="W",
+                   help="whitespace words of text timed (default 40,000)"),
+        opt.option("--text", type=opt.PATH, default=None, metavar="FILE",
+                   help=f"the book file to read paragraphs from (default {GUTENBERG_BOOK} if present, "
+                        f"else {SAMPLE.relative_to(ROOT)})"),
+        opt.option("--keep-venv", type=opt.PATH, default=None, metavar="DIR",
+                   help="make the throwaway environment in DIR and keep it; reused when DIR already holds one"),
+        opt.option("--clock", choices=("cpu", "wall"), default="cpu",
+                   help="the seconds the verdict reads (default cpu: the process's own CPU time)"),
+        opt.option("--json", type=opt.PATH, default=None, metavar="FILE", help="also write the figures as JSON"),
+    ])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -182,6 +182,38 @@ def repeated(*decls: str, default_none: bool = False, **kwargs) -> click.Option:
     return _option(list(decls), multiple=True, **kwargs)
 
 
+class _Many(click.Option):
+    """A repeatable option that also takes every word after it up to the next option."""
+
+    def add_to_parser(self, parser, ctx):
+        super().add_to_parser(parser, ctx)
+        found = [getattr(parser, "_long_opt", {}).get(n) or getattr(parser, "_short_opt", {}).get(n) for n in self.opts]
+        target = next((o for o in found if o is not None and hasattr(o, "process")), None)
+        if target is None:       # another click parser: the option is only repeatable
+            return
+        process = target.process
+
+        def take_all(value, state):
+            values = [value]
+            while state.rargs and not state.rargs[0].startswith("-"):
+                values.append(state.rargs.pop(0))
+            for v in values:
+                process(v, state)
+
+        target.process = take_all
+
+
+def many(*decls: str, **kwargs) -> click.Option:
+    """An option of several values, ``--books 105 1342`` (or repeated, ``--books 105 --books
+    1342``): a tuple, or the ``default`` (None unless given) when the option is not given."""
+    if "choices" in kwargs:
+        kwargs["type"] = choice(kwargs.pop("choices"))
+    if kwargs.get("default") is None:
+        kwargs.pop("default", None)
+        kwargs["callback"] = _none_if_empty
+    return _Many(list(decls), multiple=True, **kwargs)
+
+
 def parsed(**_) -> types.SimpleNamespace:
     """The callback of every command: its parsed options as one namespace (module doc), the CLI's
     own options (``verbose``) first; the CLI runs it. The options of a command group (``humans

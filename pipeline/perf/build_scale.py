@@ -42,7 +42,6 @@ corpora's mean words per book); the build runs in a subprocess.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import resource
@@ -399,28 +398,30 @@ def code_version() -> str:
 # ---------------------------------------------------------------- main ---------------------
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.build_scale",
-                                 description="build end to end on N workers (and a Dask cluster with --dask): "
-                                             "words/s, peak memory per process, quadruples, identical outputs, "
-                                             "projections for 1,575 books and Project Gutenberg's catalogue.")
-    ap.add_argument("--corpus", type=Path, nargs="+", action="extend", default=None, metavar="DIR",
-                    help="corpus folder(s), repeatable (default: ../shared/corpus/gutenberg and litbank)")
-    ap.add_argument("--books", type=int, default=None, metavar="N",
-                    help="only the first N books (the folders in order, each smallest first): a quick run")
-    ap.add_argument("--work", type=Path, default=None, metavar="DIR",
-                    help="where the corpus copy and the builds go, kept (default: a temporary folder, deleted)")
-    ap.add_argument("--workers", type=int, default=2, metavar="N", help="local workers and Dask workers (default 2)")
-    ap.add_argument("--dask", action="store_true",
-                    help="also build on a LocalCluster of N workers on 127.0.0.1 and compare the outputs")
-    ap.add_argument("--machines", type=int, nargs="+", default=[1, 16, 64], metavar="M",
-                    help="projection: wall time on M machines of this one's size (default 1 16 64)")
-    ap.add_argument("--words-per-book", type=float, default=None, metavar="W",
-                    help="projection: spaCy words per book (default: the mean of every book of the corpora)")
-    ap.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
-    ap.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="also write the summary as Markdown")
-    a = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    a = opt.parse_script(argv, "python -m pipeline.perf.build_scale",
+                         "build end to end on N workers (and a Dask cluster with --dask): words/s, peak memory per "
+                         "process, quadruples, identical outputs, projections for 1,575 books and Project "
+                         "Gutenberg's catalogue.", [
+        opt.many("--corpus", type=opt.PATH, default=None, metavar="DIR",
+                 help="corpus folder(s), repeatable (default: ../shared/corpus/gutenberg and litbank)"),
+        opt.option("--books", type=int, default=None, metavar="N",
+                   help="only the first N books (the folders in order, each smallest first): a quick run"),
+        opt.option("--work", type=opt.PATH, default=None, metavar="DIR",
+                   help="where the corpus copy and the builds go, kept (default: a temporary folder, deleted)"),
+        opt.option("--workers", type=int, default=2, metavar="N", help="local workers and Dask workers (default 2)"),
+        opt.option("--dask", is_flag=True,
+                   help="also build on a LocalCluster of N workers on 127.0.0.1 and compare the outputs"),
+        opt.many("--machines", type=int, default=[1, 16, 64], metavar="M",
+                 help="projection: wall time on M machines of this one's size (default 1 16 64)"),
+        opt.option("--words-per-book", type=float, default=None, metavar="W",
+                   help="projection: spaCy words per book (default: the mean of every book of the corpora)"),
+        opt.option("--json", type=opt.PATH, default=None, metavar="FILE", help="also write the figures as JSON"),
+        opt.option("--markdown", type=opt.PATH, default=None, metavar="FILE", help="also write the summary as Markdown"),
+    ])
     if a.workers < 1 or (a.books is not None and a.books < 1):
-        ap.error("--workers and --books must be at least 1")
+        opt.script_usage_error("python -m pipeline.perf.build_scale", "--workers and --books must be at least 1")
     corpora = [c.resolve() for c in (a.corpus or [c for c in DEFAULT_CORPORA if c.is_dir()])]
     missing = [str(c) for c in corpora if not c.is_dir()]
     if not corpora or missing:

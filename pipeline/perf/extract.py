@@ -36,7 +36,6 @@ profiled one by one); the
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import os
 import resource
@@ -374,30 +373,32 @@ def table_lines(times: dict[tuple, list[float]], words: int, sides: list[str]) -
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
-    ap.add_argument("--repeats", type=int, default=1)
-    ap.add_argument("--full-repeats", type=int, default=None,
-                    help="repeats of the full strategy (default: --repeats; full is the slowest run)")
-    ap.add_argument("--configs", nargs="+", default=[f"{s}:{w}" for s, w in CONFIGS], metavar="STRATEGY:WORKERS",
-                    help="configurations to time (default: full:1 prune:1 prune:2)")
-    ap.add_argument("--old-configs", nargs="+", default=None, metavar="STRATEGY:WORKERS",
-                    help="configurations the --baseline code runs (default: --configs)")
-    ap.add_argument("--books", nargs="*", default=None, help="Gutenberg ids (default: every book)")
-    ap.add_argument("--memory-book", default=None,
-                    help="book id for the peak-memory run (default: 2600, or the largest of --books)")
-    ap.add_argument("--profile", default=None, metavar="BOOK",
-                    help="also print where the time goes for this book id (default 434; 'none': no profile)")
-    ap.add_argument("--profile-only", action="store_true", help="only the profile (no timed runs)")
-    ap.add_argument("--keep", type=Path, default=None, metavar="DIR",
-                    help="keep every run's output in DIR (a new directory) instead of a temporary one")
-    ap.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
-                    help="another checkout of the project (e.g. `git worktree add /tmp/old COMMIT`): every "
-                         "configuration also runs its code, interleaved with this one, and the table compares them")
-    ap.add_argument("--baseline-python", default=None, metavar="PYTHON",
-                    help="the interpreter the --baseline code runs with (default: this one): that of an "
-                         "environment built from the baseline's own pins, so that a changed pin counts")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.extract", __doc__.split("\n\n")[0], [
+        opt.option("--corpus", type=opt.PATH, default=DEFAULT_CORPUS),
+        opt.option("--repeats", type=int, default=1),
+        opt.option("--full-repeats", type=int, default=None,
+                   help="repeats of the full strategy (default: --repeats; full is the slowest run)"),
+        opt.many("--configs", default=[f"{s}:{w}" for s, w in CONFIGS], metavar="STRATEGY:WORKERS",
+                 help="configurations to time (default: full:1 prune:1 prune:2)"),
+        opt.many("--old-configs", default=None, metavar="STRATEGY:WORKERS",
+                 help="configurations the --baseline code runs (default: --configs)"),
+        opt.many("--books", default=None, help="Gutenberg ids (default: every book)"),
+        opt.option("--memory-book", default=None,
+                   help="book id for the peak-memory run (default: 2600, or the largest of --books)"),
+        opt.option("--profile", default=None, metavar="BOOK",
+                   help="also print where the time goes for this book id (default 434; 'none': no profile)"),
+        opt.option("--profile-only", is_flag=True, help="only the profile (no timed runs)"),
+        opt.option("--keep", type=opt.PATH, default=None, metavar="DIR",
+                   help="keep every run's output in DIR (a new directory) instead of a temporary one"),
+        opt.option("--baseline", type=opt.PATH, default=None, metavar="CHECKOUT",
+                   help="another checkout of the project (e.g. `git worktree add /tmp/old COMMIT`): every "
+                        "configuration also runs its code, interleaved with this one, and the table compares them"),
+        opt.option("--baseline-python", default=None, metavar="PYTHON",
+                   help="the interpreter the --baseline code runs with (default: this one): that of an "
+                        "environment built from the baseline's own pins, so that a changed pin counts"),
+    ])
     try:
         configs = {"new": parse_configs(args.configs),
                    "old": parse_configs(args.old_configs if args.old_configs is not None else args.configs)}

@@ -39,7 +39,6 @@ and :mod:`pipeline.core.alignment`; the ``extract`` command is run in a subproce
 
 from __future__ import annotations
 
-import argparse
 import csv
 import os
 import re
@@ -310,13 +309,15 @@ def _fmt_reasons(reasons: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--shared", type=Path, default=Path(os.environ.get("COUNTER_GAP_SHARED", DEFAULT_SHARED)))
-    ap.add_argument("--skip-extract", action="store_true", help="only the in-process figures (1 and 4)")
-    ap.add_argument("--examples-books", nargs="*", default=["2788", "5342"],
-                    help="Gutenberg ids whose instances found only with the layer are listed")
-    ap.add_argument("--keep", type=Path, default=None, help="keep the extract outputs in this directory")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.fidelity", __doc__.split("\n\n")[0], [
+        opt.option("--shared", type=opt.PATH, default=Path(os.environ.get("COUNTER_GAP_SHARED", DEFAULT_SHARED))),
+        opt.option("--skip-extract", is_flag=True, help="only the in-process figures (1 and 4)"),
+        opt.many("--examples-books", default=["2788", "5342"],
+                 help="Gutenberg ids whose instances found only with the layer are listed"),
+        opt.option("--keep", type=opt.PATH, default=None, help="keep the extract outputs in this directory"),
+    ])
     shared = args.shared
     dev = shared / "reference" / "counter-gap-dev" / "C-GAP-withdot.dev.tsv"
     gutenberg = shared / "corpus" / "gutenberg"

@@ -35,7 +35,6 @@ gold entities), spaCy (``DocBin``).
 
 from __future__ import annotations
 
-import argparse
 import datetime
 import hashlib
 import json
@@ -276,26 +275,28 @@ def _shipped():
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m pipeline.perf.persons", description=__doc__.split("\n")[0])
-    ap.add_argument("--shared", type=Path, default=DEFAULT_SHARED)
-    ap.add_argument("--entities", type=Path, default=None,
-                    help="LitBank entities directory (default: SHARED/reference/litbank-entities)")
-    ap.add_argument("--model", default=None)
-    ap.add_argument("--cast", type=Path, default=None, help="a cast overrides file applied to every book")
-    ap.add_argument("--books", nargs="*", default=None, help="only these LitBank ids (e.g. 105 1342)")
-    ap.add_argument("--baseline", action="store_true", help="PERSON entities as they are, no book evidence")
-    ap.add_argument("--rules", action="store_true", help="the rules alone, without the shipped model")
-    ap.add_argument("--examples", type=int, default=40, help="most frequent errors listed (0: none)")
-    ap.add_argument("--folds", type=int, default=0, help="leave-books-out folds (e.g. 5)")
-    ap.add_argument("--grid", action="store_true", help="with --folds: a few thresholds of the model")
-    ap.add_argument("--train", action="store_true", help="train the person model on every book")
-    ap.add_argument("--out", type=Path, default=ROOT / "resources" / "person_model.json",
-                    help="with --train: the model file written")
-    ap.add_argument("--person-threshold", type=float, default=None, help="with --train: the shipped threshold")
-    ap.add_argument("--gender-threshold", type=float, default=None, help="with --train: the shipped threshold")
-    ap.add_argument("--veto-threshold", type=float, default=None, help="with --train: the shipped threshold")
-    ap.add_argument("--no-cache", action="store_true", help="parse again, ignoring outputs/.cache/persons")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.persons", __doc__.split("\n")[0], [
+        opt.option("--shared", type=opt.PATH, default=DEFAULT_SHARED),
+        opt.option("--entities", type=opt.PATH, default=None,
+                   help="LitBank entities directory (default: SHARED/reference/litbank-entities)"),
+        opt.option("--model", default=None),
+        opt.option("--cast", type=opt.PATH, default=None, help="a cast overrides file applied to every book"),
+        opt.many("--books", default=None, help="only these LitBank ids (e.g. 105 1342)"),
+        opt.option("--baseline", is_flag=True, help="PERSON entities as they are, no book evidence"),
+        opt.option("--rules", is_flag=True, help="the rules alone, without the shipped model"),
+        opt.option("--examples", type=int, default=40, help="most frequent errors listed (0: none)"),
+        opt.option("--folds", type=int, default=0, help="leave-books-out folds (e.g. 5)"),
+        opt.option("--grid", is_flag=True, help="with --folds: a few thresholds of the model"),
+        opt.option("--train", is_flag=True, help="train the person model on every book"),
+        opt.option("--out", type=opt.PATH, default=ROOT / "resources" / "person_model.json",
+                   help="with --train: the model file written"),
+        opt.option("--person-threshold", type=float, default=None, help="with --train: the shipped threshold"),
+        opt.option("--gender-threshold", type=float, default=None, help="with --train: the shipped threshold"),
+        opt.option("--veto-threshold", type=float, default=None, help="with --train: the shipped threshold"),
+        opt.option("--no-cache", is_flag=True, help="parse again, ignoring outputs/.cache/persons"),
+    ])
     entities = args.entities or args.shared / "reference" / "litbank-entities"
     corpus = args.shared / "corpus" / "litbank"
     if not entities.is_dir() or not corpus.is_dir():

@@ -33,7 +33,6 @@ corpus); the commands are run in subprocesses.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import re
@@ -201,31 +200,33 @@ def fmt_time(hours: float) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--gutenberg", type=Path, default=SHARED / "gutenberg")
-    ap.add_argument("--litbank", type=Path, default=SHARED / "litbank")
-    ap.add_argument("--books", type=int, default=None, metavar="N",
-                    help="only the first N books: Gutenberg then LitBank, smallest first (default: all 118)")
-    ap.add_argument("--ids", nargs="*", default=None, help="only these books (file stems, e.g. 105 434 6684)")
-    ap.add_argument("--machines", type=int, nargs="*", default=[1, 4, 16, 64])
-    ap.add_argument("--cores-per-machine", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--price-per-core-hour", type=float, default=0.05,
-                    help="USD per core-hour for the cost projection (default 0.05, an assumption)")
-    ap.add_argument("--rate", type=float, default=None, metavar="WORDS_PER_S_PER_CORE",
-                    help="also project at this rate (e.g. make bench's prune words/s on an idle machine)")
-    ap.add_argument("--skip-dask", action="store_true", help="leave out the Dask LocalCluster run")
-    ap.add_argument("--layouts", nargs="+", choices=("mirror", "table"), default=["mirror", "table"],
-                    help="the layouts extracted beside the plain run (default both)")
-    ap.add_argument("--json", type=Path, default=None, help="also write the figures as JSON")
-    ap.add_argument("--texts-only", action="store_true",
-                    help="instead of the extract runs: read every selected book from the three layouts and compare "
-                         "the texts extract would process (no spaCy; minutes, not hours), see texts_check")
-    ap.add_argument("--memory-table", type=float, default=None, metavar="GB",
-                    help="instead of the runs above: the memory check on a Parquet table of GB gibibytes of text "
-                         "(the selected books repeated), see memory_check")
-    ap.add_argument("--memory-books", type=int, default=6, metavar="K",
-                    help="--memory-table: books extract processes from each table (default 6)")
-    args = ap.parse_args(argv)
+    from pipeline import options as opt
+
+    args = opt.parse_script(argv, "python -m pipeline.perf.scale", __doc__.split("\n\n")[0], [
+        opt.option("--gutenberg", type=opt.PATH, default=SHARED / "gutenberg"),
+        opt.option("--litbank", type=opt.PATH, default=SHARED / "litbank"),
+        opt.option("--books", type=int, default=None, metavar="N",
+                   help="only the first N books: Gutenberg then LitBank, smallest first (default: all 118)"),
+        opt.many("--ids", default=None, help="only these books (file stems, e.g. 105 434 6684)"),
+        opt.many("--machines", type=int, default=[1, 4, 16, 64]),
+        opt.option("--cores-per-machine", type=int, default=os.cpu_count() or 1),
+        opt.option("--price-per-core-hour", type=float, default=0.05,
+                   help="USD per core-hour for the cost projection (default 0.05, an assumption)"),
+        opt.option("--rate", type=float, default=None, metavar="WORDS_PER_S_PER_CORE",
+                   help="also project at this rate (e.g. make bench's prune words/s on an idle machine)"),
+        opt.option("--skip-dask", is_flag=True, help="leave out the Dask LocalCluster run"),
+        opt.many("--layouts", choices=("mirror", "table"), default=["mirror", "table"],
+                 help="the layouts extracted beside the plain run (default both)"),
+        opt.option("--json", type=opt.PATH, default=None, help="also write the figures as JSON"),
+        opt.option("--texts-only", is_flag=True,
+                   help="instead of the extract runs: read every selected book from the three layouts and compare "
+                        "the texts extract would process (no spaCy; minutes, not hours), see texts_check"),
+        opt.option("--memory-table", type=float, default=None, metavar="GB",
+                   help="instead of the runs above: the memory check on a Parquet table of GB gibibytes of text "
+                        "(the selected books repeated), see memory_check"),
+        opt.option("--memory-books", type=int, default=6, metavar="K",
+                   help="--memory-table: books extract processes from each table (default 6)"),
+    ])
     if not args.gutenberg.is_dir():
         print(f"skipped: {args.gutenberg} is absent (the benchmark needs ../shared/corpus)")
         return 0

@@ -16,7 +16,7 @@ the run already in OUT are refused by the stage concerned (one line, exit 2), un
 ``overwrite``.
 
 May import: the standard library, :mod:`pipeline.errors`, :mod:`pipeline.formats`,
-:mod:`pipeline.runs.extract`, :mod:`pipeline.runs.generate`, :mod:`pipeline.runs.progress`,
+:mod:`pipeline.runs.extract`, :mod:`pipeline.runs.generate`, :mod:`pipeline.runs.partitions`, :mod:`pipeline.runs.progress`,
 :mod:`pipeline.runs.settings`.
 """
 
@@ -77,21 +77,23 @@ def _stage(n: int, name: str, where: Path) -> None:
 def _build_locked(s: BuildSettings, out: Path):
     from pipeline.runs.extract import ExtractSettings, extract
     from pipeline.runs.generate import GenerateSettings, generate
+    from pipeline.runs.partitions import read_run_cast
     from pipeline.runs.settings import RunResult
 
     from pipeline.formats.out_guard import check_out
 
     check_out(out, "build")         # another command's folder (an extract output...): refused, --overwrite or not
     ext, gen = out / EXTRACT_DIR, out / GENERATE_DIR
+    cast = read_run_cast(s.cast)    # read once for both stages (hashed and parsed from one read)
     t0 = time.perf_counter()
     _stage(1, "extract", ext)
     status = extract(ExtractSettings(out=ext, corpus=s.corpus, model=s.model, workers=s.workers,
                                      strategy=s.strategy, scheduler=s.scheduler, overwrite=s.overwrite,
-                                     cast=s.cast)).status
+                                     cast=cast)).status
     t1 = time.perf_counter()
     _stage(2, "generate", gen)
     generated = generate(GenerateSettings(
-        out=gen, instances=ext, model=s.model, cast=s.cast, no_title_period=s.no_title_period,
+        out=gen, instances=ext, model=s.model, cast=cast, no_title_period=s.no_title_period,
         workers=s.workers, scheduler=s.scheduler, overwrite=s.overwrite))
     status = max(status, generated.status)
     t2 = time.perf_counter()

@@ -68,7 +68,7 @@ class ExtractSettings:
     strategy: str = "prune"
     scheduler: str | None = None
     overwrite: bool = False
-    cast: Path | None = None
+    cast: Path | None = None        # or the CastFile already read (build reads it once for both stages)
 
 
 # ------------------------------------------------------------------ one unit -------------

@@ -208,7 +208,7 @@ class GenerateSettings:
     skip_bad_rows: bool = False
     model: str | None = None
     batch_size: int = 64
-    cast: Path | None = None
+    cast: Path | None = None        # or the CastFile already read (build reads it once for both stages)
     no_recheck: bool = False
     workers: int = 1
     scheduler: str | None = None
@@ -219,7 +219,9 @@ class GenerateSettings:
         from pipeline.runs.partitions import check_workers
         from pipeline.runs.settings import as_paths, as_tuple, check_choice
 
-        as_paths(self, "out", "instances", "gap_tsv", "dataset", "cast")
+        from pipeline.formats.cast import CastFile
+
+        as_paths(self, "out", "instances", "gap_tsv", "dataset", *(() if isinstance(self.cast, CastFile) else ("cast",)))
         as_tuple(self, "gendered_words")
         given = [n for n in ("instances", "gap_tsv", "dataset") if getattr(self, n) is not None]
         if len(given) != 1:

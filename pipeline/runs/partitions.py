@@ -60,20 +60,25 @@ def unit_label(unit) -> tuple[str, str]:
     return unit_books(unit)[0]
 
 
-def read_run_cast(cast: Path | None):
+def read_run_cast(cast):
     """The researcher's ``--cast`` file read once for the run (its bytes hashed and parsed from
     one read, with the English layer's title genders: :func:`pipeline.formats.cast.read_cast_file`)
-    -> a :class:`pipeline.formats.cast.CastFile`, or None without one."""
+    -> a :class:`pipeline.formats.cast.CastFile`, or None without one. A
+    :class:`~pipeline.formats.cast.CastFile` given (read by ``build`` for its two stages) is
+    returned as it is: not read again."""
     if cast is None:
         return None
-    from pipeline.formats.cast import read_cast_file
+    from pipeline.formats.cast import CastFile, read_cast_file
+
+    if isinstance(cast, CastFile):
+        return cast
 
     from pipeline.lang.names import title_gender
 
     return read_cast_file(cast, title_gender)
 
 
-def check_cast(cast: Path | None, plan):
+def check_cast(cast, plan):
     """Read the researcher's ``--cast`` file, once per run and before anything is written (a
     bad file stops the run: :func:`read_run_cast`), and refuse books the corpus does not hold,
     when the units' book ids are known before reading; -> the
@@ -89,7 +94,7 @@ def check_cast(cast: Path | None, plan):
     if read is not None and _ids_known(plan.units):
         from pipeline.formats.cast import check_books
 
-        check_books(read.overrides, {book_id for u in plan.units for _, book_id in unit_books(u)}, cast)
+        check_books(read.overrides, {book_id for u in plan.units for _, book_id in unit_books(u)}, read.path)
     return read
 
 

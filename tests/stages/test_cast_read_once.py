@@ -1,7 +1,7 @@
 """The ``--cast`` file is read once per run (issue 47 item 3), in the parent: one opening, its
 bytes hashed (the manifest's ``cast_sha256``) and parsed from that one read, the overrides
 handed to the books as data. extract, persons (and ``--explain``), generate (``--instances``
-with the re-check, two books; ``--gap-tsv``) each open it once, and its overrides still reach
+with the re-check, two books; ``--gap-tsv``) and build (both stages) each open it once, and its overrides still reach
 every book. The runs are called from Python with their settings: through the CLI, ``run.json``'s
 record hashes its inputs too (:mod:`pipeline.formats.run_record`)."""
 
@@ -118,6 +118,27 @@ def test_generate_reads_the_cast_file_once_per_run(tmp_path, opened):
     kept = pd.read_parquet(tmp_path / "gen" / "quadruples.parquet").query("variant == 'original'")
     with_thomas = {r.book_id for r in kept.itertuples() if any(n["name"] == "Thomas" for n in r.names)}
     assert with_thomas == {"orchard-a"}         # the override reached book b only
+
+
+def test_build_reads_the_cast_file_once_for_both_stages(tmp_path, opened):
+    """build reads the file once and hands the CastFile to extract and generate (before: once
+    per stage, each opening it twice or more)."""
+    import json
+
+    from pipeline.formats.books import CorpusSpec
+    from pipeline.runs.build import BuildSettings, build
+
+    c, over = three_books(tmp_path)
+    (c / "orchard.txt").write_text(SAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    over.write_text("*\tDemi\tfeminine\norchard\tThomas\tnot-a-person\n", encoding="utf-8")
+    out = tmp_path / "build"
+    assert _quiet(lambda: build(BuildSettings(out=out, corpus=CorpusSpec(path=str(c)), cast=over))) == 0
+    assert opened(over) == 1
+    sha = hashlib.sha256(over.read_bytes()).hexdigest()
+    assert json.loads((out / "extract" / "manifest.json").read_text())["settings"]["cast_sha256"] == sha
+    assert json.loads((out / "generate" / "generate-parts" / "manifest.json").read_text())["settings"]["cast_sha256"] == sha
+    kept = pd.read_parquet(out / "generate" / "quadruples.parquet").query("variant == 'original'")
+    assert len(kept) and not any(n["name"] == "Thomas" for r in kept.itertuples() for n in r.names)
 
 
 def test_generate_from_gap_rows_reads_the_cast_file_once(tmp_path, opened):

@@ -16,7 +16,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.settings import RunResult, as_paths, at_least, check_choice
+from pipeline.runs.settings import RunResult, as_paths, check_at_least, check_choice
 
 DIRECTIONS = ("pca", "he-she")
 
@@ -71,7 +71,7 @@ class EmbeddingsSettings:
             raise InputError(f"--reference {self.reference!r} is not one of the --vectors names ({', '.join(specs)})")
         check_choice("--direction", self.direction, DIRECTIONS)
         for name in ("n_cluster", "n_svm", "draws", "vocab_limit", "gipe_vocab", "gipe_neighbours"):
-            at_least(f"--{name.replace('_', '-')}", getattr(self, name), 0)
+            check_at_least(f"--{name.replace('_', '-')}", getattr(self, name), 0)
 
 
 def word_lists(definitional_path=None):

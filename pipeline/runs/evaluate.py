@@ -53,12 +53,12 @@ class EvaluateSettings:
     batch_size: int = 8
 
     def __post_init__(self):
-        from pipeline.runs.settings import as_paths, at_least
+        from pipeline.runs.settings import as_paths, check_at_least
 
         as_paths(self, "dataset", "out", "write_conll", "write_jsonlines", "jsonlines_vocab")
         for name in ("systems", "weights"):
             object.__setattr__(self, name, tuple(tuple(pair) for pair in getattr(self, name)))
-        at_least("--resamples", self.resamples, 0)
+        check_at_least("--resamples", self.resamples, 0)
         if not self.systems and self.write_conll is None and self.write_jsonlines is None:
             raise InputError("nothing to do: give --system NAME=FILE (and --out), --write-conll FILE or "
                              "--write-jsonlines FILE")

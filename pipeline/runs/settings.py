@@ -75,7 +75,7 @@ def check_choice(name: str, value, allowed) -> None:
         raise InputError(f"{name} must be one of {', '.join(map(str, allowed))}, got {value!r}")
 
 
-def at_least(name: str, value, low) -> None:
+def check_at_least(name: str, value, low) -> None:
     """``value`` must be >= ``low``, else one InputError line."""
     if value < low:
         raise InputError(f"{name} must be >= {low}, got {value}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from pipeline.runs.settings import RunResult, as_paths, at_least, check_choice
+from pipeline.runs.settings import RunResult, as_paths, check_at_least, check_choice
 
 EXPERIMENTS = ("qa", "maze")
 
@@ -41,9 +41,9 @@ class ExperimentPlanSettings:
     def __post_init__(self):
         as_paths(self, "benchmark", "out")
         check_choice("--experiment", self.experiment, EXPERIMENTS)
-        at_least("--participants", self.participants, 1)
+        check_at_least("--participants", self.participants, 1)
         for name in ("targets", "calibration", "items"):
-            at_least(f"--{name}", getattr(self, name), 0)
+            check_at_least(f"--{name}", getattr(self, name), 0)
 
 
 def read_plan_items(path) -> list[dict]:

@@ -45,8 +45,8 @@ from dataclasses import dataclass
 from pipeline.core.instances import GenerateError, split_title as _split_title
 from pipeline.formats.records import QuadrupleRow
 from pipeline.lang import gendered_words as gw
-from pipeline.lang.names import glued_pieces, one_given_name
-from pipeline.lang.pronouns import PRONOUNS, opposite
+from pipeline.lang.names import glued_pieces, guess, one_given_name
+from pipeline.lang.pronouns import PRONOUNS, UNGENDERED, opposite
 from pipeline.vocab import ID_SUFFIX, ROLES, VARIANTS
 
 
@@ -275,6 +275,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             continue                    # no person: "mother earth", "Father Time", "maiden voyage"
         if _salver(i, toks, tags):
             continue                    # "a note upon a waiter": the tray
+        if _used_as_name(i, toks, tags):
+            continue                    # "every actor except Vida and Guy": a man called Guy, no guy
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
         if new is None:
@@ -315,6 +317,25 @@ _FIXED_AFTER = {"mother": frozenset({"earth", "nature", "tongue", "country", "ch
                 "father": frozenset({"time", "christmas", "thames"}),
                 "maiden": frozenset({"voyage", "speech", "over"}),
                 "lady": frozenset({"luck", "day", "chapel"})}
+
+
+_NAME_DETERMINERS = frozenset("the a an this that these those his her my your our their its".split())
+
+
+def _used_as_name(i: int, toks: list[str], tags: list[str]) -> bool:
+    """A gendered word capitalised inside a sentence, tagged a proper noun, with no determiner
+    before it and no capitalised word after it, that gender-guesser knows as a given name:
+    a person's name ("except Vida and Guy and herself"), not the word ("the King", "this
+    Queen", "King John" are the word and a title)."""
+    tok = toks[i]
+    if not (tok[:1].isupper() and tok[1:].islower()) or not tags[i].startswith("NNP") or i == 0:
+        return False
+    prev = toks[i - 1]
+    if prev.lower() in _NAME_DETERMINERS or not (prev[:1].isalpha() or prev == ","):
+        return False                    # after a determiner, or first after a stop or a quote
+    if i + 1 < len(toks) and toks[i + 1][:1].isupper():
+        return False
+    return guess(tok)[0] != UNGENDERED
 
 
 def _salver(i: int, toks: list[str], tags: list[str]) -> bool:

@@ -364,6 +364,13 @@ def verb_forms(lemma: str) -> set[str]:
 
 def _forms_of(lemmas) -> frozenset[str]:
     return frozenset(f for lemma in lemmas for f in verb_forms(lemma))
+
+
+# verbs that take someone somewhere: "accompany her home", "see her home" -- "her" an object
+# before the adverb "home", not "his home"
+ESCORT_FORMS = _forms_of({"accompany", "take", "bring", "see", "walk", "escort", "send", "carry", "drive", "lead",
+                          "conduct", "help", "fetch", "hurry", "wheel", "guide", "row", "ride", "follow"}) \
+    | {"took", "taken", "brought", "sent", "drove", "driven", "led", "rode", "ridden"}
 # verbs that take an indirect object: after them "her" before a noun without a determiner may be
 # either case ("afford her consoling satisfaction", "had given her years and years ago",
 # "getting her new clothes"); the sentence alone does not decide (:func:`ambiguous_her`)
@@ -442,6 +449,8 @@ def pronoun_case(doc) -> int:
     * an idiom of "do" with a noun: "to do her justice", "it does her credit" -> "her" is an
       object (PRP, ``dative``): "to do him justice", not "his justice";
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
+    * "her" between a verb of taking someone somewhere and the adverb "home" ("accompany her
+      home.", "saw her home and left"): an object (PRP, ``dobj``);
     * "her" after a clause-opening preposition, before a past verb and a clause-final name
       (locative inversion, "After her hobbled old Sykes."): an object (PRP, ``pobj``);
     * "her" tagged a determiner before modifiers and a noun, but labelled a subject because the
@@ -477,6 +486,9 @@ def pronoun_case(doc) -> int:
             tag, dep = "PRP$", "poss"       # "ere the bride had said her say"
         elif low == "his" and nxt is not None and nxt.lower_ in _NOT_AFTER_DETERMINER:
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
+        elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
+                and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):
+            tag, dep = "PRP", "dobj"        # "accompany her home" -> "him home", not "his home"
         elif low == "her" and tok.tag_ == "PRP$" and _inverted_object(doc, tok, prev, nxt):
             tag, dep = "PRP", "pobj"        # "After her hobbled old Sykes."
         elif low == "her" and tok.tag_ == "PRP$" and tok.dep_ != "poss" and _noun_follows(doc, tok.i):

@@ -55,6 +55,18 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; a note on a silver waiter came, he said."),
     ("Frank saw John with Emma and Anne; the waiter brought her a note, she said.", "she",
      "Emma saw Anne with Frank and John; the waitress brought him a note, he said."),
+    # a gendered word that is a man's name inside a sentence (read, seed 20261142: "every actor
+    # except Vida and Guy" -> "and Gal"); the words stay words after a determiner or before a name
+    ("Frank saw John with Emma and Anne; every actor except Anne and Guy and herself wailed, she said.", "she",
+     "Emma saw Anne with Frank and John; every actress except John and Guy and himself wailed, he said."),
+    ("Frank saw John with Emma and Anne; this Queen smiled at her, she said.", "she",
+     "Emma saw Anne with Frank and John; this King smiled at him, he said."),
+    # a groom is mostly the stable's in these books (read, seed 20261142: "the groom had come home
+    # with Sultan" -> "the bride"); a bride is a bridegroom's
+    ("Frank saw John with Emma and Anne; the groom brought her horse, she said.", "she",
+     "Emma saw Anne with Frank and John; the groom brought his horse, he said."),
+    ("Frank saw John with Emma and Anne; the bride smiled, she said.", "she",
+     "Emma saw Anne with Frank and John; the bridegroom smiled, he said."),
 ])
 def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     assert swap_1_of_four(nlp, text, pronoun) == swapped

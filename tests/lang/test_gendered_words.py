@@ -166,6 +166,12 @@ def test_flip_of_flip_has_the_original_gender():
     ("She wrote after her beloved Edward.", "her", 0, "his"),
     ("After her marriage she left.", "her", 0, "his"),
     ("After her crooked smile, Mr. Jones left.", "her", 0, "his"),
+    # a verb of taking someone somewhere before the adverb "home" (read, seed 20261142:
+    # "accompany her home" -> "accompany his home")
+    ("My intention was to join Mrs. Mirvan, and accompany her home.", "her", 0, "him"),
+    ("He saw her home and left.", "her", 0, "him"),
+    ("He visited her home in the country.", "her", 0, "his"),
+    ("They reached her home.", "her", 0, "his"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

@@ -105,6 +105,8 @@ POSSESSIVE = {"'s", "’s"}
 # dialect spellings of function words and archaic oaths that gender-guesser lists as names
 # ("Dat's a fac'", "Marry, I trow not")
 DIALECT_WORDS = {"Dat", "Dis", "Dey", "Dem", "Dese", "Dose", "Dar", "Dere", "Wid", "Marry"}
+# The devil's names after a capitalised "Old" ("Old Nick", "Old Harry", "Old Scratch")
+DEVIL_NAMES = frozenset({"Nick", "Harry", "Scratch", "Clootie", "Hornie", "Horny"})
 # Letters after a name and its comma that the small NER tags PERSON ("Sir John Belmont, Bart.")
 POST_NOMINALS = {"Bart", "Bt", "Esq", "Esquire", "Junr", "Senr", "Jun", "Sen"}
 BE_FORMS = {"is", "was", "were", "am", "are", "be", "been", "being", "'m", "'s", "’m", "’s"}
@@ -186,6 +188,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "article"
     if len(words) > 1 and words[-1] in ESTATE_WORDS and _no_first_name(words[0], evidence):
         return "estate"
+    if not m.title and len(words) == 2 and _family_seat(words, evidence):
+        return "estate"                 # "Howard Grove": Lady Howard's house, no Mr. Grove in the book
     if len(words) > 1 and _no_first_name(words[0], evidence) and common_word(words[0]) >= COMMON_FIRST_ZIPF \
             and words[0].rstrip(".").lower() not in NEUTRAL_TITLES \
             and (evidence is None or not evidence.proper(words[0])) and not _famous(" ".join(words)):
@@ -455,6 +459,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     regnal = _regnal(doc, m)
     if regnal and not _book_shows(doc, m, evidence):
         return regnal
+    if not m.title and m.token_start > 0 and doc[m.token_start - 1].text == "Old" and m.name in DEVIL_NAMES:
+        return "a name of the devil (Old Nick)"       # "I'd as soon have seen Old Nick as that man"
     if m.title:
         return None
     j, nouns = m.token_start - 1, False
@@ -684,6 +690,26 @@ def common_word(word: str) -> float:
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.lower(), "en")
+
+
+SEAT_MIN = 3            # uses of a two-word form that make it a family's seat (with the rule below)
+
+
+def _family_seat(words: list[str], evidence: BookEvidence | None) -> bool:
+    """A two-word name whose first word is a family the book titles ("Lady Howard", at least
+    twice) and whose last word the book never shows as a person on its own (no title, pronoun,
+    apposition or person use, nor in lower case) and writes capitalised at least ``SEAT_MIN``
+    times: a house named after the family ("Howard Grove"), not a man (his book would call him
+    "Mr. Grove")."""
+    if evidence is None or not evidence.text_rules:
+        return False
+    first, last = evidence.forms.get(words[0]), evidence.forms.get(words[1])
+    if first is None or sum(first.titled.values()) < TITLE_MIN or evidence.lower[words[1].lower()] > 1:
+        return False
+    if last is not None and (last.person or sum(last.titled.values()) or sum(last.pronouns.values())
+                             or sum(last.appositions.values()) or sum(last.alone.values())):
+        return False
+    return evidence.capital[words[1]] >= SEAT_MIN
 
 
 def _no_first_name(word: str, evidence: BookEvidence | None) -> bool:

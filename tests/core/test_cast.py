@@ -121,6 +121,13 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("His feelings are not like yours, Miss Traddles.", "Miss Traddles",
      "Traddles came in, and he sat down. " * 9 + "Sophy Traddles came. Sophy Traddles sang. Mr. Traddles left. ", True),
     ("His feelings are not like yours, Miss Traddles.", "Miss Traddles", "Traddles came in, and he sat. ", True),
+    # a house named after a family the book titles, whose second word is nobody (read, seed
+    # 20261142: "my journey to Howard Grove" as C2, a man); a Mr. Grove makes it a man
+    ("It preceded my journey to Howard Grove, when I wept.", "Howard Grove",
+     "Lady Howard came. Lady Howard smiled. We went to Howard Grove. Howard Grove was fair. At Howard Grove all slept. ",
+     False),
+    ("It preceded my journey to Howard Grove, when I wept.", "Howard Grove",
+     "Lady Howard came. Lady Howard smiled. Howard Grove said so. Mr. Grove said it. Howard Grove laughed. ", True),
     # letters after a name (read, seed 20261140: "To Sir John Belmont, Bart." -> "Bart" as C2)
     ("It was addressed to Sir John Belmont, Bart, at the Wells.", "Bart", "A short text. ", False),
     ("Bart came in and sat down.", "Bart", "A short text. ", True),

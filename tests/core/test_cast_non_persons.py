@@ -82,6 +82,11 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     ("She had a kind of Cinderella charm.", "Cinderella", None, True),
     # a listed name the book never shows as a person
     ("How should schoolboys brag, or Don Juan be popular?", "Don Juan", BOOK_ALLUSION, True),
+    # the devil's names (read, seed 20261142: "I'd as soon have seen Old Nick as that man")
+    ("I'd as soon have seen Old Nick as that man.", "Nick", None, True),
+    ("He saw old Nick at the gate.", "Nick", None, False),
+    # read, seed 20261142: a history lesson's "anything about King John"
+    ("Tell us that you do not know anything about King John.", "King John", BOOK_ALLUSION, True),
     # reads of seeds 20261136 and 20261141: Napoleon's marshal in a picture
     ("The brooding eyebrows of the Emperor, Murat's fierce mustaches, were all worked out.", "Murat",
      BOOK_ALLUSION, True),

@@ -43,6 +43,7 @@ from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
 from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
                                  title_gender)
+from pipeline.lang.frequency import zipf as common_word
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -682,14 +683,6 @@ def _gendered_noun(word: str) -> bool:
 
     words = gw.builtin()
     return words.is_listed(word) and words.category_of(word) == "general"
-
-
-@functools.lru_cache(maxsize=100_000)
-def common_word(word: str) -> float:
-    """wordfreq's Zipf frequency of the lower-case word (English)."""
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word.lower(), "en")
 
 
 SEAT_MIN = 3            # uses of a two-word form that make it a family's seat (with the rule below)

@@ -15,7 +15,7 @@ A missing model file, a file of another version or one whose feature list is not
 raises :class:`pipeline.errors.InputError` naming the training command.
 
 May import: :mod:`pipeline.errors`, :mod:`pipeline.formats.resources`, :mod:`pipeline.lang.names`,
-:mod:`pipeline.lang.places`, :mod:`pipeline.lang.pronouns`, numpy, wordfreq, the standard library.
+:mod:`pipeline.lang.frequency`, :mod:`pipeline.lang.places`, :mod:`pipeline.lang.pronouns`, numpy, the standard library.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from pathlib import Path
 import numpy as np
 
 from pipeline.errors import InputError
+from pipeline.lang.frequency import zipf as _zipf
 from pipeline.lang.names import guess
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE
@@ -44,13 +45,6 @@ FEATURES = (
     "zipf", "known_place", "all_caps", "length",
     *(f"guesser_{label}" for label in GUESSER_LABELS),
 )
-
-
-@functools.lru_cache(maxsize=100_000)
-def _zipf(word: str) -> float:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word.lower(), "en")
 
 
 @functools.lru_cache(maxsize=100_000)

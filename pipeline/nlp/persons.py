@@ -2,7 +2,7 @@
 NER model misses or mislabels ("Polly", "Kitty" as ORG, "Stepan Arkadyevitch" as ORG,
 "JOHN SMITH" as GPE, "Mr Bennet" without its period).
 
-May import: spacy, wordfreq, :mod:`pipeline.lang.names`, :mod:`pipeline.formats.resources`,
+May import: spacy, :mod:`pipeline.lang.frequency`, :mod:`pipeline.lang.names`, :mod:`pipeline.formats.resources`,
 :mod:`pipeline.lang.pronouns`, :mod:`pipeline.lang.gendered_words` (the case of her / his in idioms
 and italics, corrected on every Doc the layer sees). Imported by :mod:`pipeline.nlp.load` (which adds the component
 to every pipeline it loads) and by :mod:`pipeline.nlp.prune` (whose pass 0 must mark a superset
@@ -48,6 +48,7 @@ from __future__ import annotations
 import functools
 import os
 
+from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import pronoun_case
 from pipeline.lang.names import guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE
@@ -83,13 +84,6 @@ def head_words() -> frozenset[str]:
 
 
 @functools.lru_cache(maxsize=200_000)
-def zipf(word: str) -> float:
-    """wordfreq's Zipf frequency of the lower-case word (English)."""
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word.lower(), "en")
-
-
 def capitalised(text: str) -> bool:
     """A word that starts with a capital letter and is made of letters (hyphens and
     apostrophes inside allowed): "Polly", "JOHN", "O'Brien", "Mary-Anne"."""

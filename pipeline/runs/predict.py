@@ -34,8 +34,6 @@ class PredictSettings:
     progress: bool = True
 
     def __post_init__(self):
-        import argparse
-
         from pipeline.systems.base import SystemSpec, check_device, parse_spec
 
         as_paths(self, "dataset", "out")
@@ -44,10 +42,7 @@ class PredictSettings:
         specs = []
         for spec in self.systems:
             if not isinstance(spec, SystemSpec):
-                try:
-                    spec = parse_spec(str(spec))
-                except argparse.ArgumentTypeError as exc:
-                    raise InputError(str(exc)) from None
+                spec = parse_spec(str(spec))        # a bad spec is parse_spec's InputError line
             specs.append(spec)
         object.__setattr__(self, "systems", tuple(specs))
         names = [s.name for s in specs]

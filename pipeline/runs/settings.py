@@ -3,7 +3,7 @@
 A run is called with one frozen settings dataclass (``BenchmarkSettings``, ``LabelSettings``,
 ...): typed :class:`pathlib.Path` fields, checked when it is built (``__post_init__``, a bad
 value is one :class:`pipeline.errors.InputError` line). The command builds it from its parsed
-options; Python code and tests build it directly, without an ``argparse.Namespace``. The run
+options (click, :mod:`pipeline.options`); Python code and tests build it directly. The run
 returns a :class:`RunResult`.
 
 May import: the standard library, :mod:`pipeline.errors`.

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 
 from pipeline.lang import gendered_words, names, pronouns
+from pipeline.lang.frequency import zipf
 from pipeline.vocab import UNGENDERED
 
 COARSE = {"NN": "noun", "NNS": "noun", "NNP": "propn", "NNPS": "propn", "PRP": "pronoun",
@@ -78,12 +79,6 @@ def distractor_candidates(n: int = 20000) -> list[tuple[str, float]]:
 
     return [(w, wordfreq.zipf_frequency(w, "en")) for w in wordfreq.top_n_list("en", n)
             if allowed(w)]
-
-
-def zipf(word: str) -> float:
-    import wordfreq
-
-    return wordfreq.zipf_frequency(word.lower(), "en")
 
 
 @dataclass(frozen=True)

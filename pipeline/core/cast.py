@@ -688,6 +688,14 @@ def _gendered_noun(word: str) -> bool:
 SEAT_MIN = 3            # uses of a two-word form that make it a family's seat (with the rule below)
 
 
+def _nobody(word: str, evidence: BookEvidence) -> bool:
+    """The book never shows ``word`` as a person on its own: no title, pronoun, apposition,
+    person use or bare use of it."""
+    ev = evidence.forms.get(word)
+    return ev is None or not (ev.person or sum(ev.titled.values()) or sum(ev.pronouns.values())
+                              or sum(ev.appositions.values()) or sum(ev.alone.values()))
+
+
 def _family_seat(words: list[str], evidence: BookEvidence | None) -> bool:
     """A two-word name whose first word is a family the book titles ("Lady Howard", at least
     twice) and whose last word the book never shows as a person on its own (no title, pronoun,
@@ -696,13 +704,10 @@ def _family_seat(words: list[str], evidence: BookEvidence | None) -> bool:
     "Mr. Grove")."""
     if evidence is None or not evidence.text_rules:
         return False
-    first, last = evidence.forms.get(words[0]), evidence.forms.get(words[1])
+    first = evidence.forms.get(words[0])
     if first is None or sum(first.titled.values()) < TITLE_MIN or evidence.lower[words[1].lower()] > 1:
         return False
-    if last is not None and (last.person or sum(last.titled.values()) or sum(last.pronouns.values())
-                             or sum(last.appositions.values()) or sum(last.alone.values())):
-        return False
-    return evidence.capital[words[1]] >= SEAT_MIN
+    return _nobody(words[1], evidence) and evidence.capital[words[1]] >= SEAT_MIN
 
 
 def _no_first_name(word: str, evidence: BookEvidence | None) -> bool:
@@ -722,8 +727,9 @@ def _second_word_of_a_place(doc, m: NameMention, evidence: BookEvidence | None) 
     """An untitled one-word mention after a capitalised word that is no name, after a place
     preposition ("in Pall Mall", where the NER made "Mall" a woman): the two words are a
     place. The word before must be one the book writes capitalised far more often than in
-    lower case (not "in Old Jolyon's day"), that gender-guesser knows as no first name, that is
-    no title and that the book never shows as a person."""
+    lower case (not "in Old Jolyon's day") unless the mention's word is nobody in the book ("Pall"
+    is also a word in lower case; "Mall" never a person), that gender-guesser knows as no first
+    name, that is no title and that the book never shows as a person."""
     if evidence is None or not evidence.text_rules or m.title or len(_words(m)) != 1 or m.token_start < 2:
         return False
     before, prep = doc[m.token_start - 1], doc[m.token_start - 2]
@@ -731,7 +737,10 @@ def _second_word_of_a_place(doc, m: NameMention, evidence: BookEvidence | None) 
         return False
     if any_title(before.text) or guess(before.text)[0] != UNGENDERED:
         return False
-    return evidence.proper(before.text) and not evidence.is_person(before.text) and not _titled_in_book(evidence, before.text)
+    after = doc[m.token_end] if m.token_end < len(doc) else None
+    owner = after is not None and after.text in POSSESSIVE      # "in Old Mall's chair": a person's
+    return (evidence.proper(before.text) or (_nobody(_words(m)[0], evidence) and not owner)) \
+        and not evidence.is_person(before.text) and not _titled_in_book(evidence, before.text)
 
 
 def _titled_in_book(evidence: BookEvidence, word: str) -> bool:

@@ -408,6 +408,15 @@ def test_the_second_word_of_a_place_is_no_person(nlp, text, word, person):
     assert (m is not None) is person, m
 
 
+def test_a_place_whose_first_word_the_book_also_writes_in_lower_case(nlp):
+    # read, seed 20261142 (The Scarlet Pimpernel): "Pall" once capitalised, "pall" twice in lower
+    # case, so "Pall" is no proper word of the book; "Mall" is nobody in it, so "the house in Pall
+    # Mall" is still a place (the possessive case, "in Old Mall's chair", is the test above)
+    book = ("A pall of smoke hung low. The pall lifted. Marguerite smiled. Marguerite said she would come. ") * 2
+    assert mention(person_doc(nlp, "She had herself carried to the house in Pall Mall where he lived.", "Mall"),
+                   book_evidence(book, "b")) is None
+
+
 @pytest.mark.parametrize("book,animal", [
     # The Man of the Forest (read, seed 20261130): Tom is Dale's cougar
     ("“Oh! So that's Tom--the pet lion!” exclaimed Bo. Tom, the cougar, put in an appearance then. ", True),

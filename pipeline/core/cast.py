@@ -37,7 +37,7 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import (MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
+from pipeline.lang.book_evidence import (FEW_VOTES, MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
@@ -789,10 +789,28 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
                 and not evidence.pronouns_favour(words[0], m.gender):
             m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book; not
             return m                                # "Mrs Charles" (his wife) beside Charles's "he"
-    strong = evidence.contradicts(words[0], m.gender) or _described_as(words[0], m.gender, evidence)
+    strong = evidence.contradicts(words[0], m.gender) or _described_as(words[0], m.gender, evidence) \
+        or _few_against(m, words, evidence)
     if strong:
         m.gender, m.gender_source = strong
     return m
+
+
+def _few_against(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:
+    """(gender, source) when an untitled one-word name has its gender from gender-guesser's list
+    and the book's own votes for it (pronouns and appositions, at least ``FEW_VOTES``) all say
+    the other gender: "Tana in his white coat" twice, never "she" (Tana is a woman's name to
+    gender-guesser; read, seeds 20261139 and 20261143)."""
+    if m.title or len(words) != 1 or not m.gender_source.startswith("gender-guesser"):
+        return None
+    ev = evidence.forms.get(words[0])
+    if ev is None:
+        return None
+    votes = Counter(ev.pronouns) + Counter(ev.appositions)
+    said = {g for g, k in votes.items() if k and g in (MASCULINE, FEMININE)}
+    if len(said) == 1 and m.gender not in said and sum(votes.values()) >= FEW_VOTES:
+        return said.pop(), "book:pronouns"
+    return None
 
 
 def _family_surname(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:

@@ -804,8 +804,8 @@ def _few_against(m: NameMention, words: list[str], evidence: BookEvidence) -> tu
     if m.title or len(words) != 1 or not m.gender_source.startswith("gender-guesser"):
         return None
     ev = evidence.forms.get(words[0])
-    if ev is None:
-        return None
+    if ev is None or ev.titled.get(m.gender):
+        return None                     # "Miss Joyce" in the book: the list's gender has a title too
     votes = Counter(ev.pronouns) + Counter(ev.appositions)
     said = {g for g, k in votes.items() if k and g in (MASCULINE, FEMININE)}
     if len(said) == 1 and m.gender not in said and sum(votes.values()) >= FEW_VOTES:

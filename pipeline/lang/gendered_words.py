@@ -368,7 +368,7 @@ def _forms_of(lemmas) -> frozenset[str]:
 
 # verbs that take someone somewhere: "accompany her home", "see her home" -- "her" an object
 # before the adverb "home", not "his home"
-ESCORT_FORMS = _forms_of({"accompany", "take", "bring", "see", "walk", "escort", "send", "carry", "drive", "lead",
+ESCORT_FORMS = _forms_of({"accompany", "attend", "take", "bring", "see", "walk", "escort", "send", "carry", "drive", "lead",
                           "conduct", "help", "fetch", "hurry", "wheel", "guide", "row", "ride", "follow"}) \
     | {"took", "taken", "brought", "sent", "drove", "driven", "led", "rode", "ridden"}
 # verbs that take an indirect object: after them "her" before a noun without a determiner may be
@@ -385,6 +385,16 @@ _INDEFINITE_PRONOUNS = frozenset({"nothing", "something", "anything", "everythin
 OWNED_NOUNS = frozenset("""friend friends family parents relations children child cousin cousins companion
 companions servant servants maid guardian lover hand hands arm arms heart head face eyes hair lips cheek cheeks
 mind thoughts opinion word words consent leave permission name life love affection affections""".split())
+# verbs after which "her every ..." is an object and what she is given ("wished her every
+# happiness", "offered her every comfort"); after any other verb "her every" is hers ("thrilled her
+# every nerve" -> "his every nerve")
+DOUBLE_OBJECT_FORMS = _forms_of(DITRANSITIVE_LEMMAS | {"wish", "show", "pay", "allow", "deny", "promise", "do",
+                                                      "render", "tell", "teach", "bid", "ask", "assure", "leave",
+                                                      "make", "win", "save", "cost", "find", "owe", "lend", "refuse"})
+# nouns after "every" that make a time adverb: "saw her every day" -> "him every day"
+EVERY_TIME_NOUNS = frozenset("""day days morning evening night week month year hour minute moment time
+afternoon now other second season spring summer autumn winter sunday monday tuesday wednesday thursday
+friday saturday christmas fortnight""".split())
 PERCEPTION_FORMS = _forms_of(PERCEPTION_LEMMAS)
 SAY_FORMS = _forms_of(SAY_IDIOM[1])
 DITRANSITIVE_FORMS = _forms_of(DITRANSITIVE_LEMMAS)
@@ -451,6 +461,8 @@ def pronoun_case(doc) -> int:
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
     * "her" between a verb of taking someone somewhere and the adverb "home" ("accompany her
       home.", "saw her home and left"): an object (PRP, ``dobj``);
+    * "her" before "every" ("thrilled her every nerve", "at her every word"): a determiner, not
+      after a verb of giving ("wished her every happiness") nor before a time ("saw her every day");
     * "her" after a clause-opening preposition, before a past verb and a clause-final name
       (locative inversion, "After her hobbled old Sykes."): an object (PRP, ``pobj``);
     * "her" tagged a determiner before modifiers and a noun, but labelled a subject because the
@@ -489,6 +501,13 @@ def pronoun_case(doc) -> int:
         elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
                 and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):
             tag, dep = "PRP", "dobj"        # "accompany her home" -> "him home", not "his home"
+        elif low == "her" and nxt is not None and nxt.lower_ == "every":
+            if prev is not None and prev.lower_ in DOUBLE_OBJECT_FORMS and prev.tag_.startswith("VB"):
+                tag, dep = "PRP", "dative"  # "wished her every happiness" -> "him every happiness"
+            elif after is not None and after.lower_ in EVERY_TIME_NOUNS:
+                tag, dep = "PRP", "dobj"    # "saw her every day" -> "him every day"
+            else:
+                tag, dep = "PRP$", "poss"   # "thrilled her every nerve" -> "his every nerve"
         elif low == "her" and tok.tag_ == "PRP$" and _inverted_object(doc, tok, prev, nxt):
             tag, dep = "PRP", "pobj"        # "After her hobbled old Sykes."
         elif low == "her" and tok.tag_ == "PRP$" and tok.dep_ != "poss" and _noun_follows(doc, tok.i):

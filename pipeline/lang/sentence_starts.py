@@ -61,17 +61,20 @@ def real_start(doc, i: int) -> bool:
     return True
 
 
+# a line of capitals alone: a title, or the poet named under a chapter's epigraph ("BEATTIE",
+# "THE MARRIAGE OF FIGARO."): no sentence of the story (read, seed 20261144)
+_CAPITALS_LINE = r"[A-Z][A-Z'’\-]+(?:[ .]+[A-Z][A-Z'’\-]*){0,7}\.?"
 # a heading standing as a paragraph of its own: "CHAPTER LIV", "Book Eighth", "BOOK II.", "I",
-# "XIV.", "12"
+# "XIV.", "12", "BEATTIE"
 _HEADING = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
                       r"|ADVENTURE|Adventure|SECTION|Section)\b[\w\s.,:;'’\-]{0,60}"
-                      r"|[IVXLCDM]+\.?|\d{1,3}\.?)$")
+                      r"|[IVXLCDM]+\.?|\d{1,3}\.?|" + _CAPITALS_LINE + r")$")
 
 
 def heading(doc, start: int, end: int) -> bool:
     """Whether tokens ``start:end`` of ``doc`` (a sentence) are a heading on a line of their own
-    ("CHAPTER LIV", "Book Eighth", "I"): no window reads across one (the text before it is
-    another chapter's)."""
+    ("CHAPTER LIV", "Book Eighth", "I", a line of capitals alone: "BEATTIE" under an epigraph):
+    no window reads across one (the text before it is another chapter's)."""
     while start < end and doc[start].is_space:
         start += 1
     while end > start and doc[end - 1].is_space:
@@ -85,7 +88,7 @@ def heading(doc, start: int, end: int) -> bool:
 
 # the first word of a heading: what :func:`heading_lead` looks for before reading a line
 _HEADING_FIRST = re.compile(r"^(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
-                            r"|ADVENTURE|Adventure|SECTION|Section|[IVXLCDM]+\.?|\d{1,3}\.?)$")
+                            r"|ADVENTURE|Adventure|SECTION|Section|[IVXLCDM]+\.?|\d{1,3}\.?|[A-Z][A-Z'’\-]+)$")
 
 
 def heading_lead(doc, start: int, end: int) -> int | None:

@@ -84,6 +84,11 @@ def test_an_unnamed_rank_that_flips_is_no_fifth_person_for_the_other_gender(nlp,
      [False, True, True, False]),
     ("She went away.\n\nCHAPTER LIV\n\nThe rain fell.", [False, True, False]),
     ("Book II of the poem was long. I read it.", [False, False]),
+    # the poet named under a chapter's epigraph, a line of capitals (read, seed 20261144)
+    ("Remote from all congenial joy!\n\nBEATTIE\n\nEmily, mean while, was still anxious.", [False, True, False]),
+    ("THE END.", [True]),
+    # capitals inside a line, or a shout with its own punctuation, are sentences of the story
+    ("He cried STOP to Emily.\n\n“STOP!”\n\nShe stopped.", [False, False, False]),
 ])
 def test_headings_on_a_line_of_their_own(nlp, text, heads):
     from pipeline.lang.sentence_starts import heading
@@ -100,6 +105,18 @@ def test_no_window_reads_across_a_heading(nlp):
     text = text.replace("\n\nCHAPTER LIV\n\n", " ")
     insts, _, _ = instances_from_doc(nlp(text), 0, META)
     assert insts and all(i["text"].startswith("Clara") for i in insts)
+
+
+def test_no_window_reads_across_the_poet_of_an_epigraph(nlp):
+    """Read, seed 20261144: "BEATTIE", the poet named under a chapter's epigraph, was a man of
+    the window ("[[O1:BEATTIE]] ¶ [[C1:Emily]], mean while, ..."), and swap-1 read "EMILY
+    BEATTIE, mean while"."""
+    story = "Clara and Eleanor saw Thomas. Although she admired him, Eleanor would not say so to Clara."
+    insts, _, _ = instances_from_doc(nlp("Far from all congenial joy!\n\nJAMES BEATTIE\n\n" + story), 0, META)
+    assert insts == []
+    # the same name in a sentence of the story makes the window
+    insts, _, _ = instances_from_doc(nlp("James Beattie came in.\n\n" + story), 0, META)
+    assert insts and all(i["text"].startswith("James Beattie") for i in insts)
 
 
 @pytest.mark.parametrize("text,first", [

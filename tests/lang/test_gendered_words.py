@@ -172,6 +172,16 @@ def test_flip_of_flip_has_the_original_gender():
     ("He saw her home and left.", "her", 0, "him"),
     ("He visited her home in the country.", "her", 0, "his"),
     ("They reached her home.", "her", 0, "his"),
+    # (read, seed 20261144: "ordered her servant to attend her home" -> "attend his home")
+    ("She had ordered her servant to attend her home.", "her", 1, "him"),
+    # "her every": a determiner, but an object after a verb of giving and before a time
+    # (read, seed 20261144: "which still thrilled her every nerve" -> "thrilled him every nerve")
+    ("The subject still thrilled her every nerve with horror.", "her", 0, "his"),
+    ("He watched her every movement.", "her", 0, "his"),
+    ("She hung on her every word.", "her", 0, "his"),
+    ("They wished her every happiness.", "her", 0, "him"),
+    ("He offered her every comfort.", "her", 0, "him"),
+    ("I saw her every day at the window.", "her", 0, "him"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

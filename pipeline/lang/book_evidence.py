@@ -15,7 +15,7 @@ counts for every capitalised word (a *form*):
   "Mr. Bennet" and "Mrs. Bennet": both);
 * **pronoun genders**: in a sentence where it is the only name run and ``he`` or ``she`` (only
   one of the two) follows it, that pronoun's gender ("Demi ran out, and he ...");
-* **apposition genders**: "Jo, a tall girl", "Nippers, the young man";
+* **apposition genders**: "Jo, a tall girl", "Nippers, the young man", "my boy, Harvey";
 * **animal uses**: "Dinah was the cat", "Snuff, the brown spaniel,", "a parrot called
   Ginger", "his good horse Major.", "Polly's old cage" (household and farm animals only: "a goose", "a pig" or
   "the old dog" are as often said of people).
@@ -141,6 +141,10 @@ _NAME_RUN = re.compile(rf"\b{_RUN}")
 _LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
 _CAPITAL_WORD = re.compile(rf"\b[{_UP}][{_UP}{_LO}]*\b")
 _MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
+# the other order, after a possessive: "the loss of my boy, Harvey.", "his sister, Mary, came"
+# (the name before no other capitalised word, then punctuation or a lower-case word)
+_APPOSITION_AFTER = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our)\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}?"
+                               rf"({_NOUNS}),\s+({_WORD})\b(?!['’-])(?!\s+{_WORD})(?=\s*[,.;:!?)]|\s+[{_LO}])")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 # a single opening quote ("‘It’s nothing, Trot,’ said my aunt; she ..." in Dickens): the closing
 # one is the apostrophe's character, so only the opening one is looked for
@@ -464,6 +468,9 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
     for m in _APPOSITION.finditer(text):
         _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
+    for m in _APPOSITION_AFTER.finditer(text):
+        if m.group(2).lower() not in FUNCTION_WORDS:
+            _ev(forms, m.group(2)).appositions[_APPOSITION_GENDER[m.group(1)]] += 1
     for rx in _ANIMAL_USES:
         for m in rx.finditer(text):
             if not title_gender(m.group(1)):

@@ -144,6 +144,35 @@ def test_a_name_after_like_takes_no_apposition(text, form, gender):
     assert (max(votes, key=votes.get) if votes else None) == gender
 
 
+# ---------------------------- the apposition after a possessive: "my boy, Harvey" (held-out misses) ----
+
+@pytest.mark.parametrize("text,form,gender", [
+    ('The loss of my boy, Harvey." ', "Harvey", "masculine"),
+    ("Then his sister, Florence, came in. ", "Florence", "feminine"),
+    ("She wrote to her old aunt, Miss Pole, at once. ", "Pole", None),    # a titled name: the title speaks
+    ("He met my brother, John Smith, there. ", "John", None),             # a full name: the run is longer
+    ("The boy, Harvey, ran. ", "Harvey", None),                           # no possessive: no kinship said
+    ("Good-bye, my boy, Harvey will write. ", "Harvey", "masculine"),     # (an address: the word still fits)
+])
+def test_the_apposition_after_a_possessive(text, form, gender):
+    from pipeline.lang.book_evidence import book_evidence as evidence_of
+
+    ev = evidence_of(text * 2, "b").forms.get(form)
+    votes = dict(ev.appositions) if ev is not None else {}
+    assert (max(votes, key=votes.get) if votes else None) == gender
+
+
+def test_the_apposition_after_a_possessive_makes_a_person_of_a_name_ner_took_for_a_place(nlp):
+    """LitBank's "Adrift in New York" (development half): "Harvey" labelled GPE three times by
+    the NER; "the loss of my boy, Harvey" says a boy."""
+    from pipeline.lang.book_evidence import book_evidence as evidence_of
+
+    text = ('"First, the death of my dearly beloved wife, and next, the loss of my boy, Harvey." '
+            "Florence Linden sat down. ")
+    assert evidence_of(text, "b").is_person("Harvey")
+    assert not evidence_of(text.replace("my boy, Harvey", "the boy in Harvey"), "b").is_person("Harvey")
+
+
 # ------------------------------------- a wife's title: her husband's surname, or her mother's ----
 
 WIFE_BOOK = ("Winnie Verloc came in. Mrs Verloc sat down. Mr Verloc looked at his wife. Winnie smiled. "

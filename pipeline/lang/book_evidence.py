@@ -145,6 +145,9 @@ _MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
 # (the name before no other capitalised word, then punctuation or a lower-case word)
 _APPOSITION_AFTER = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our)\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}?"
                                rf"({_NOUNS}),\s+({_WORD})\b(?!['’-])(?!\s+{_WORD})(?=\s*[,.;:!?)]|\s+[{_LO}])")
+# an address in speech: "Take your hands away, Huckleberry;", "Come here, Jo!" (after a comma,
+# before "!", "?", ";", a dash or a closing quote; one word)
+_VOCATIVE = re.compile(rf",\s+({_WORD})\b(?!['’]|-[^-])(?=[!?;]|--|—|[.,]?[”\"])")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 # a single opening quote ("‘It’s nothing, Trot,’ said my aunt; she ..." in Dickens): the closing
 # one is the apostrophe's character, so only the opening one is looked for
@@ -190,6 +193,7 @@ class FormEvidence:
     animal: int = 0                                     # "Dinah was the cat"
     motion: int = 0                                     # "come to Victoria": after "to" and a verb of motion
     determined: int = 0                                 # "the Colonel's unlucky Diamond": after a determiner
+    vocative: int = 0                                   # ", Huckleberry;": an address in speech (the rules' evidence, not the model's)
 
 
 @dataclass
@@ -374,9 +378,11 @@ class BookEvidence:
         return self.model_person(form)
 
     def _person_uses(self, form: str, ev: FormEvidence) -> int:
-        """The uses that show ``form`` a person: speech verbs and possessives of the body, titled
-        uses (gendered or of the professions), appositions (twice)."""
-        return ev.person + sum(ev.titled.values()) + 2 * sum(ev.appositions.values()) + self._professional_titles(form)
+        """The uses that show ``form`` a person: speech verbs and possessives of the body, addresses
+        in speech (", Huckleberry;"), titled uses (gendered or of the professions), appositions
+        (twice)."""
+        return (ev.person + ev.vocative + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
+                + self._professional_titles(form))
 
     def _professional_titles(self, form: str) -> int:
         """How often the book writes ``form`` alone after a title of the professions (academic,
@@ -459,6 +465,9 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
         for m in rx.finditer(text):
             if not title_gender(m.group(1)):
                 _ev(forms, m.group(1)).person += 1
+    for m in _VOCATIVE.finditer(text):
+        if not title_gender(m.group(1)) and m.group(1).lower() not in FUNCTION_WORDS:
+            _ev(forms, m.group(1)).vocative += 1
     for m in _TITLED.finditer(text):
         gender = _title(m.group(1))
         if not gender or (m.group(2) and m.group(1) not in ABBREVIATED):

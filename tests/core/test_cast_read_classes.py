@@ -173,6 +173,33 @@ def test_the_apposition_after_a_possessive_makes_a_person_of_a_name_ner_took_for
     assert not evidence_of(text.replace("my boy, Harvey", "the boy in Harvey"), "b").is_person("Harvey")
 
 
+# ------------------ an address in speech: ", Huckleberry;" (development miss: NER took it for an ORG) ----
+
+@pytest.mark.parametrize("text,form,count", [
+    ('Miss Watson would say, "Don\'t put your feet up there, Huckleberry;" and "Take your hands away, '
+     'Huckleberry!" ', "Huckleberry", 2),
+    ('"Come here, Jo." ', "Jo", 1),
+    ('"Go for the steamboat, Huckleberry--we will come." ', "Huckleberry", 1),
+    ("They sailed to Paris, London and Rome. ", "London", 0),      # a list: no address
+    ('"Good-bye, Sir!" ', "Sir", 0),                                # a title: no name
+    ('"Yes, I went there, London." ', "London", 1),                 # (what the pattern cannot tell)
+])
+def test_an_address_in_speech_is_counted(text, form, count):
+    from pipeline.lang.book_evidence import book_evidence as evidence_of
+
+    ev = evidence_of(text, "b").forms.get(form)
+    assert (ev.vocative if ev is not None else 0) == count
+
+
+def test_addresses_make_a_person_of_a_name_ner_took_for_an_org():
+    from pipeline.lang.book_evidence import book_evidence as evidence_of
+
+    text = ('Miss Watson would say, "Don\'t put your feet up there, Huckleberry;" and "Don\'t scrunch up '
+            'like that, Huckleberry--set up straight." Tom Sawyer came. ')
+    assert evidence_of(text, "b").is_person("Huckleberry")
+    assert not evidence_of(text.replace(", Huckleberry", " at Huckleberry"), "b").is_person("Huckleberry")
+
+
 # ------------------------------------- a wife's title: her husband's surname, or her mother's ----
 
 WIFE_BOOK = ("Winnie Verloc came in. Mrs Verloc sat down. Mr Verloc looked at his wife. Winnie smiled. "

@@ -54,6 +54,9 @@ FEASTS = {"Easter", "Christmas", "Michaelmas", "Whitsuntide", "Whitsun", "Lent",
           "Martinmas", "Lammas", "Epiphany", "Pentecost", "Advent", "Sabbath", "Hallowmas", "Yule"}
 POWERS = {"Heaven", "Heavens", "Providence", "Fate", "Fortune", "Nature", "Destiny", "Death",
           "Time", "Love", "Hell", "Paradise", "Nay", "Yes", "Oh", "Ah", "Alas", "Amen"}
+# God in the exclamations of other languages: "Mon Dieu!", "Mein Gott!", "Madre de Dios!", "Dio
+# mio!" (the NER's PERSON, gender-guesser's "Mon" a woman)
+FOREIGN_GOD = {"Dieu", "Gott", "Dios", "Dio", "Deus", "Dieux"}
 # virtues and passions the period personifies ("the syren Hope again took possession of her
 # bosom": read, seed 20261131); some are girls' names too (Hope, Prudence, Patience, Mercy), so
 # they are no person only where the book never shows the word as one
@@ -219,6 +222,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
             if after is None or after.is_punct or not after.text[:1].isalpha() or after.tag_ not in ("NN", "NNS", "JJ"):
                 return "saint-place"
         return None
+    if any(w in FOREIGN_GOD for w in words):
+        return "power"                  # "Mon Dieu!" (read, seed 20261145: a woman of the window)
     if len(words) == 1:
         word = words[0]
         if word in POWERS:

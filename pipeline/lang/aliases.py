@@ -12,8 +12,8 @@ the prune and full strategies of extract see the same table), and gathers:
 * **other generations**: "old Mr. Osborne", "the elder Mr. Shaw", "old Osborne" (a parent of
   the family, under that title);
 * **coordinated names**: "Tom and Thomas" (two people, whatever a nickname list says);
-* **names in brackets**: "Mrs. Jo (Mrs. Bhaer)", "Miss Schlegel (Margaret)": the two are one
-  person's, a given name and a surname.
+* **names in brackets**: "Mrs. Jo (Mrs. Bhaer)", "Miss Schlegel (Margaret)", or said in words
+  ("Sister Martha, otherwise Mrs. Cranch"): the two are one person's, a given name and a surname.
 
 :class:`BookAliases` answers, for :func:`pipeline.lang.names.group_persons`:
 
@@ -35,6 +35,7 @@ May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.gendered_words`,
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -61,6 +62,9 @@ _RUN = re.compile(rf"\b([{_UP}][{_LO}]*)(\.?)((?:{_SEP}{_WORD})+)")
 _GENERATION = re.compile(rf"\b(?:[Oo]ld|elder|[Ll]ate|[Yy]ounger|[Ss]enior){_SEP}(?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})")
 _AND = re.compile(rf"\b({_WORD}){_SEP}and{_SEP}({_WORD})\b")
 _BRACKETS = re.compile(rf"({_WORD}){_SEP}?\((?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})\)")
+# the same said in words: "Sister Martha, otherwise Mrs. Cranch", "Jim, alias Mr. Crocker"
+_OTHERWISE = re.compile(rf"({_WORD}),{_SEP}(?:otherwise|alias|or rather|better known as|also called){_SEP}"
+                        rf"(?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})\b(?!{_SEP}{_WORD})")
 _TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_LO}]*)\.?{_SEP}$")
 # titles of the head of a family or his wife: "Mr. Shaw" beside "Tom Shaw" may be his father
 FAMILY_TITLES = frozenset({"mr", "mrs", "mister", "madam", "madame", "mme", "m", "monsieur", "herr", "frau",
@@ -382,7 +386,7 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
         aliases.coordinated.add(frozenset((m.group(1).lower(), m.group(2).lower())))
     for sentence in _sentences(text):
         _together(aliases, sentence)
-    for m in _BRACKETS.finditer(text):
+    for m in itertools.chain(_BRACKETS.finditer(text), _OTHERWISE.finditer(text)):
         before = _TITLE_BEFORE.search(text, max(0, m.start() - 12), m.start())
         t1 = _title(before.group(1)) if before else ""
         w1, t2, w2 = m.group(1), _title(m.group(2)), m.group(3)

@@ -54,6 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.lang.aliases import book_aliases
+from pipeline.lang.gendered_words import gender_of as gendered_word
 from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, profession_title, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -381,7 +382,10 @@ class BookEvidence:
         """The uses that show ``form`` a person: speech verbs and possessives of the body, addresses
         in speech (", Huckleberry;"), titled uses (gendered or of the professions), appositions
         (twice)."""
-        return (ev.person + ev.vocative + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
+        # an address counts for a word the book never writes in lower case ("Huckleberry", not
+        # "Heaven", "Doctor", "Darling", "Will")
+        vocative = ev.vocative if not self.lower[form.lower()] else 0
+        return (ev.person + vocative + sum(ev.titled.values()) + 2 * sum(ev.appositions.values())
                 + self._professional_titles(form))
 
     def _professional_titles(self, form: str) -> int:
@@ -466,8 +470,9 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
             if not title_gender(m.group(1)):
                 _ev(forms, m.group(1)).person += 1
     for m in _VOCATIVE.finditer(text):
-        if not title_gender(m.group(1)) and m.group(1).lower() not in FUNCTION_WORDS:
-            _ev(forms, m.group(1)).vocative += 1
+        word = m.group(1)
+        if not title_gender(word) and word.lower() not in FUNCTION_WORDS and gendered_word(word) is None:
+            _ev(forms, word).vocative += 1      # not "Ma'am", "Mamma", "Uncle": forms of address
     for m in _TITLED.finditer(text):
         gender = _title(m.group(1))
         if not gender or (m.group(2) and m.group(1) not in ABBREVIATED):

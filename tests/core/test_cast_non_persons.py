@@ -62,6 +62,18 @@ def test_headings_and_roman_numerals_are_no_persons(nlp, text, word, person):
     assert (mention(person_doc(nlp, text, word)) is not None) is person
 
 
+@pytest.mark.parametrize("text,word,person", [
+    # God in another language's exclamation (read, seed 20261145: Evelina's "O! Mon Dieu!" a
+    # woman of the window, gender-guesser's "Mon")
+    ('"O! Mon Dieu!" cried Madame Duval.', "Mon Dieu", False),
+    ('"Mein Gott!" said the old man.', "Mein Gott", False),
+    ('"Dieudonne!" cried Madame Duval.', "Dieudonne", True),
+    ('"Monsieur Dupont!" cried Madame Duval.', "Monsieur Dupont", True),
+])
+def test_god_in_a_foreign_exclamation_is_no_person(nlp, text, word, person):
+    assert (mention(person_doc(nlp, text, word)) is not None) is person
+
+
 @pytest.mark.parametrize("text,word,book,person", [
     ('"Hark at that child!" cried Mrs Durbeyfield.', "Hark", "", False),
     ("Hark! the bells are ringing.", "Hark", "", False),

@@ -183,6 +183,10 @@ def test_the_apposition_after_a_possessive_makes_a_person_of_a_name_ner_took_for
     ("They sailed to Paris, London and Rome. ", "London", 0),      # a list: no address
     ('"Good-bye, Sir!" ', "Sir", 0),                                # a title: no name
     ('"Yes, I went there, London." ', "London", 1),                 # (what the pattern cannot tell)
+    # forms of address are no names (read, seed 20261145: Evelina's "Why, yes, Ma'am, yes" and
+    # "fond of pictures, Ma'am;" made "Ma'am" a man of the window)
+    ('"I am rather fond of pictures, Ma\'am; and, really, Mamma!" ', "Ma'am", 0),
+    ('"Come, Mamma!" ', "Mamma", 0),
 ])
 def test_an_address_in_speech_is_counted(text, form, count):
     from pipeline.lang.book_evidence import book_evidence as evidence_of
@@ -198,6 +202,10 @@ def test_addresses_make_a_person_of_a_name_ner_took_for_an_org():
             'like that, Huckleberry--set up straight." Tom Sawyer came. ')
     assert evidence_of(text, "b").is_person("Huckleberry")
     assert not evidence_of(text.replace(", Huckleberry", " at Huckleberry"), "b").is_person("Huckleberry")
+    # a word the book also writes in lower case is no name by its addresses alone
+    heaven = '"Oh, Heaven!" she cried. "Thank you, Heaven!" He looked up to heaven. '
+    assert evidence_of(heaven, "b").forms["Heaven"].vocative == 2
+    assert not evidence_of(heaven, "b").is_person("Heaven")
 
 
 # ------------------------------------- a wife's title: her husband's surname, or her mother's ----

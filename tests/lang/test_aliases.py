@@ -69,6 +69,17 @@ def test_names_in_brackets_are_one_person():
     assert a.surname_of("margaret") == "schlegel"
 
 
+@pytest.mark.parametrize("text,given,surname", [
+    # read, seed 20261145: "Sister Martha, otherwise Mrs. Cranch" were C1 and C2 of one window
+    ("Sister Martha, otherwise Mrs. Cranch, could not come.", "martha", "cranch"),
+    ("Jim, alias Mr. Crocker, came in.", "jim", "crocker"),
+    ("Martha, beside Mrs. Cranch, could not come.", "martha", None),      # two women
+    ("Sister Martha, otherwise Mrs. Cranch Smith, came.", "martha", None),  # a longer name: not read
+])
+def test_a_name_said_otherwise_is_one_person(text, given, surname):
+    assert book_aliases(text).surname_of(given) == surname
+
+
 # ----------------------------------------------------------------- pet forms ---------------
 
 JOS = "Jos Sedley was fat. Joseph Sedley ate. Mr. Joseph bowed."

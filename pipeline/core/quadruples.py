@@ -284,6 +284,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             if tok.lower() in VOCATIVES and i and toks[i - 1] == "," and (not nxt or not nxt[:1].isalnum()):
                 tag = "NN"              # ", miss." is an address, whatever the tagger says ("miss" a verb)
             new = words.flip(tok, gw.pronoun_tag(tok, tag, dep))
+            if tok.lower() == "lady" and _lady_addressed(i, toks):
+                new = "Sir" if tok[:1].isupper() else "sir"     # '"Lady," said Gamut' -> '"Sir,"'
         if new is not None and new != tok:
             edits[i] = Edit(s, e, new, "word", tok, index=i)
             j = i + 1               # a plural possessive's bare apostrophe, its own token: "young
@@ -309,6 +311,19 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
                 new_art = after
             edits[j] = Edit(starts[j], starts[j] + len(art), new_art, "article", art, index=j)
     return sorted(edits.values(), key=lambda x: x.start)
+
+
+# before an address: an opening quote, a comma, "O" / "Oh"; after it, punctuation
+_BEFORE_ADDRESS = frozenset({"“", '"', "‘", "'", ",", "O", "Oh", "oh"})
+_AFTER_ADDRESS = frozenset({",", "!", "?", ".", ";"})
+
+
+def _lady_addressed(i: int, toks: list[str]) -> bool:
+    """"Lady" spoken to a woman ('"Lady," said Gamut', "Thank you, lady!"): a man is addressed
+    "sir", not "gentleman" (read, seed 20261144)."""
+    prev = toks[i - 1] if i else '"'
+    nxt = toks[i + 1] if i + 1 < len(toks) else ""
+    return prev in _BEFORE_ADDRESS and nxt in _AFTER_ADDRESS
 
 
 # a gendered word that names no person in these phrases, and stays (read, seed 20261128:

@@ -102,6 +102,8 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     # reads of seeds 20261136 and 20261141: Napoleon's marshal in a picture
     ("The brooding eyebrows of the Emperor, Murat's fierce mustaches, were all worked out.", "Murat",
      BOOK_ALLUSION, True),
+    # read, seed 20261145: "laughing over Mrs. Piozzi's recollections of Johnson"
+    ("Mrs. Piozzi's recollections of Johnson made her laugh.", "Mrs. Piozzi", BOOK_ALLUSION, True),
     # ... and one it does ("Guy Fawkes said"), or a plain name after a kin word
     ("He met Guy Fawkes at the gate.", "Guy Fawkes",
      BOOK_ALLUSION + "Guy Fawkes said no. Guy Fawkes said yes. Mr. Fawkes left. Mr. Fawkes came. ", False),

@@ -47,6 +47,12 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; he said, 'Thank you, sir.'"),
     ("Frank saw John with Emma and Anne; she said they would miss him.", "she",
      "Emma saw Anne with Frank and John; he said they would miss her."),
+    # "lady" as an address is "sir" for a man (read, seed 20261144: '"Lady," said Gamut' ->
+    # '"Gentleman,"'); the lady spoken of is a gentleman
+    ("Frank saw John with Emma and Anne; 'Lady,' she said, 'come in.'", "she",
+     "Emma saw Anne with Frank and John; 'Sir,' he said, 'come in.'"),
+    ("Frank saw John with Emma and Anne; the lady smiled, she said.", "she",
+     "Emma saw Anne with Frank and John; the gentleman smiled, he said."),
     # "waiter" as the tray (reads of seeds 20261137 and 20261140: "a note upon a waiter" ->
     # "a waitress"); the man who waits flips
     ("Frank saw John with Emma and Anne; a servant brought her a note upon a waiter, she said.", "she",

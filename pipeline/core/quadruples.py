@@ -201,10 +201,24 @@ def in_kept_entity(label: str, iob: str, next_iob: str) -> bool:
 # "the Lord"), no one's title; after a possessive it addresses a person ("my Lord") and flips
 _DEITY_WORDS = frozenset({"Lord", "LORD"})
 _ADDRESS_BEFORE = frozenset({"my", "your", "his", "her", "their", "our", "yer"})
+# "God" with a capital is the deity wherever it stands ("God knows", "my God!"; read, seed
+# 20261146: "God knows, I'm fond of having you" -> "Goddess knows"); "a god" flips
+_GOD = frozenset({"God", "GOD"})
 
 
 def _deity(tok: str, prev: str, nxt: str) -> bool:
-    return tok in _DEITY_WORDS and not nxt[:1].isupper() and prev.lower() not in _ADDRESS_BEFORE
+    return tok in _GOD or (tok in _DEITY_WORDS and not nxt[:1].isupper() and prev.lower() not in _ADDRESS_BEFORE)
+
+
+def kept_by_rule(i: int, toks: list[str], tags: list[str]) -> bool:
+    """Whether the gendered word ``toks[i]`` stays in every variant by a rule of the swap: the
+    deity ("God knows", "Good Lord!"), a phrase that names no person ("mother earth"), "waiter"
+    the tray, a man's name that is a gendered word ("Vida and Guy"). :func:`word_edits` and the
+    re-check (:func:`pipeline.core.recheck.kept_gendered_word`) ask this same question."""
+    tok = toks[i]
+    nxt = toks[i + 1] if i + 1 < len(toks) else ""
+    return (_deity(tok, toks[i - 1] if i else "", nxt) or fixed_phrase(tok, nxt) or _salver(i, toks, tags)
+            or _used_as_name(i, toks, tags))
 
 
 # whether the text writes "Mr." / "Mrs." with a period (a flipped title follows its use)
@@ -269,14 +283,9 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             dep = "dobj"                # no determiner before a determiner: "make her his wife" -> "him"
         new = None
         nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        if _deity(tok, toks[i - 1] if i else "", nxt) or words.category_of(tok) == gw.ANIMAL:
-            continue                    # the deity; animals ("three cheers and a tiger", "her cows")
-        if fixed_phrase(tok, nxt):
-            continue                    # no person: "mother earth", "Father Time", "maiden voyage"
-        if _salver(i, toks, tags):
-            continue                    # "a note upon a waiter": the tray
-        if _used_as_name(i, toks, tags):
-            continue                    # "every actor except Vida and Guy": a man called Guy, no guy
+        if words.category_of(tok) == gw.ANIMAL or kept_by_rule(i, toks, tags):
+            continue                    # animals ("three cheers and a tiger", "her cows"); the deity,
+            #                             "mother earth", "a note upon a waiter", "Vida and Guy"
         if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
             new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
         if new is None:

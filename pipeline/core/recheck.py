@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 
-from pipeline.core.quadruples import FLIPS_WORDS, Edit, fixed_phrase, in_kept_entity
+from pipeline.core.quadruples import FLIPS_WORDS, Edit, in_kept_entity, kept_by_rule
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 from pipeline.vocab import VARIANTS
@@ -141,7 +141,7 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
     shift = _shift_of(edits)
     edited = [(ed.start, ed.end) for ed in edits]
     names = sorted((m["start"], m["end"]) for n in inst["names"] for m in n["mentions"])
-    at = None
+    at = texts = tags = None
     for tok, s in zip(inst["tokens"], inst["token_starts"]):
         e = s + len(tok)
         if not words.is_listed(tok) or _found(edited, s, e) or _found(names, s, e) \
@@ -158,8 +158,10 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
         nxt = t.nbor(1).ent_iob_ if t.i + 1 < len(doc) else "O"
         if words.category_of(tok) != gw.PRONOUN and in_kept_entity(t.ent_type_, t.ent_iob_, nxt):
             continue
-        if t.i + 1 < len(doc) and fixed_phrase(tok, t.nbor(1).text):
-            continue                    # "mother earth" stays by rule (word_edits)
+        if texts is None:
+            texts, tags = [x.text for x in doc], [x.tag_ for x in doc]
+        if kept_by_rule(t.i, texts, tags):
+            continue                    # "God knows", "mother earth" stay by rule (word_edits)
         new = words.flip(tok, gw.pronoun_tag(tok, t.tag_, t.dep_))
         if new is not None and new != tok:
             return tok

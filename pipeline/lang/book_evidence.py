@@ -144,8 +144,11 @@ _CAPITAL_WORD = re.compile(rf"\b[{_UP}][{_UP}{_LO}]*\b")
 _MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
 # the other order, after a possessive: "the loss of my boy, Harvey.", "his sister, Mary, came"
 # (the name before no other capitalised word, then punctuation or a lower-case word)
-_APPOSITION_AFTER = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir|[Yy]our)\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}?"
-                               rf"({_NOUNS}),\s+({_WORD})\b(?!['’-])(?!\s+{_WORD})(?=\s*[,.;:!?)]|\s+[{_LO}])")
+# (not after "your": "I don't mean your sister, Trot, my dear" speaks to Trot; nor before an
+# address, ", my dear")
+_APPOSITION_AFTER = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir)\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}?"
+                               rf"({_NOUNS}),\s+({_WORD})\b(?!['’-])(?!\s+{_WORD})(?!,\s+(?:my|dear)\b)"
+                               rf"(?=\s*[,.;:!?)]|\s+[{_LO}])")
 # an address in speech: "Take your hands away, Huckleberry;", "Come here, Jo!" (after a comma,
 # before "!", "?", ";", a dash or a closing quote; one word)
 _VOCATIVE = re.compile(rf",\s+({_WORD})\b(?!['’]|-[^-])(?=[!?;]|--|—|[.,]?[”\"])")

@@ -391,6 +391,10 @@ mind thoughts opinion word words consent leave permission name life love affecti
 DOUBLE_OBJECT_FORMS = _forms_of(DITRANSITIVE_LEMMAS | {"wish", "show", "pay", "allow", "deny", "promise", "do",
                                                       "render", "tell", "teach", "bid", "ask", "assure", "leave",
                                                       "make", "win", "save", "cost", "find", "owe", "lend", "refuse"})
+# words in -ing that after "her" are things she has, not what she is doing ("laying her knitting
+# down" -> "his knitting"; read, seed 20261146: "laying him knitting down")
+ING_NOUNS = frozenset("""knitting sewing netting stocking stockings wedding pudding earring earrings clothing
+bedding lodging lodgings stuffing needlework""".split())
 # nouns after "every" that make a time adverb: "saw her every day" -> "him every day"
 EVERY_TIME_NOUNS = frozenset("""day days morning evening night week month year hour minute moment time
 afternoon now other second season spring summer autumn winter sunday monday tuesday wednesday thursday
@@ -461,6 +465,7 @@ def pronoun_case(doc) -> int:
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
     * "her" between a verb of taking someone somewhere and the adverb "home" ("accompany her
       home.", "saw her home and left"): an object (PRP, ``dobj``);
+    * "her" before a thing in -ing ("laying her knitting down", "her wedding"): a determiner;
     * "her" before "every" ("thrilled her every nerve", "at her every word"): a determiner, not
       after a verb of giving ("wished her every happiness") nor before a time ("saw her every day");
     * "her" after a clause-opening preposition, before a past verb and a clause-final name
@@ -501,6 +506,8 @@ def pronoun_case(doc) -> int:
         elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
                 and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):
             tag, dep = "PRP", "dobj"        # "accompany her home" -> "him home", not "his home"
+        elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
+            tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and nxt is not None and nxt.lower_ == "every":
             if prev is not None and prev.lower_ in DOUBLE_OBJECT_FORMS and prev.tag_.startswith("VB"):
                 tag, dep = "PRP", "dative"  # "wished her every happiness" -> "him every happiness"

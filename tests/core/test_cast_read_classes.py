@@ -153,6 +153,10 @@ def test_a_name_after_like_takes_no_apposition(text, form, gender):
     ("He met my brother, John Smith, there. ", "John", None),             # a full name: the run is longer
     ("The boy, Harvey, ran. ", "Harvey", None),                           # no possessive: no kinship said
     ("Good-bye, my boy, Harvey will write. ", "Harvey", "masculine"),     # (an address: the word still fits)
+    # an address after the noun (read, seed 20261146: "I don't mean your sister, Trot, my dear"
+    # made David's "Trot" a woman)
+    ("'I don't mean your sister, Trot, my dear, but myself.' ", "Trot", None),
+    ("'It is not her sister, Trot, my dear.' ", "Trot", None),
 ])
 def test_the_apposition_after_a_possessive(text, form, gender):
     from pipeline.lang.book_evidence import book_evidence as evidence_of

@@ -53,6 +53,12 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; 'Sir,' he said, 'come in.'"),
     ("Frank saw John with Emma and Anne; the lady smiled, she said.", "she",
      "Emma saw Anne with Frank and John; the gentleman smiled, he said."),
+    # "God" with a capital is the deity and stays (read, seed 20261146: "God knows, I'm fond of
+    # having you" -> "Goddess knows"); "a god" is a word and flips
+    ("Frank saw John with Emma and Anne. God knows, she said, it is good.", "she",
+     "Emma saw Anne with Frank and John. God knows, he said, it is good."),
+    ("Frank saw John with Emma and Anne; she was like a god, she said.", "she",
+     "Emma saw Anne with Frank and John; he was like a goddess, he said."),
     # "waiter" as the tray (reads of seeds 20261137 and 20261140: "a note upon a waiter" ->
     # "a waitress"); the man who waits flips
     ("Frank saw John with Emma and Anne; a servant brought her a note upon a waiter, she said.", "she",

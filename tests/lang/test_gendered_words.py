@@ -182,6 +182,10 @@ def test_flip_of_flip_has_the_original_gender():
     ("They wished her every happiness.", "her", 0, "him"),
     ("He offered her every comfort.", "her", 0, "him"),
     ("I saw her every day at the window.", "her", 0, "him"),
+    # a thing in -ing (read, seed 20261146: "laying her knitting down" -> "laying him knitting down")
+    ('"If it were so," returned Mrs. Garth, laying her knitting down beside her.', "her", 0, "his"),
+    ("She put her sewing aside.", "her", 0, "his"),
+    ("He heard her singing in the garden.", "her", 0, "him"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

@@ -172,11 +172,13 @@ mastiff bulldog setter retriever wolfhound horse mare stallion colt filly pony s
 parrot canary rabbit squirrel mouse tortoise turtle elephant camel bitch cougar panther puma jaguar
 leopard ape gorilla chimpanzee""".split())
 _ANIMAL = "|".join(ANIMAL_NOUNS)
-_OWNER = r"(?:the|a|an|my|our|his|her|their|your)"
+# (a possessive name too: "Sultan, Sir Percy's favourite and swiftest horse"; read, seeds
+# 20261142, 20261145, 20261146)
+_OWNER = rf"(?:the|a|an|my|our|his|her|their|your|(?:{_WORD}\s+)?{_WORD}['’]s)"
 _ANIMAL_END = r"(?=[,.;:!?)]|\s+(?:who|which|that|of)\b)"
 _ANIMAL_USES = (
     re.compile(rf"\b({_WORD})\s+(?:was|is)\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
-    re.compile(rf"\b({_WORD})(?:,|--)\s*{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
+    re.compile(rf"\b({_WORD})(?:,|--)\s*{_OWNER}\s+(?:[\w-]+\s+){{0,3}}?(?:{_ANIMAL}){_ANIMAL_END}"),
     re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:(?:who|which|that)\s+(?:was|is)\s+)?(?:called|named)\s+({_WORD})\b"),
     # what only an animal does: "Jip barked madly" (Dora's dog in David Copperfield)
     re.compile(rf"\b({_WORD})\s+(?:barked|barks|mewed|mews|purred|purrs|neighed|neighs|whinnied|whinnies)\b"),

@@ -437,6 +437,11 @@ def test_a_place_whose_first_word_the_book_also_writes_in_lower_case(nlp):
     ("Tom, the tame cougar, trotted along in the rear. ", True),
     # a metaphor of a person's standing is no animal: lions are not listed
     ("Tom, the literary lion, came to dinner. Tom, the lion of the season, smiled. ", False),
+    # a possessive name as the owner (reads of seeds 20261142, 20261145, 20261146: The Scarlet
+    # Pimpernel's Sultan, "the groom had come home with Sultan", a man of the window)
+    ("A groom held two horses; one of these was Tom, Sir Percy's favourite and swiftest horse, saddled. "
+     "The groom came home with Tom. ", True),
+    ("Tom, Sir Percy's favourite and oldest friend, came in. ", False),
 ])
 def test_a_name_the_book_calls_a_wild_animal_is_an_animal(nlp, book, animal):
     assert book_evidence(book, "b").is_animal("Tom") is animal

@@ -59,6 +59,9 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John. God knows, he said, it is good."),
     ("Frank saw John with Emma and Anne; she was like a god, she said.", "she",
      "Emma saw Anne with Frank and John; he was like a goddess, he said."),
+    # a dialect "master" before a boy's name (read, seed 20261146: "Mas’r Davy" kept for Em'ly)
+    ("Frank saw John with Emma and Anne; ‘Mas’r John,’ she said.", "she",
+     "Emma saw Anne with Frank and John; ‘Miss Anne,’ he said."),
     # "waiter" as the tray (reads of seeds 20261137 and 20261140: "a note upon a waiter" ->
     # "a waitress"); the man who waits flips
     ("Frank saw John with Emma and Anne; a servant brought her a note upon a waiter, she said.", "she",

@@ -37,7 +37,7 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import (FEW_VOTES, MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
+from pipeline.lang.book_evidence import (FEW_VOTES, FOREIGN_ARTICLES, MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
@@ -224,6 +224,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return None
     if any(w in FOREIGN_GOD for w in words):
         return "power"                  # "Mon Dieu!" (read, seed 20261145: a woman of the window)
+    if len(words) == 2 and words[0] in FOREIGN_ARTICLES and not m.title and evidence is not None \
+            and evidence.is_place(words[1]) and not _speech_next(doc, m):
+        return "place-in-book"          # "as they passed towards La Vallee" (read, seed 20261147)
     if len(words) == 1:
         word = words[0]
         if word in POWERS:

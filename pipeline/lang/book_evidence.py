@@ -114,7 +114,11 @@ some any such no nobody somebody everybody anybody someone everyone anyone""".sp
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Dólokhov", "Hélène")
 _WORD = rf"[{_UP}][{_LO}]+(?:[-'’][{_UP}{_LO}]+)*"
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
-_PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+# a foreign article before a place's word: "to reach La Vallee", "at Le Havre" (the word after the
+# article is counted)
+FOREIGN_ARTICLES = ("La", "Le", "Les", "El", "Los", "Las")
+_PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+(?:(?:{'|'.join(FOREIGN_ARTICLES)})\s+)?({_WORD})\b(?!['’]s)"
+                    rf"(?!\s+{_WORD})")
 _LAST_WORD = re.compile(rf"([{_LO}]+)\s*$")
 # after "to", a place follows these words ("his summons to Odessa", "come to Victoria"); after
 # "said to", "wrote to", "married to" a person does

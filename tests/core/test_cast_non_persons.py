@@ -102,6 +102,8 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
     # reads of seeds 20261136 and 20261141: Napoleon's marshal in a picture
     ("The brooding eyebrows of the Emperor, Murat's fierce mustaches, were all worked out.", "Murat",
      BOOK_ALLUSION, True),
+    # read, seed 20261147: a swimmer of the 1910s in This Side of Paradise
+    ("Some one mentioned that Annette Kellerman had been there one day.", "Annette Kellerman", BOOK_ALLUSION, True),
     # read, seed 20261145: "laughing over Mrs. Piozzi's recollections of Johnson"
     ("Mrs. Piozzi's recollections of Johnson made her laugh.", "Mrs. Piozzi", BOOK_ALLUSION, True),
     # ... and one it does ("Guy Fawkes said"), or a plain name after a kin word
@@ -420,6 +422,18 @@ BOOK_PALL = ("Sir Andrew lived in Pall Mall. The house in Pall Mall was large. M
 def test_the_second_word_of_a_place_is_no_person(nlp, text, word, person):
     m = mention(person_doc(nlp, text, word), book_evidence(BOOK_PALL, "b"))
     assert (m is not None) is person, m
+
+
+@pytest.mark.parametrize("text,word,person", [
+    # read, seed 20261147 (Udolpho): "La Vallee", Emily's home, a man of the window
+    ("The waves, as they passed towards La Vallee, were calm.", "La Vallee", False),
+    # ... but a person whose name starts with the article, whom the book shows
+    ("Then La Rue said nothing.", "La Rue", True),
+])
+def test_a_place_named_with_a_foreign_article(nlp, text, word, person):
+    book = ("They went to La Vallee. She longed to reach La Vallee. He lived at La Vallee. "
+            "She was born in La Vallee. La Rue said no. La Rue said yes. Emily smiled. ") * 2
+    assert (mention(person_doc(nlp, text, word), book_evidence(book, "b")) is not None) is person
 
 
 def test_a_place_whose_first_word_the_book_also_writes_in_lower_case(nlp):

@@ -465,6 +465,9 @@ def pronoun_case(doc) -> int:
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
     * "her" between a verb of taking someone somewhere and the adverb "home" ("accompany her
       home.", "saw her home and left"): an object (PRP, ``dobj``);
+    * "her" before a word tagged an adjective that the parser makes the verb's object ("touched
+      her lute with ..."): a determiner, the word a noun ("set her free", "made her happy": the
+      adjective a complement, "her" stays an object);
     * "her" before a thing in -ing ("laying her knitting down", "her wedding"): a determiner;
     * "her" before "every" ("thrilled her every nerve", "at her every word"): a determiner, not
       after a verb of giving ("wished her every happiness") nor before a time ("saw her every day");
@@ -506,6 +509,10 @@ def pronoun_case(doc) -> int:
         elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
                 and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):
             tag, dep = "PRP", "dobj"        # "accompany her home" -> "him home", not "his home"
+        elif low == "her" and tok.tag_ == "PRP" and nxt is not None and nxt.tag_ == "JJ" and nxt.dep_ == "dobj" \
+                and nxt.head == tok.head:
+            tag, dep = "PRP$", "poss"       # "touched her lute": an "adjective" the parser makes the
+            #                                 verb's object is a noun (read, seed 20261147)
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and nxt is not None and nxt.lower_ == "every":

@@ -186,6 +186,12 @@ def test_flip_of_flip_has_the_original_gender():
     ('"If it were so," returned Mrs. Garth, laying her knitting down beside her.', "her", 0, "his"),
     ("She put her sewing aside.", "her", 0, "his"),
     ("He heard her singing in the garden.", "her", 0, "him"),
+    # an "adjective" the parser makes the object is a noun (read, seed 20261147: "Emily touched
+    # her lute" -> "touched him lute"); a complement keeps "her" an object
+    ("Emily touched her lute with that fine melancholy expression.", "her", 0, "his"),
+    ("He set her free.", "her", 0, "him"),
+    ("She kept her ready for the journey.", "her", 0, "him"),
+    ("He made her happy.", "her", 0, "him"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

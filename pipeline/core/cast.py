@@ -54,6 +54,11 @@ FEASTS = {"Easter", "Christmas", "Michaelmas", "Whitsuntide", "Whitsun", "Lent",
           "Martinmas", "Lammas", "Epiphany", "Pentecost", "Advent", "Sabbath", "Hallowmas", "Yule"}
 POWERS = {"Heaven", "Heavens", "Providence", "Fate", "Fortune", "Nature", "Destiny", "Death",
           "Time", "Love", "Hell", "Paradise", "Nay", "Yes", "Oh", "Ah", "Alas", "Amen"}
+# movements, charters and colleges named like persons: a given name and a word ("Christian
+# Science", "Bryn Mawr"), which NER takes for a person (reads of seeds 20261138, 20261142, 20261147)
+NAMED_THINGS = frozenset({"Christian Science", "Christian Scientist", "Christian Scientists", "Christian Endeavor",
+                          "Christian Endeavour", "Salvation Army", "Holy Ghost", "Holy Spirit", "Magna Charta",
+                          "Magna Carta", "Bryn Mawr"})
 # God in the exclamations of other languages: "Mon Dieu!", "Mein Gott!", "Madre de Dios!", "Dio
 # mio!" (the NER's PERSON, gender-guesser's "Mon" a woman)
 FOREIGN_GOD = {"Dieu", "Gott", "Dios", "Dio", "Deus", "Dieux"}
@@ -224,6 +229,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return None
     if any(w in FOREIGN_GOD for w in words):
         return "power"                  # "Mon Dieu!" (read, seed 20261145: a woman of the window)
+    if " ".join(words) in NAMED_THINGS:
+        return "named-thing"            # "in regard to Christian Science" (reads of seeds 20261142, 20261147)
     if len(words) == 2 and words[0] in FOREIGN_ARTICLES and not m.title and evidence is not None \
             and evidence.is_place(words[1]) and not _speech_next(doc, m):
         return "place-in-book"          # "as they passed towards La Vallee" (read, seed 20261147)

@@ -425,6 +425,17 @@ def test_the_second_word_of_a_place_is_no_person(nlp, text, word, person):
 
 
 @pytest.mark.parametrize("text,word,person", [
+    # movements, charters and colleges named like persons (reads of seeds 20261138, 20261142, 20261147)
+    ("She quoted a controversy with him in regard to Christian Science, socks and buttons.", "Christian Science", False),
+    ("They talked of Magna Charta all evening.", "Magna Charta", False),
+    ("She had been at Bryn Mawr for two years.", "Bryn Mawr", False),
+    ("Christian Smith came in.", "Christian Smith", True),
+])
+def test_named_things_are_no_persons(nlp, text, word, person):
+    assert (mention(person_doc(nlp, text, word)) is not None) is person
+
+
+@pytest.mark.parametrize("text,word,person", [
     # read, seed 20261147 (Udolpho): "La Vallee", Emily's home, a man of the window
     ("The waves, as they passed towards La Vallee, were calm.", "La Vallee", False),
     # ... but a person whose name starts with the article, whom the book shows

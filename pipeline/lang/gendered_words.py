@@ -391,6 +391,11 @@ mind thoughts opinion word words consent leave permission name life love affecti
 DOUBLE_OBJECT_FORMS = _forms_of(DITRANSITIVE_LEMMAS | {"wish", "show", "pay", "allow", "deny", "promise", "do",
                                                       "render", "tell", "teach", "bid", "ask", "assure", "leave",
                                                       "make", "win", "save", "cost", "find", "owe", "lend", "refuse"})
+# what one bids or wishes someone: "bid her adieu", "bade her farewell", "wished her good-night"
+# -> "him" ("her" the one spoken to; the parser often reads a determiner)
+FAREWELLS = frozenset({"adieu", "adieus", "farewell", "welcome", "good-bye", "goodbye", "good-night",
+                       "goodnight", "good-morning", "good", "joy"})
+BID_FORMS = _forms_of({"bid", "wish"}) | {"bade", "bidden"}
 # words in -ing that after "her" are things she has, not what she is doing ("laying her knitting
 # down" -> "his knitting"; read, seed 20261146: "laying him knitting down")
 ING_NOUNS = frozenset("""knitting sewing netting stocking stockings wedding pudding earring earrings clothing
@@ -465,6 +470,8 @@ def pronoun_case(doc) -> int:
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
     * "her" between a verb of taking someone somewhere and the adverb "home" ("accompany her
       home.", "saw her home and left"): an object (PRP, ``dobj``);
+    * "her" between "bid" / "wish" and a farewell ("bade her farewell", "bid her adieu",
+      "wished her good-night", "wish her joy"): an object;
     * "her" before a word tagged an adjective that the parser makes the verb's object ("touched
       her lute with ..."): a determiner, the word a noun ("set her free", "made her happy": the
       adjective a complement, "her" stays an object);
@@ -509,6 +516,9 @@ def pronoun_case(doc) -> int:
         elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
                 and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):
             tag, dep = "PRP", "dobj"        # "accompany her home" -> "him home", not "his home"
+        elif low == "her" and prev is not None and prev.lower_ in BID_FORMS and nxt is not None \
+                and nxt.lower_ in FAREWELLS:
+            tag, dep = "PRP", "dative"      # "bade her farewell" -> "him farewell", not "his farewell"
         elif low == "her" and tok.tag_ == "PRP" and nxt is not None and nxt.tag_ == "JJ" and nxt.dep_ == "dobj" \
                 and nxt.head == tok.head:
             tag, dep = "PRP$", "poss"       # "touched her lute": an "adjective" the parser makes the

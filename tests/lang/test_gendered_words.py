@@ -192,6 +192,11 @@ def test_flip_of_flip_has_the_original_gender():
     ("He set her free.", "her", 0, "him"),
     ("She kept her ready for the journey.", "her", 0, "him"),
     ("He made her happy.", "her", 0, "him"),
+    # a farewell bidden: "her" the one spoken to (the pool's scan of seed 20261147's code)
+    ("I will at least write and bid her adieu; I will.", "her", 0, "him"),
+    ("He bade her farewell.", "her", 0, "him"),
+    ("She wished her good-night.", "her", 0, "him"),
+    ("He bade her sister farewell.", "her", 0, "his"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

@@ -212,6 +212,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     if nxt is not None and nxt.text in ESTATE_WORDS and nxt.i == m.token_end and not m.title \
             and _no_first_name(words[0], evidence):
         return "estate"                 # "Stagfoot Lane", "the Abbey Close": the NER took only the first word
+    if nxt is not None and nxt.i == m.token_end and nxt.text[:1].isupper() and not m.title and len(words) == 1 \
+            and _family_seat([words[0], nxt.text], evidence) and not _given_in_book(words[0], evidence):
+        return "estate"                 # "coming with it to Howard Grove": the NER took only "Howard" (read, seed 20261148)
     why = _place_or_title_around(doc, m, words, prev, nxt, evidence)
     if why:
         return why
@@ -723,6 +726,14 @@ def _family_seat(words: list[str], evidence: BookEvidence | None) -> bool:
     if first is None or sum(first.titled.values()) < TITLE_MIN or evidence.lower[words[1].lower()] > 1:
         return False
     return _nobody(words[1], evidence) and evidence.capital[words[1]] >= SEAT_MIN
+
+
+def _given_in_book(word: str, evidence: BookEvidence | None) -> bool:
+    """The book writes ``word`` as a given name (its alias table: "Miss Eliza", "Eliza Millward"),
+    so a capitalised word after it may be her surname, not a house ("Eliza Millward", not the
+    seat of the Elizas)."""
+    aliases = getattr(evidence, "aliases", None)
+    return bool(aliases is not None and aliases.is_given(word.lower()))
 
 
 def _no_first_name(word: str, evidence: BookEvidence | None) -> bool:

@@ -260,6 +260,11 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         if words.category_of(tok) != gw.PRONOUN and in_kept_entity(_ent_label(ents[i]), ents[i][:1],
                                                                     ents[i + 1][:1] if i + 1 < len(ents) else "O"):
             continue
+        if tok.lower() == "her" and i + 1 < len(toks) and toks[i + 1] in ("'s", "’s") and starts[i + 1] == e:
+            # the old spelling of "hers" ("not to her's"): "his", not "him's" (read, seed 20261148)
+            edits[i] = Edit(s, e + len(toks[i + 1]), "His" if tok[:1].isupper() else "his", "word",
+                            tok + toks[i + 1], index=i)
+            continue
         dep = deps[i]
         # the subject of a gerund is a determiner: "without his running" -> "her running"
         if dep.startswith("nsubj") and i < len(heads) and 0 <= heads[i] < len(tags) and tags[heads[i]] == "VBG":

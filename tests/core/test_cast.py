@@ -128,6 +128,14 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
      False),
     ("It preceded my journey to Howard Grove, when I wept.", "Howard Grove",
      "Lady Howard came. Lady Howard smiled. Howard Grove said so. Mr. Grove said it. Howard Grove laughed. ", True),
+    # ... and where the NER took only the family's word (read, seed 20261148: "a boy who was just
+    # coming with it to [[Howard]] Grove" grouped with Lady Howard)
+    ("It preceded my journey to Howard Grove, when I wept.", "Howard",
+     "Lady Howard came. Lady Howard smiled. We went to Howard Grove. Howard Grove was fair. At Howard Grove all slept. ",
+     False),
+    ("Lady Howard said so to Grove.", "Howard",
+     "Lady Howard came. Lady Howard smiled. We went to Howard Grove. Howard Grove was fair. At Howard Grove all slept. ",
+     True),
     # letters after a name (read, seed 20261140: "To Sir John Belmont, Bart." -> "Bart" as C2)
     ("It was addressed to Sir John Belmont, Bart, at the Wells.", "Bart", "A short text. ", False),
     ("Bart came in and sat down.", "Bart", "A short text. ", True),

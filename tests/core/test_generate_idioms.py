@@ -62,6 +62,9 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # a dialect "master" before a boy's name (read, seed 20261146: "Mas’r Davy" kept for Em'ly)
     ("Frank saw John with Emma and Anne; ‘Mas’r John,’ she said.", "she",
      "Emma saw Anne with Frank and John; ‘Miss Anne,’ he said."),
+    # the old spelling "her's" (read, seed 20261148: "but not to her's" -> "not to him's")
+    ("Frank saw John with Emma and Anne; she said they might go to John's room, but not to her's.", "she",
+     "Emma saw Anne with Frank and John; he said they might go to Anne's room, but not to his."),
     # "waiter" as the tray (reads of seeds 20261137 and 20261140: "a note upon a waiter" ->
     # "a waitress"); the man who waits flips
     ("Frank saw John with Emma and Anne; a servant brought her a note upon a waiter, she said.", "she",

@@ -197,4 +197,4 @@ def test_workers_deaf_to_sigterm_are_killed_when_stopped(tmp_path):
     took = time.monotonic() - stopping
     for process in processes:
         assert not process.is_alive() and process.exitcode == -9
-    assert took < engines.STOP_GRACE_SECONDS + 10
+    assert took < engines.STOP_GRACE_SECONDS + engines.KILL_WAIT_SECONDS

@@ -581,9 +581,9 @@ def _stop(pool: ProcessPoolExecutor) -> None:
         process.join(max(0.0, deadline - time.monotonic()))
         if process.is_alive():
             process.kill()
-            # SIGKILL cannot be caught, but a loaded machine may take seconds to reap the
-            # process (a clean-clone run of 2026-11-27 with two other jobs found one still
-            # alive after 3 s): wait longer, still bounded
+            # SIGKILL cannot be caught: join returns as soon as the process is gone (its
+            # sentinel), bounded. (Whether is_alive() then says so depends on who reaped it: a
+            # waitpid elsewhere in the process leaves multiprocessing's view "alive".)
             process.join(KILL_WAIT_SECONDS)
 
 

@@ -163,7 +163,7 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "heading"
     if (not m.title and (all(_roman(w) for w in words) or _after_heading_word(doc, m))) or _heading_line(doc, m):
         return "heading"                # "CHAPTER LIV" (gender-guesser: Liv), "BOOK II", "CHAPTER 39. WICKFIELD AND HEEP"
-    if not m.title and _gendered_noun(words[-1]):
+    if not m.title and _gendered_noun(words[-1]) and not (len(words) == 1 and _given_with_surname(words[0], evidence)):
         return "a gendered noun (the Story Girl)"
     if not m.title and _modifier(doc, m):
         return "a name used as a modifier (the old Irving place)"
@@ -475,6 +475,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
         return "a name talked of as a name (called me Daisy)"
     if _famous_unshown(doc, m, m.name.split(), evidence):
         return "a well-known person the book never shows as one"
+    if _once_in_book(doc, m, evidence):
+        return "a name the whole book writes once (one of Scott's novels)"
     regnal = _regnal(doc, m)
     if regnal and not _book_shows(doc, m, evidence):
         return regnal
@@ -598,6 +600,26 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
     return not _speech_next(doc, m)
 
 
+ONCE_MIN_WORDS = 20000  # a text this long is a book, whose one mention of a name is a passing one
+
+
+def _once_in_book(doc, m: NameMention, evidence: BookEvidence | None) -> bool:
+    """An untitled name every word of which a whole book (at least ``ONCE_MIN_WORDS`` words)
+    writes capitalised once, here, and never shows as a person (no speech verb, apposition or
+    title; :func:`_book_shows`): a name in passing, an author, a song's or a poem's figure
+    ("one of Scott's novels", "lines from The Rape of the Lock about Belinda's diamonds", "sing
+    about Jack's delight being his lovely Nan"), no character a swap may rename. A titled name
+    ("Madame Bobinot is writing dunning letters") and one that speaks ("said Philippe") stay.
+    Only with a book's evidence; a word the counter never saw (0: "Em’ly" with its curly
+    apostrophe) is not "once"."""
+    if m.title or evidence is None or not evidence.text_rules or evidence.n_words < ONCE_MIN_WORDS:
+        return False
+    counts = [evidence.capital[w] for w in _words(m)]
+    if not counts or max(counts) != 1 or min(counts) < 1:
+        return False
+    return not _book_shows(doc, m, evidence)
+
+
 THING_MIN = 3           # uses after a determiner that may make a form a thing
 THING_SHARE = 0.5       # ... at least this share of its capitalised uses
 THING_PERSONAL = 10     # ... and this many times its person-like uses (titles, speech, appositions)
@@ -701,6 +723,19 @@ def _gendered_noun(word: str) -> bool:
 
     words = gw.builtin()
     return words.is_listed(word) and words.category_of(word) == "general"
+
+
+GIVEN_WITH_SURNAME_MIN = 2      # full names that make a gendered noun a given name ("Guy Pollock")
+
+
+def _given_with_surname(word: str, evidence: BookEvidence | None) -> bool:
+    """The book writes ``word`` as a given name before a surname at least
+    ``GIVEN_WITH_SURNAME_MIN`` times ("Guy Pollock", "Belle Watling"): a gendered noun of the
+    word list ("guy", "belle") that is this book's first name, so "Vida and Guy and herself"
+    names a person."""
+    aliases = getattr(evidence, "aliases", None) if evidence is not None and evidence.text_rules else None
+    found = (getattr(aliases, "by_given", None) or {}).get(word.lower()) if aliases is not None else None
+    return bool(found) and sum(found.values()) >= GIVEN_WITH_SURNAME_MIN
 
 
 SEAT_MIN = 3            # uses of a two-word form that make it a family's seat (with the rule below)

@@ -581,3 +581,51 @@ def test_a_name_ending_in_a_street_word_is_a_place(nlp, text, word, person):
 def test_an_ape_the_book_calls_one_is_an_animal():
     assert book_evidence("Kala, the great ape, took the child. Kala ran. ", "b").is_animal("Kala")
     assert not book_evidence("Kala said yes. Kala said no. Kala said so. Kala went home. ", "b").is_animal("Kala")
+
+
+# read, seed 20261149: names a whole book writes once, untitled and never shown as persons
+FILLER = "The house was quiet and the garden was long. " * 2300        # over ONCE_MIN_WORDS words
+
+
+@pytest.mark.parametrize("text,word,extra,alluded", [
+    ("Even at twenty-two he would pass hours reading one of Scott's novels.", "Scott", "", True),
+    ("He quoted the lines from the poem about Belinda's diamonds.", "Belinda", "", True),
+    ("He would sing about Jack's delight being his lovely Nan, towards the end of it.", "Nan", "", True),
+    # titled, speaking, written twice: a character, however minor
+    ("He knew that Madame Bobinot was writing dunning letters every week.", "Madame Bobinot", "", False),
+    ("He would sing about Jack's delight being his lovely Nan, towards the end of it.", "Nan",
+     '"Yes," said Nan. ', False),
+    ("He would sing about Jack's delight being his lovely Nan, towards the end of it.", "Nan",
+     "Then Nan went home. ", False),
+])
+def test_a_name_the_whole_book_writes_once_is_an_allusion(nlp, text, word, extra, alluded):
+    evidence = book_evidence(FILLER + extra + text, "b")
+    doc = person_doc(nlp, text, word)
+    m = mention(doc, evidence)
+    assert m is not None
+    assert (allusion(doc, m, evidence) is not None) is alluded
+
+
+def test_a_name_written_once_is_no_allusion_in_a_short_text_or_without_a_book(nlp):
+    text = "Even at twenty-two he would pass hours reading one of Scott's novels."
+    doc = person_doc(nlp, text, "Scott")
+    short = book_evidence("The house was quiet. " * 30 + text, "b")
+    assert allusion(doc, mention(doc, short), short) is None
+    assert allusion(doc, mention(doc), None) is None
+
+
+# read, seed 20261149: a gendered noun of the word list that the book writes as a given name
+@pytest.mark.parametrize("book,person", [
+    ("Guy Pollock came in. Then Guy Pollock said no. He met Mr. Pollock. The house was quiet. " * 2, True),
+    ("The guy came in. He met a guy. The house was quiet. " * 2, False),
+    ("Guy Pollock came in. He met Mr. Pollock. The house was quiet. ", False),     # one full name: not enough
+])
+def test_a_gendered_noun_the_book_writes_before_a_surname_is_a_given_name(nlp, book, person):
+    doc = person_doc(nlp, "If Will were as literate as Guy, I think I could endure it.", "Guy")
+    evidence = book_evidence(book, "b")
+    assert any(m.text == "Guy" for m in doc_mentions(doc, evidence)) is person
+
+
+def test_the_story_girl_stays_a_nickname_beside_a_given_name_rule(nlp):
+    doc = person_doc(nlp, "Then the Story Girl told us a tale.", "Story Girl")
+    assert mention(doc, book_evidence("Guy Pollock came. Guy Pollock left. " * 2, "b")) is None

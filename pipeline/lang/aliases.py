@@ -126,6 +126,7 @@ class BookAliases:
     together: Counter = field(default_factory=Counter)      # (plain title, surname, given) -> sentences naming both
     by_given: dict = field(default_factory=dict)            # given -> Counter of surnames (:meth:`index`)
     by_surname: dict = field(default_factory=dict)          # surname -> [given, ...], most written first
+    married: dict = field(default_factory=dict)             # married surname -> given name ("casaubon": "dorothea")
 
     def index(self) -> BookAliases:
         """Keep the full names whose last word the book titles somewhere ("Mr. Dobbin") or
@@ -243,6 +244,8 @@ class BookAliases:
           Osborne" for the family's titles).
         """
         t = _plain(title)
+        if t in MARRIED_TITLES and gender == FEMININE and self.married.get(surname) == given:
+            return JOIN             # "Mrs. Casaubon" is Dorothea, Miss Brooke that was (:func:`married_names`)
         if self.together[(t, surname, given)] >= TOGETHER_MIN:
             return APART            # "Mr. Laurence came in with Laurie": named together, two people
         others = {g for g in self.given_names(surname, gender) if g != given and not self.one_person_names(g, given)}
@@ -336,6 +339,68 @@ _LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\"“”‘’_(\[—-])\s*$")
 
 
+# a married woman's titles before her husband's surname ("Lady" is also a title of birth: not one)
+MARRIED_TITLES = frozenset({"mrs", "madame", "mme", "frau", "signora", "señora", "senora"})
+MAIDEN_MIN = 15             # "Miss S" written at least this often (the book establishes her maiden name)
+MAIDEN_STOP = 0.9           # the point where "Miss S" stops: where this share of them is written
+GIVEN_MIN = 10              # her given name written at least this often ...
+GIVEN_AFTER_SHARE = 0.5     # ... at least this share of it after that point
+MARRIED_MIN = 3             # "Mrs. Y" written at least this often ...
+MARRIED_LEAD = 0.02         # ... first no earlier than this share of the book before that point
+COURTSHIP_MIN = 3           # sentences naming her given name and Y before that point: at least this many,
+COURTSHIP_LEAD = 2          # ... and this many times those of any other such Y
+# a sentence's end: . ! ? (not after a short title) before a space
+_SENTENCE_ENDS = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMme)[.!?]+(?=\s)")
+
+
+def married_names(aliases: BookAliases, text: str, miss_at: dict, mrs_at: dict) -> dict:
+    """Married surname -> given name (lower case), read from the whole book: a woman whom the
+    book calls "Miss S" (her given name written with that surname: "Dorothea Brooke") until a
+    point (where ``MAIDEN_STOP`` of the "Miss S" are written) and by her given name on after it
+    (at least ``GIVEN_AFTER_SHARE`` of its uses), and the surname Y of a man ("Mr. Y") whose
+    "Mrs. Y" the book first writes at that point or after it and whom the sentences before it
+    name beside her given name far more often than any other such surname (her courtship):
+    "Miss Brooke" / Dorothea / Mr. Casaubon -> "Mrs. Casaubon"; "Miss Lucas" / Charlotte / Mr.
+    Collins -> "Mrs. Collins"; "Miss Vincy" / Rosamond / Lydgate -> "Mrs. Lydgate"; "Miss
+    Sedley" / Amelia / Osborne -> "Mrs. Osborne". Not Emma ("Miss Woodhouse" goes on to the
+    end), not Mrs. Elton beside her ("Mrs. Elton" first written while "Miss Woodhouse" goes on).
+    A surname two women would take goes to neither (two names of one woman, "Amelia" and
+    "Emmy", are one). ``miss_at`` / ``mrs_at``: surname ->
+    positions in ``text`` of "Miss S" / "Mrs. Y" (and the other titles of their kinds)."""
+    found: dict[str, set] = {}
+    for given in sorted(aliases.by_given):
+        maiden = aliases.surname_of(given)
+        misses = miss_at.get(maiden or "", [])
+        if not maiden or len(misses) < MAIDEN_MIN or name_gender_of(given) != FEMININE:
+            continue
+        stop = misses[int(MAIDEN_STOP * (len(misses) - 1))]
+        at = [m.start() for m in re.finditer(rf"\b{re.escape(title_case(given.title()))}\b", text)]
+        if len(at) < GIVEN_MIN or sum(p > stop for p in at) < GIVEN_AFTER_SHARE * len(at):
+            continue
+        later = [y for y, ps in sorted(mrs_at.items()) if y != maiden and len(ps) >= MARRIED_MIN
+                 and ps[0] >= stop - MARRIED_LEAD * len(text) and aliases.is_given(y) is not True
+                 and "mr" in aliases.titled.get(y, ())]
+        if not later:
+            continue
+        her = re.compile(rf"\b{re.escape(title_case(given.title()))}\b")
+        words = {y: re.compile(rf"\b{re.escape(title_case(y.title()))}\b") for y in later}
+        together, start = Counter(), 0
+        for end in _SENTENCE_ENDS.finditer(text, 0, stop):
+            sentence = text[start:end.end()]
+            start = end.end()
+            if her.search(sentence):
+                together.update(y for y, w in words.items() if w.search(sentence))
+        ranked = together.most_common(2)
+        if ranked and ranked[0][1] >= COURTSHIP_MIN and (len(ranked) == 1 or ranked[0][1] >= COURTSHIP_LEAD * ranked[1][1]):
+            found.setdefault(ranked[0][0], set()).add(given)
+    married = {}
+    for y, gs in found.items():
+        first = max(sorted(gs), key=lambda g: sum(aliases.by_given[g].values()))
+        if all(g == first or aliases.one_person_names(g, first) for g in gs):
+            married[y] = first          # "Amelia" and "Emmy", one woman's names
+    return married
+
+
 def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
     """The alias table of the whole book ``text`` (see the module docstring). ``lower``: the
     book's lower-case words counted, when the caller has them
@@ -344,10 +409,16 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
         lower = Counter(_LOWER_WORD.findall(text))
     aliases = BookAliases()
     unknown = []            # untitled two-word runs whose first word no name list knows
+    miss_at: dict[str, list] = {}       # surname -> positions of "Miss S" (married_names)
+    mrs_at: dict[str, list] = {}        # surname -> positions of "Mrs. Y"
     for m in _RUN.finditer(text):
         lead, period, rest = m.group(1), m.group(2), m.group(3)
         words = rest.split()
         title = _title(lead)
+        if title and words:
+            last = re.sub(r"['’]s$", "", words[-1]).lower()
+            (miss_at if title in MISS_TITLES else mrs_at if title in MARRIED_TITLES else {}).setdefault(
+                last, []).append(m.start())
         if not title and not period:
             words = [lead, *words]          # (a word before a period ends a sentence)
         while words and _title(words[0]):
@@ -395,7 +466,9 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
             _full(aliases, t1 or t2, [w1, w2])
         elif g2 and not g1:             # "Miss Schlegel (Margaret)": Margaret Schlegel
             _full(aliases, t1 or t2, [w2, w1])
-    return aliases.index()
+    aliases.index()
+    aliases.married = married_names(aliases, text, miss_at, mrs_at)
+    return aliases
 
 
 _PIECE = re.compile(r"[^.!?\n]*(?:[.!?]+|\n\s*\n|$)")
@@ -456,7 +529,8 @@ def cast_join(name: str, rows: list[dict], person_name: str, person_rows: list[d
     :meth:`BookAliases.titled_surname` says ("Miss Marjoribanks" with Lucilla Marjoribanks, not
     "Dr Marjoribanks" with Tom Marjoribanks); a bare given name joins a person whose given name
     it is a pet form of ("Jos" with "Joseph Sedley"), or whose titled surname the book ties it to
-    ("Lucilla" with "Miss Marjoribanks")."""
+    ("Lucilla" with "Miss Marjoribanks"), or her married name ("Mrs. Casaubon" with "Dorothea":
+    :func:`married_names`)."""
     words, person = name.lower().split(), person_name.lower().split()
     if aliases is None:
         return set(words) <= set(person)
@@ -485,9 +559,10 @@ def cast_join(name: str, rows: list[dict], person_name: str, person_rows: list[d
     if g and given_of(words, rows) and aliases.one_person_names(w, g):
         return True
     t = titled(rows)
-    if g and t and aliases.surname_of(g) == w:              # "Miss Marjoribanks" and "Lucilla"
+    if g and t and (aliases.surname_of(g) == w or aliases.married.get(w) == g):   # "Miss Marjoribanks" and "Lucilla"
         return aliases.titled_surname(t, w, g, gender) == JOIN
     pt = titled(person_rows)
-    if len(person) == 1 and pt and not t and given_of(words, rows) and aliases.surname_of(w) == person[0]:
+    if len(person) == 1 and pt and not t and given_of(words, rows) and (
+            aliases.surname_of(w) == person[0] or aliases.married.get(person[0]) == w):
         return aliases.titled_surname(pt, person[0], w, gender) == JOIN     # "Lucilla" and "Miss Marjoribanks"
     return False

@@ -429,6 +429,16 @@ def _book_surname(aliases, given: str) -> str | None:
     return pet[1] if pet else None
 
 
+def _married_surnames(aliases, given, gender: str) -> frozenset[str]:
+    """The married surnames the book gives a woman with one of the given names ``given``
+    (:func:`pipeline.lang.aliases.married_names`: "Dorothea" -> "casaubon"), for a form of
+    feminine or unknown gender."""
+    married = getattr(aliases, "married", None) or {}
+    if gender == MASCULINE or not married:
+        return frozenset()
+    return frozenset(y for y, g in married.items() if g in given)
+
+
 def _formal_given(aliases, given: str) -> str:
     """The given name whose full names tie it to its surname (the formal name of a pet form)."""
     if aliases.surname_of(given):
@@ -462,6 +472,8 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
         g = gender if gender != UNGENDERED else p.gender
         decisions = {aliases.bare_surname(key_tokens[0], _formal_given(aliases, u), g) for u in p.given
                      if _book_surname(aliases, u) == key_tokens[0]}
+        if not decisions and _married_surnames(aliases, p.given, p.gender) & {key_tokens[0]}:
+            return (tier, AMBIGUOUS)     # a bare "Casaubon" beside Dorothea: her husband, most likely
         return (tier, AMBIGUOUS if AMBIGUOUS in decisions else JOIN)
     if is_titled and len(key_tokens) == 1 and key_tokens[0] not in p.given and key_tokens[0] not in form_given:
         others = sorted(p.given - {key_tokens[0]})
@@ -504,7 +516,8 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
     for m in mentions:
         forms.setdefault((m.key_tokens, m.gender, bool(m.title)), []).append(m)
     given = {k: frozenset(_given_forms(k[0], k[2], aliases)) for k in forms}
-    expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := _book_surname(aliases, g))} if aliases is not None
+    expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := _book_surname(aliases, g))}
+                                      | _married_surnames(aliases, given[k], k[1]) if aliases is not None
                                       else frozenset()) for k in forms}
     order = sorted(forms, key=lambda k: (-len(k[0]), -len(expanded[k]), not k[2], k[1] == UNGENDERED,
                                          min(x.start for x in forms[k])))

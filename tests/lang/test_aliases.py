@@ -403,3 +403,62 @@ def test_an_unknown_first_word_counts_only_before_a_titled_surname():
     assert a.surname_of("laban") is None
     assert a.surname_of("congressman") is None and a.surname_of("misses") is None
     assert a.surname_of("missis") is None
+
+
+# ------------------------------------------------ a married woman's name (read, seed 20261149) --
+
+FILLER = "The garden was long and the house was quiet. "
+COURTSHIP = ("Dorothea Brooke was young. "
+             + ("Miss Brooke smiled. Dorothea spoke to Mr. Casaubon. " + FILLER) * 16)
+MARRIED = ("Mrs. Casaubon came in. Dorothea sat down by the window. " + FILLER * 2) * 20
+
+
+def test_a_married_name_is_read_from_where_the_maiden_title_stops():
+    assert book_aliases(COURTSHIP + MARRIED).married == {"casaubon": "dorothea"}
+
+
+@pytest.mark.parametrize("book", [
+    # the maiden title goes on after "Mrs. Casaubon" starts (Emma's "Miss Woodhouse", Mrs. Elton)
+    COURTSHIP + MARRIED.replace("Dorothea sat", "Miss Brooke sat"),
+    # "Mrs. Casaubon" written before the change: another woman of the family
+    "Mrs. Casaubon was old. " * 3 + COURTSHIP + MARRIED,
+    # the maiden title written too seldom to say when it stops
+    COURTSHIP.replace("Miss Brooke smiled. ", "", 6) + MARRIED,
+    # her given name stops too: no one goes on under another name
+    COURTSHIP + MARRIED.replace("Dorothea sat", "She sat"),
+    # two women courted by the one man: neither is told to be his wife
+    COURTSHIP + ("Miss Vincy laughed. Rosamond Vincy was there. Rosamond spoke to Mr. Casaubon. " + FILLER) * 16
+    + MARRIED + ("Rosamond sat down. " + FILLER) * 20,
+    # no "Mr. Casaubon": the courtship names no man of that surname
+    COURTSHIP.replace("Mr. Casaubon", "Casaubon") + MARRIED,
+])
+def test_a_married_name_is_not_read_without_the_evidence(book):
+    assert "casaubon" not in book_aliases(book).married
+
+
+def test_dorothea_and_mrs_casaubon_are_one_woman_in_a_window():
+    text = "Dorothea looked at Mr. Brooke, and Mrs. Casaubon then told Celia that Mr. Casaubon had come."
+    forms = ["Dorothea", "Mr. Brooke", "Mrs. Casaubon", "Celia", "Mr. Casaubon"]
+    got, ok, _ = grouped(text, forms, COURTSHIP + MARRIED)
+    assert ok and ["Dorothea", "Mrs. Casaubon"] in got and ["Mr. Casaubon"] in got
+    got, ok, _ = grouped(text, forms, COURTSHIP + MARRIED.replace("Dorothea sat", "She sat"))
+    assert ["Dorothea"] in got and ["Mrs. Casaubon"] in got       # no married name: two women, as before
+
+
+def test_a_bare_married_surname_beside_her_given_name_is_ambiguous():
+    _, ok, _ = grouped("Dorothea smiled, and Casaubon frowned.", ["Dorothea", "Casaubon"], COURTSHIP + MARRIED)
+    assert not ok                       # refused: her husband, most likely, or her
+    _, ok, _ = grouped("Dorothea smiled, and Casaubon frowned.", ["Dorothea", "Casaubon"],
+                       COURTSHIP + MARRIED.replace("Dorothea sat", "She sat"))
+    assert ok
+
+
+def test_the_cast_joins_a_married_name_to_her_given_name():
+    from pipeline.core.cast import cast_rows
+
+    recs = _records(("Dorothea Brooke", F), ("Dorothea", F), ("Mrs. Casaubon", F), ("Mr. Casaubon", M))
+    _, cast = cast_rows("b", [dict(r) for r in recs], book_aliases(COURTSHIP + MARRIED))
+    assert sorted(tuple(c["forms"]) for c in cast) == [("Dorothea", "Dorothea Brooke", "Mrs. Casaubon"),
+                                                       ("Mr. Casaubon",)]
+    _, cast = cast_rows("b", [dict(r) for r in recs], book_aliases(COURTSHIP + MARRIED.replace("Dorothea sat", "She sat")))
+    assert ("Mrs. Casaubon",) in {tuple(c["forms"]) for c in cast}

@@ -132,7 +132,9 @@ _MOTION_TO = re.compile(rf"\b(?:{'|'.join(sorted(MOTION_WORDS))})\s+to\s+({_WORD
 _DETERMINED = re.compile(rf"\b(?:[Tt]he|[Aa]n?|[Mm]y|[Yy]our|[Hh]is|[Ii]ts|[Oo]ur|[Tt]heir|{_WORD}['’]s)\s+"
                          rf"(?:[{_LO}][{_LO}-]*\s+){{0,2}}({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
-_SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+({_WORD})\b(?!\s+{_WORD})")
+# (across a foreign article: "replied La Voisin", a man of the story, like "said Voisin")
+_SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+(?:(?:{'|'.join(FOREIGN_ARTICLES)})\s+)?({_WORD})\b"
+                            rf"(?!\s+{_WORD})")
 # (across up to two lower-case modifiers: "Marlow's lean face", "Emma's own mother")
 _POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}(?:{'|'.join(BODY_KIN)})\b")
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)

@@ -316,3 +316,16 @@ def test_a_window_refused_for_an_ambiguous_name_is_listed(nlp):
     # without the book's two Osbornes, the same window is an instance
     insts, _, _ = core.instances_from_doc(doc, 0, meta, None, book_evidence(text, "vf"), Counter(), None, [])
     assert len(insts) == 1
+
+
+def test_a_man_named_with_a_foreign_article_the_book_makes_speak_is_a_fifth_person(nlp):
+    """Read, seed 20261150: "take leave of La Voisin and his family" (the NER: a facility) in a
+    book that writes "replied La Voisin": a man of the story, so the window is refused."""
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = ("Although she admired Clara, Eleanor would not say so to Thomas or to William. "
+            "On the evening before, she went to take leave of La Voisin and his family.")
+    book = text + ' "Yes," replied La Voisin. "No," said La Voisin. "Perhaps," answered La Voisin, smiling. ' * 2
+    check_refusal(nlp(text), core.REJECT_BOOK_PERSON, True, book_evidence(book, "t"))
+    book = text + " They walked towards La Voisin. The house at La Voisin was old. " * 2    # a place: no speech
+    check_refusal(nlp(text), core.REJECT_BOOK_PERSON, False, book_evidence(book, "t"))

@@ -53,6 +53,21 @@ def test_accented_names_are_seen_like_any_other():
     assert plain.forms["Dolokhov"].person == ev.forms["Dólokhov"].person
 
 
+@pytest.mark.parametrize("text,person", [
+    ('"Yes," replied La Voisin. "No," said Le Beau.', True),      # a speech verb across a foreign article
+    ("They passed towards La Vallee, and said La nothing.", False),
+])
+def test_a_speech_verb_before_a_foreign_article_shows_a_person(text, person):
+    from pipeline.lang.book_evidence import book_evidence
+
+    ev = book_evidence(text, "b")
+    word = "Voisin" if person else "Vallee"
+    assert (ev.forms.get(word) is not None and ev.forms[word].person > 0) is person
+    if person:
+        assert ev.forms["Beau"].person == 1
+        assert "La" not in ev.forms or ev.forms["La"].person == 0       # the article itself is no person
+
+
 @pytest.mark.slow
 def test_the_forms_come_out_in_one_order_under_any_hash_seed():
     # two name runs voted in one sentence ("Mack Dodge ... he") were created in set order, so

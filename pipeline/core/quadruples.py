@@ -231,6 +231,15 @@ _MR_SPACE = re.compile(r"\bMrs? ")
 VOCATIVES = frozenset({"miss"})
 
 
+# "maid" after "old" is an unmarried woman ("an old maid", "old maids"), whose counterpart is a
+# bachelor, not the valet of "her maid" (the 47 reading novels write it 25 times)
+_OLD_MAID = {"maid": "bachelor", "maids": "bachelors"}
+
+
+def _with_case(word: str, like: str) -> str:
+    return word.upper() if like.isupper() and len(like) > 1 else word.capitalize() if like[:1].isupper() else word
+
+
 def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList | None = None) -> list[Edit]:
     """Gendered-word substitutions of a gender-swapped variant (tokens outside names)."""
     words = words or gw.builtin()
@@ -298,6 +307,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             if tok.lower() in VOCATIVES and i and toks[i - 1] == "," and (not nxt or not nxt[:1].isalnum()):
                 tag = "NN"              # ", miss." is an address, whatever the tagger says ("miss" a verb)
             new = words.flip(tok, gw.pronoun_tag(tok, tag, dep))
+            if i and toks[i - 1].lower() == "old" and tok.lower() in _OLD_MAID:
+                new = _with_case(_OLD_MAID[tok.lower()], tok)   # "an old maid": a spinster, no servant
             if tok.lower() == "lady" and _lady_addressed(i, toks):
                 new = "Sir" if tok[:1].isupper() else "sir"     # '"Lady," said Gamut' -> '"Sir,"'
         if new is not None and new != tok:

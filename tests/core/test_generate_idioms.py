@@ -36,6 +36,11 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # "to say one's say"
     ("Frank saw John with Emma and Anne, before she had said her say.", "she",
      "Emma saw Anne with Frank and John, before he had said his say."),
+    # "an old maid" is a spinster: "an old bachelor", not "an old valet" (eighth session); her maid is a servant
+    ("Frank saw John with Emma and Anne; she would die an old maid, she said.", "she",
+     "Emma saw Anne with Frank and John; he would die an old bachelor, he said."),
+    ("Frank saw John with Emma and Anne; Old maids are happy, she said, and rang for her maid.", "she",
+     "Emma saw Anne with Frank and John; Old bachelors are happy, he said, and rang for his valet."),
     # a plural possessive's bare apostrophe (read, seed 20261140: "young gentlemen' hearts")
     ("Frank saw John with Emma and Anne; young ladies' hearts are given with reluctance, she said.", "she",
      "Emma saw Anne with Frank and John; young gentlemen's hearts are given with reluctance, he said."),

@@ -64,6 +64,7 @@ def real_start(doc, i: int) -> bool:
 # a line of capitals alone: a title, or the poet named under a chapter's epigraph ("BEATTIE",
 # "THE MARRIAGE OF FIGARO."): no sentence of the story (read, seed 20261144)
 _CAPITALS_LINE = r"[A-Z][A-Z'’\-]+(?:[ .]+[A-Z][A-Z'’\-]*){0,7}\.?"
+_CAPITALS_LINE_RE = re.compile(_CAPITALS_LINE)
 # a heading standing as a paragraph of its own: "CHAPTER LIV", "Book Eighth", "BOOK II.", "I",
 # "XIV.", "12", "BEATTIE"
 _HEADING = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
@@ -83,7 +84,16 @@ def heading(doc, start: int, end: int) -> bool:
         return False
     before = start == 0 or "\n" in doc[start - 1].text_with_ws
     after = end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space and "\n" in doc[end].text
-    return before and after and bool(_HEADING.match(doc[start:end].text.strip()))
+    if before and after:
+        return bool(_HEADING.match(doc[start:end].text.strip()))
+    # the parser cut a line of capitals ("MRS." | "GREY GIVES A DINNER", a chapter's title):
+    # every piece of it is the heading (read, seed 20261152)
+    lo, hi = start, end
+    while lo > 0 and "\n" not in doc[lo - 1].text_with_ws:
+        lo -= 1
+    while hi < len(doc) and not ("\n" in doc[hi - 1].whitespace_ or (doc[hi].is_space and "\n" in doc[hi].text)):
+        hi += 1
+    return bool(_CAPITALS_LINE_RE.fullmatch(doc[lo:hi].text.strip()))
 
 
 # the first word of a heading: what :func:`heading_lead` looks for before reading a line

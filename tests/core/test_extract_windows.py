@@ -97,6 +97,20 @@ def test_headings_on_a_line_of_their_own(nlp, text, heads):
     assert [heading(doc, s.start, s.end) for s in doc_sentences(doc)] == heads
 
 
+def test_a_line_of_capitals_the_parser_cut_is_a_heading_in_every_piece(nlp):
+    """Read, seed 20261152: the chapter title "MRS. GREY GIVES A DINNER", cut by the parser
+    after "MRS.", was a woman of the window ("CHAPTER SMITH A DINNER" in swap-1)."""
+    from pipeline.lang.sentence_starts import heading
+
+    doc = nlp('she signed her name, "Sarah Smith."\n\n_Thirteen_\n\nMRS. GREY GIVES A DINNER\n\n\n'
+              "The Hon. Charles Smith was walking uptown.")
+    pieces = {s.text.strip(): heading(doc, s.start, s.end) for s in doc_sentences(doc)}
+    assert pieces.get("MRS.") is True and pieces.get("GREY GIVES A DINNER") is True
+    # a sentence cut inside a line of the story is no heading
+    doc = nlp("He said it to Mrs. Grey. She went out.\n\nThe rain fell.")
+    assert not any(heading(doc, s.start, s.end) for s in doc_sentences(doc))
+
+
 def test_no_window_reads_across_a_heading(nlp):
     text = ("Clara and Eleanor saw Thomas.\n\nCHAPTER LIV\n\n"
             "Although she admired him, Eleanor would not say so to William.")

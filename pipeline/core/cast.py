@@ -37,7 +37,7 @@ import functools
 import re
 from collections import Counter
 
-from pipeline.lang.book_evidence import (FEW_VOTES, FOREIGN_ARTICLES, MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
+from pipeline.lang.book_evidence import (FEW_VOTES, FOREIGN_ARTICLES, MOTION_WORDS, NOT_A_PERSON, NOT_PLACE_BEFORE_AT, PLACE_MIN, PLACE_PREPS, SPEECH_VERBS, TITLE_MIN, LOWER_RATIO,
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
@@ -234,6 +234,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "power"                  # "Mon Dieu!" (read, seed 20261145: a woman of the window)
     if " ".join(words) in NAMED_THINGS:
         return "named-thing"            # "in regard to Christian Science" (reads of seeds 20261142, 20261147)
+    if len(words) == 2 and not m.title and _place_run(words, evidence) and not _speech_next(doc, m):
+        return "place-in-book"          # "He belonged to Gopher Prairie" (read, seed 20261152)
     if len(words) == 2 and words[0] in FOREIGN_ARTICLES and not m.title and evidence is not None \
             and evidence.is_place(words[1]) and not _speech_next(doc, m):
         return "place-in-book"          # "as they passed towards La Vallee" (read, seed 20261147)
@@ -283,6 +285,7 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if evidence is not None and guess(word)[0] == UNGENDERED and evidence.only_place(word):
             return "place-in-book"
         if evidence is not None and known_place(word) and not evidence.is_person(word) \
+                and not _surname_not_place(word, evidence) \
                 and (guess(word)[0] == UNGENDERED or (evidence.n_words >= BOOK_WORDS and _no_first_name(word, evidence))
                      or (evidence.shown_place_only(word) and not _speech_next(doc, m))):
             return "known-place"        # "at York", "to Odessa": a place no one in the book is called;
@@ -761,6 +764,32 @@ def _family_seat(words: list[str], evidence: BookEvidence | None) -> bool:
     if first is None or sum(first.titled.values()) < TITLE_MIN or evidence.lower[words[1].lower()] > 1:
         return False
     return _nobody(words[1], evidence) and evidence.capital[words[1]] >= SEAT_MIN
+
+
+def _surname_not_place(word: str, evidence: BookEvidence) -> bool:
+    """The book writes ``word`` last in a full name ("John Milton") and never after a place
+    preposition: a man's surname there, though the place list knows a town of that name ("even
+    Milton, looking for his portrait in a spoon"; read, seed 20261152). Not "London" in a book
+    that names Jack London and goes to London."""
+    aliases = getattr(evidence, "aliases", None)
+    if aliases is None or not getattr(aliases, "written_last", Counter())[word.lower()]:
+        return False
+    ev = evidence.forms.get(word)
+    return not (ev and (ev.place or ev.motion))
+
+
+def _place_run(words: list[str], evidence: BookEvidence | None) -> bool:
+    """The book writes the two words after a place preposition at least ``PLACE_MIN`` times
+    ("in Gopher Prairie", "at Bleak House") and never writes the first as a given name
+    (gender-guesser knows no such name, and the book's full names do not start with it), nor
+    titles either: a place of the book, not a person ("John Smith", "in Mrs. Smith" stay)."""
+    if evidence is None or not evidence.text_rules:
+        return False
+    if getattr(evidence, "place_runs", Counter())[" ".join(words)] < PLACE_MIN:
+        return False
+    if guess(words[0])[0] != UNGENDERED or _given_in_book(words[0], evidence):
+        return False
+    return not any(_titled_in_book(evidence, w) for w in words)
 
 
 def _given_in_book(word: str, evidence: BookEvidence | None) -> bool:

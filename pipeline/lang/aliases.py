@@ -127,6 +127,7 @@ class BookAliases:
     by_given: dict = field(default_factory=dict)            # given -> Counter of surnames (:meth:`index`)
     by_surname: dict = field(default_factory=dict)          # surname -> [given, ...], most written first
     married: dict = field(default_factory=dict)             # married surname -> given name ("casaubon": "dorothea")
+    written_last: Counter = field(default_factory=Counter)  # word -> written last in a full name, before index() keeps some
 
     def index(self) -> BookAliases:
         """Keep the full names whose last word the book titles somewhere ("Mr. Dobbin") or
@@ -324,6 +325,7 @@ def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = Fa
     if _patronymic(surname) or _title(surname) or surname.isupper():
         return
     g, s = given.lower(), surname.lower()
+    aliases.written_last[s] += 1
     aliases.full[(g, s)] += 1
     aliases.first[g] += 1
     aliases.last[s] += 1

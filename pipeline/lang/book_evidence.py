@@ -119,6 +119,9 @@ _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 FOREIGN_ARTICLES = ("La", "Le", "Les", "El", "Los", "Las")
 _PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+(?:(?:{'|'.join(FOREIGN_ARTICLES)})\s+)?({_WORD})\b(?!['’]s)"
                     rf"(?!\s+{_WORD})")
+# two capitalised words after a place preposition, before no third and no possessive: "in Gopher
+# Prairie" (a town the place list does not know; the one-word rule above skips it)
+_PLACE_RUN = re.compile(rf"\b(?:{'|'.join(PLACE_PREPS)})\s+({_WORD}\s+{_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _LAST_WORD = re.compile(rf"([{_LO}]+)\s*$")
 # after "to", a place follows these words ("his summons to Odessa", "come to Victoria"); after
 # "said to", "wrote to", "married to" a person does
@@ -222,6 +225,7 @@ class BookEvidence:
     text_rules: bool = True     # False: only the overrides (no book text was read: GAP rows, re-checks)
     model: object = field(default=None, compare=False, repr=False)  # the learned decision bound to this book (person_model.BookScores), or None
     aliases: object = None      # the book's alias table (lang.aliases.BookAliases), or None (no book text)
+    place_runs: Counter = field(default_factory=Counter)  # two capitalised words after a place preposition ("in Gopher Prairie")
 
     @property
     def n_words(self) -> int:
@@ -507,6 +511,7 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
     lower, capital = Counter(_LOWER_WORD.findall(text)), Counter(_CAPITAL_WORD.findall(text))
     mid = Counter(_MID.findall(text))
     evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
+    evidence.place_runs = Counter(" ".join(m.group(1).split()) for m in _PLACE_RUN.finditer(text))
     _pronoun_votes(text, forms, evidence.proper)
     evidence.aliases = book_aliases(text, lower)
     for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:

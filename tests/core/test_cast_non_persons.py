@@ -629,3 +629,37 @@ def test_a_gendered_noun_the_book_writes_before_a_surname_is_a_given_name(nlp, b
 def test_the_story_girl_stays_a_nickname_beside_a_given_name_rule(nlp):
     doc = person_doc(nlp, "Then the Story Girl told us a tale.", "Story Girl")
     assert mention(doc, book_evidence("Guy Pollock came. Guy Pollock left. " * 2, "b")) is None
+
+
+# read, seed 20261152: a two-word town the place list does not know, named as a person by the NER
+@pytest.mark.parametrize("book,person", [
+    ("She lived in Gopher Prairie. Life in Gopher Prairie was slow. The house was quiet. " * 2, False),
+    # written once after a place preposition: not enough
+    ("She lived in Gopher Prairie. The house was quiet. ", True),
+    # a given name first: a person ("in Dave Dyer" is no town)
+    ("She lived in Gopher Prairie. Life in Gopher Prairie was slow. Dave Dyer came. " * 2, True),
+    # a word the book titles: a person's name ("Mr. Prairie")
+    ("She lived in Gopher Prairie. Life in Gopher Prairie was slow. Mr. Prairie came. " * 2, True),
+])
+def test_two_words_the_book_writes_after_a_place_preposition_are_a_place(nlp, book, person):
+    text = "It merely bound him to Gopher Prairie, to the tailor and the barber."
+    word = "Gopher Prairie"
+    if "Dave Dyer came" in book:
+        text, word = "It merely bound him to Dave Dyer, to the tailor and the barber.", "Dave Dyer"
+        book = book.replace("Gopher Prairie", "Dave Dyer")
+    doc = person_doc(nlp, text, word)
+    assert (mention(doc, book_evidence(book, "b")) is not None) is person
+    assert mention(doc) is not None             # no book: a short text's silence proves nothing
+
+
+# read, seed 20261152: a surname the place list also knows ("Milton", a town)
+@pytest.mark.parametrize("book,person", [
+    (FILLER + "She could have been patient with John Milton. She read John Milton at night. ", True),
+    # the book goes there: a place
+    (FILLER + "She could have been patient with John Milton. They lived in Milton for years. " * 2, False),
+    # no full name: the town, as before (a book of BOOK_WORDS words and more)
+    (FILLER + "She could have been patient with him. ", False),
+])
+def test_a_surname_of_a_full_name_the_book_never_goes_to_is_no_place(nlp, book, person):
+    doc = person_doc(nlp, "And even Milton, looking for his portrait in a spoon, must submit to it.", "Milton")
+    assert (mention(doc, book_evidence(book, "b")) is not None) is person

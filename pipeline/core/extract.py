@@ -331,9 +331,12 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "baronet", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
+# one person's two names set against each other ("He was not Raymie; he was Major Wutherspoon"):
+# a swap gives both the same name ("She was not Carol; she was Carol")
+REJECT_CONTRAST = "two names of one person set against each other (he was not Raymie; he was Major Wutherspoon)"
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
-                     REJECT_APPOSITION)
+                     REJECT_APPOSITION, REJECT_CONTRAST)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -436,6 +439,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         elders = [_generation(doc, m) for m in p.mentions]
         if any(elders) and not all(elders):
             found.setdefault(REJECT_GENERATIONS, next(f"{e} {m.text}" for e, m in zip(elders, p.mentions) if e))
+        contrast = _contrasted(doc, p.mentions)
+        if contrast:
+            found.setdefault(REJECT_CONTRAST, contrast)
     appositive = _appositive_peer(doc, persons)
     if appositive:
         found.setdefault(REJECT_APPOSITION, appositive)
@@ -731,6 +737,30 @@ def _article_before(doc, m: NameMention) -> str:
         steps += 1
     if j >= 0 and doc[j].lower_ in ("the", "a", "an"):
         return doc[j].text
+    return ""
+
+
+NEGATIONS = frozenset({"not", "n't", "never", "no"})
+
+
+def _contrasted(doc, mentions: list[NameMention]) -> str:
+    """Two mentions of one person whose names share no word (titles aside), in one sentence,
+    one of them right after a negation ("this was not Raymie ... he was Major Wutherspoon"):
+    the text sets the names against each other, and a swap that writes one name for both says
+    nothing ("She was not Carol; she was Carol"). The two names, or ""."""
+    def words(m: NameMention) -> set[str]:
+        return {w.lower() for w in m.name.split()}
+
+    for a in mentions:
+        for b in mentions:
+            if a.token_start >= b.token_start or words(a) & words(b):
+                continue
+            if doc[a.token_start].sent.start != doc[b.token_start].sent.start:
+                continue
+            negated = [m for m in (a, b) if any(doc[k].lower_ in NEGATIONS
+                                                for k in range(max(0, m.token_start - 2), m.token_start))]
+            if negated:
+                return f"{a.text} / {b.text}"
     return ""
 
 

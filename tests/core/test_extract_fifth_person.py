@@ -329,3 +329,35 @@ def test_a_man_named_with_a_foreign_article_the_book_makes_speak_is_a_fifth_pers
     check_refusal(nlp(text), core.REJECT_BOOK_PERSON, True, book_evidence(book, "t"))
     book = text + " They walked towards La Voisin. The house at La Voisin was old. " * 2    # a place: no speech
     check_refusal(nlp(text), core.REJECT_BOOK_PERSON, False, book_evidence(book, "t"))
+
+
+# read, seeds 20261149 and 20261152: one man's two names set against each other
+BOOK_RAYMIE = ("Raymie Wutherspoon came in. Major Raymie Wutherspoon smiled. Raymie Wutherspoon said no. "
+               "Major Wutherspoon left. Mr. Kennicott came. Raymie said that he was tired. ") * 3
+
+
+def _with_persons(nlp, text, forms):
+    from spacy.tokens import Span
+
+    doc = nlp(text)
+    spans, taken = [], set()
+    for form in sorted(forms, key=len, reverse=True):
+        words = form.split()
+        for i in range(len(doc) - len(words) + 1):
+            if [t.text for t in doc[i:i + len(words)]] == words and not taken & set(range(i, i + len(words))):
+                spans.append(Span(doc, i, i + len(words), label="PERSON"))
+                taken |= set(range(i, i + len(words)))
+    doc.ents = sorted(spans, key=lambda s: s.start)
+    return doc
+
+
+@pytest.mark.parametrize("second,refused", [
+    ("He was not Raymie; he was Major Wutherspoon; and Kennicott and Carol were grateful when he spoke.", True),
+    ("Raymie was now Major Wutherspoon; and Kennicott and Carol were grateful when he spoke.", False),
+])
+def test_two_names_of_one_person_set_against_each_other_refuse_the_window(nlp, second, refused):
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = "Carol saw Vida with Raymie and Kennicott. " + second
+    doc = _with_persons(nlp, text, ["Carol", "Vida", "Raymie", "Kennicott", "Major Wutherspoon"])
+    check_refusal(doc, core.REJECT_CONTRAST, refused, book_evidence(BOOK_RAYMIE + text, "t"))

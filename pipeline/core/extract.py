@@ -334,9 +334,12 @@ RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "bar
 # one person's two names set against each other ("He was not Raymie; he was Major Wutherspoon"):
 # a swap gives both the same name ("She was not Carol; she was Carol")
 REJECT_CONTRAST = "two names of one person set against each other (he was not Raymie; he was Major Wutherspoon)"
+# a name after a title of dialect (:meth:`pipeline.lang.book_evidence.BookEvidence.dialect_title`):
+# "Gladda meecher, siz Pett" is Mrs. Pett, whom no rule ties to her titled name
+REJECT_DIALECT = "a name after a word the book writes only before names (siz Pett: a title of dialect)"
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
-                     REJECT_APPOSITION, REJECT_CONTRAST)
+                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -442,6 +445,12 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         contrast = _contrasted(doc, p.mentions)
         if contrast:
             found.setdefault(REJECT_CONTRAST, contrast)
+        ev = evidence if evidence is not None else doc.user_data.get(EVIDENCE_KEY)
+        if ev is not None and getattr(ev, "text_rules", False) and hasattr(ev, "dialect_title"):
+            for m in p.mentions:
+                before = doc[m.token_start - 1] if m.token_start else None
+                if before is not None and before.is_lower and before.is_alpha and ev.dialect_title(before.text):
+                    found.setdefault(REJECT_DIALECT, f"{before.text} {m.text}")
     appositive = _appositive_peer(doc, persons)
     if appositive:
         found.setdefault(REJECT_APPOSITION, appositive)

@@ -42,7 +42,7 @@ The decisions (thresholds named below; the rules are stated in ``docs/persons.md
   ``person`` threshold is set, for first names gender-guesser knows (``docs/persons.md``).
 
 May import: :mod:`pipeline.lang.names`, :mod:`pipeline.lang.aliases` (the book's alias table),
-:mod:`pipeline.lang.pronouns`, :mod:`pipeline.lang.person_model` (inside :func:`bind_model`),
+:mod:`pipeline.lang.pronouns`, :mod:`pipeline.lang.frequency`, :mod:`pipeline.lang.person_model` (inside :func:`bind_model`),
 the standard library.
 """
 
@@ -54,6 +54,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from pipeline.lang.aliases import book_aliases
+from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
 from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, profession_title, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
@@ -119,6 +120,8 @@ _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 FOREIGN_ARTICLES = ("La", "Le", "Les", "El", "Los", "Las")
 _PLACE = re.compile(rf"\b({'|'.join(PLACE_PREPS)})\s+(?:(?:{'|'.join(FOREIGN_ARTICLES)})\s+)?({_WORD})\b(?!['’]s)"
                     rf"(?!\s+{_WORD})")
+DIALECT_ZIPF = 2.0      # a lower-case word rarer than this (wordfreq) may be a title of dialect
+_BEFORE_NAME = re.compile(rf"\b([{_LO}]+)[ \t]+{_WORD}")
 # two capitalised words after a place preposition, before no third and no possessive: "in Gopher
 # Prairie" (a town the place list does not know; the one-word rule above skips it)
 _PLACE_RUN = re.compile(rf"\b(?:{'|'.join(PLACE_PREPS)})\s+({_WORD}\s+{_WORD})\b(?!['’]s)(?!\s+{_WORD})")
@@ -226,6 +229,7 @@ class BookEvidence:
     model: object = field(default=None, compare=False, repr=False)  # the learned decision bound to this book (person_model.BookScores), or None
     aliases: object = None      # the book's alias table (lang.aliases.BookAliases), or None (no book text)
     place_runs: Counter = field(default_factory=Counter)  # two capitalised words after a place preposition ("in Gopher Prairie")
+    before_names: Counter = field(default_factory=Counter)  # rare lower-case words before a capitalised word ("siz Pett")
 
     @property
     def n_words(self) -> int:
@@ -236,6 +240,14 @@ class BookEvidence:
         """The book never writes ``form`` capitalised after a lower-case word: a word that is
         capitalised only where a sentence starts ("Hush", "Forthwith") is no name."""
         return not self.mid[form]
+
+    def dialect_title(self, word: str) -> bool:
+        """A lower-case word no English word list knows well (Zipf below ``DIALECT_ZIPF``) that
+        the book writes at least twice and only ever right before a capitalised word: a title
+        in a character's speech ("Gladda meecher, siz Pett": Miss Trimble's "Mrs."), whose name
+        no rule can tie to its person. Not a verb in the past ("drawled Terry", "ogled Mr. Dick":
+        speech and looks the book writes before names only)."""
+        return self.lower[word] >= 2 and self.before_names[word] == self.lower[word] and not word.endswith("ed")
 
     def proper(self, form: str) -> bool:
         """The book writes ``form`` capitalised far more often than in lower case (a name,
@@ -512,6 +524,8 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
     mid = Counter(_MID.findall(text))
     evidence = BookEvidence(book_id, forms, chosen, lower, capital, mid)
     evidence.place_runs = Counter(" ".join(m.group(1).split()) for m in _PLACE_RUN.finditer(text))
+    evidence.before_names = Counter(w for w in _BEFORE_NAME.findall(text)
+                                    if lower[w] >= 2 and zipf(w) < DIALECT_ZIPF)
     _pronoun_votes(text, forms, evidence.proper)
     evidence.aliases = book_aliases(text, lower)
     for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:

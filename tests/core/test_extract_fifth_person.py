@@ -361,3 +361,26 @@ def test_two_names_of_one_person_set_against_each_other_refuse_the_window(nlp, s
     text = "Carol saw Vida with Raymie and Kennicott. " + second
     doc = _with_persons(nlp, text, ["Carol", "Vida", "Raymie", "Kennicott", "Major Wutherspoon"])
     check_refusal(doc, core.REJECT_CONTRAST, refused, book_evidence(BOOK_RAYMIE + text, "t"))
+
+
+# read, seeds 20261135, 20261138, 20261144, 20261150, 20261152: "Gladda meecher, siz Pett"
+@pytest.mark.parametrize("book,refused", [
+    ('"Gladda meecher, siz Pett," she said. "Siz Pett sent me." "Yes, siz Pett." ', True),
+    # a rare word the book also writes before lower-case words is no title
+    ('"Gladda meecher, siz Pett," she said. It was siz in the morning. ', False),
+    # written once: not enough to tell
+    ('"Gladda meecher," she said. ', False),
+])
+def test_a_name_after_a_title_of_dialect_refuses_the_window(nlp, book, refused):
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = "Clara and Eleanor saw Thomas. Although she admired siz Pett, Eleanor would not say so to Thomas."
+    doc = _with_persons(nlp, text, ["Clara", "Eleanor", "Thomas", "Pett"])
+    check_refusal(doc, core.REJECT_DIALECT, refused, book_evidence(book * 2 + "Mr. Pett came. " * 2, "t"))
+
+
+def test_a_rare_verb_before_names_is_no_title_of_dialect():
+    from pipeline.lang.book_evidence import book_evidence
+
+    ev = book_evidence('"No," drawled Terry. "Yes," drawled Jeff. ' * 2, "t")
+    assert not ev.dialect_title("drawled")

@@ -480,6 +480,8 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
         return "a well-known person the book never shows as one"
     if _once_in_book(doc, m, evidence):
         return "a name the whole book writes once (one of Scott's novels)"
+    if _capitals_only(m, evidence):
+        return "a name the book writes only in capitals (a role: ELSA isn't a part)"
     regnal = _regnal(doc, m)
     if regnal and not _book_shows(doc, m, evidence):
         return regnal
@@ -601,6 +603,20 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
     if len(words) == 1 and aliases is not None and (getattr(aliases, "by_given", {}) or {}).get(words[0].lower()):
         return False                # the book writes a surname after it: a character ("old Adam" is Adam Patch)
     return not _speech_next(doc, m)
+
+
+def _capitals_only(m: NameMention, evidence: BookEvidence | None) -> bool:
+    """A name every word of which (two letters or more) the book writes in capitals and never
+    in title case ("ELSA", "FRICKA", "SIEGLINDE" in *The Song of the Lark*: the roles Thea
+    sings; read, seed 20261153: "ELSA isn't a part that's particularly suited to Thea's voice"
+    made a woman of the window): a role, a title or a heading's word, no character. "JOHN!"
+    shouted in a book that writes "John" stays. Only with a book's evidence."""
+    if evidence is None or not evidence.text_rules or not evidence.n_words:
+        return False
+    words = [w for w in m.text.split() if any(c.isalpha() for c in w)]
+    if not words or not all(w.isupper() and len(w) > 1 for w in words):
+        return False
+    return all(evidence.capital[w.title()] == 0 for w in words)
 
 
 ONCE_MIN_WORDS = 20000  # a text this long is a book, whose one mention of a name is a passing one

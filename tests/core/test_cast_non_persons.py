@@ -663,3 +663,19 @@ def test_two_words_the_book_writes_after_a_place_preposition_are_a_place(nlp, bo
 def test_a_surname_of_a_full_name_the_book_never_goes_to_is_no_place(nlp, book, person):
     doc = person_doc(nlp, "And even Milton, looking for his portrait in a spoon, must submit to it.", "Milton")
     assert (mention(doc, book_evidence(book, "b")) is not None) is person
+
+
+# read, seed 20261153: a role the book writes only in capitals
+@pytest.mark.parametrize("book,alluded", [
+    ("ELSA was her first part. She sang ELSA in Dresden. The house was quiet. " * 2, True),
+    # the book also writes the name in title case: a character shouted at
+    ("ELSA was her first part. Elsa came in. The house was quiet. " * 2, False),
+])
+def test_a_name_the_book_writes_only_in_capitals_is_a_role(nlp, book, alluded):
+    text = "You see, Archie, ELSA isn't a part that's particularly suited to her voice."
+    doc = person_doc(nlp, text, "ELSA")
+    evidence = book_evidence(book + text, "b")
+    m = mention(doc, evidence)
+    assert m is not None
+    assert (allusion(doc, m, evidence) is not None) is alluded
+    assert allusion(doc, m, None) is None         # no book: nothing to compare

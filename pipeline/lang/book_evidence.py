@@ -194,7 +194,8 @@ _ANIMAL_USES = (
     re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:(?:who|which|that)\s+(?:was|is)\s+)?(?:called|named)\s+({_WORD})\b"),
     # what only an animal does: "Jip barked madly" (Dora's dog in David Copperfield)
     re.compile(rf"\b({_WORD})\s+(?:barked|barks|mewed|mews|purred|purrs|neighed|neighs|whinnied|whinnies)\b"),
-    re.compile(rf"\b{_OWNER}\s+(?:[\w-]+\s+)?(?:{_ANIMAL})\s+({_WORD})(?=[,.;:!?])"),
+    # (a comma between too: "His old dog, Pilot, lay on one side", Jane Eyre's)
+    re.compile(rf"\b(?:{_OWNER}|His|Her|My|Our|Their|Your|The)\s+(?:[\w-]+\s+)?(?:{_ANIMAL}),?\s+({_WORD})(?=[,.;:!?])"),
     # what only an animal has: "Polly's old cage" (not "collar", "stall": shirts, bazaars)
     re.compile(rf"\b({_WORD})['’]s\s+(?:[\w-]+\s+)?(?:cage|kennel|hutch|perch)\b"),
 )

@@ -679,3 +679,14 @@ def test_a_name_the_book_writes_only_in_capitals_is_a_role(nlp, book, alluded):
     assert m is not None
     assert (allusion(doc, m, evidence) is not None) is alluded
     assert allusion(doc, m, None) is None         # no book: nothing to compare
+
+
+# read, seeds 20261148 and 20261154: Pilot, Mr. Rochester's dog, a man of the window
+@pytest.mark.parametrize("book,animal", [
+    ("His old dog, Pilot, lay on one side. Pilot followed me. ", True),
+    ("The dog Pilot, a great black beast, lay there. ", True),
+    ("The doctor, Pilot, lay there. Pilot said no. ", False),
+    ("His old friend, Pilot, lay on one side. Pilot followed me. ", False),
+])
+def test_an_owners_animal_named_after_a_comma_is_an_animal(book, animal):
+    assert book_evidence(book, "b").is_animal("Pilot") is animal

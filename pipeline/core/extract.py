@@ -49,7 +49,7 @@ from pipeline.lang.names import (NameMention, any_title, confusable_persons, glu
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
-from pipeline.lang.sentence_starts import heading, heading_lead, real_start
+from pipeline.lang.sentence_starts import chapter_break, heading, heading_lead, real_start
 from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
@@ -798,6 +798,29 @@ def candidate_windows(sp: int, n_sents: int, max_len: int = MAX_SENTENCES, start
                 yield lo, lo + length - 1
 
 
+def _windows(sp: int, n_sents: int, starts: list[bool], headings: list[bool], breaks: list[bool]):
+    """``(lo, hi, (first, last))`` windows of sentence ``sp`` (:func:`candidate_windows`), ``first``
+    and ``last`` the sentences a candidate may sit in. First the windows without a heading (a
+    candidate anywhere); then, when none of them gave an instance, those that read across
+    chapter breaks only (:func:`pipeline.lang.sentence_starts.chapter_break`: "CHAPTER XI", not a
+    title or an epigraph's poet), neither starting nor ending with one, the pronoun and both
+    candidates between the same two breaks: the other chapter's persons are the window's others
+    (Counter-GAP's "... before they set off for Randalls. CHAPTER XI ... Frank Churchill had
+    danced once ... Mr. Woodhouse was persuaded to spend with his daughter")."""
+    wins = list(candidate_windows(sp, n_sents, starts=starts))
+    for lo, hi in wins:
+        if not any(headings[lo:hi + 1]):
+            yield lo, hi, (lo, hi)
+    for lo, hi in wins:
+        inside = range(lo, hi + 1)
+        if (not any(headings[lo:hi + 1]) or headings[lo] or headings[hi] or headings[sp]
+                or any(headings[k] and not breaks[k] for k in inside)):
+            continue
+        first = max((k + 1 for k in range(lo, sp) if headings[k]), default=lo)
+        last = min((k - 1 for k in range(sp + 1, hi + 1) if headings[k]), default=hi)
+        yield lo, hi, (first, last)
+
+
 def real_starts(doc, sents) -> list[bool]:
     """Per sentence of ``sents`` (and one more for the end), whether a window may start there
     (:func:`pipeline.lang.sentence_starts.real_start`: the Doc's first sentence unless prune
@@ -832,7 +855,8 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         return [], mentions, pronouns
     sent_of_token = {i: k for k, s in enumerate(sents) for i in range(s.start, s.end)}
     starts = real_starts(doc, sents)
-    headings = [heading(doc, s.start, s.end) for s in sents]      # no window reads across one
+    headings = [heading(doc, s.start, s.end) for s in sents]      # no window reads across one ...
+    breaks = [h and chapter_break(doc, s.start, s.end) for h, s in zip(headings, sents)]  # ... but these
     by_sent: list[list[NameMention]] = [[] for _ in sents]
     for m in mentions:
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))
@@ -858,9 +882,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         gender = target_pronoun_gender(pron.text)
         initial = initial_clause_kind(pron, sents[sp]) is not None
         refused, offending = None, ""
-        for lo, hi in candidate_windows(sp, len(sents), starts=starts):
-            if any(headings[lo:hi + 1]):
-                continue
+        for lo, hi, (first, last) in _windows(sp, len(sents), starts, headings, breaks):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
                 fitted[lo, hi], ambiguous[lo, hi] = fitted_window(window, getattr(evidence, "aliases", None))
@@ -874,6 +896,8 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             roles = [("C1", cands[0]), ("C2", cands[1]), ("O1", others[0]), ("O2", others[1])]
             spans = {role: [(sent_of_token[m.token_start] - lo, m.start) for m in p.mentions]
                      for role, p in roles[:2]}
+            if any(not first <= lo + k <= last for ms in spans.values() for k, _ in ms):
+                continue                    # a candidate across a chapter's break
             match = match_pattern(pron.idx, sp - lo, initial, spans)
             if match is None:
                 continue

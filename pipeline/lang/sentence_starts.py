@@ -75,7 +75,8 @@ _HEADING = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part
 def heading(doc, start: int, end: int) -> bool:
     """Whether tokens ``start:end`` of ``doc`` (a sentence) are a heading on a line of their own
     ("CHAPTER LIV", "Book Eighth", "I", a line of capitals alone: "BEATTIE" under an epigraph):
-    no window reads across one (the text before it is another chapter's)."""
+    no window reads across one (the text before it is another chapter's), unless it is a
+    :func:`chapter_break` and no window inside the chapter fits."""
     while start < end and doc[start].is_space:
         start += 1
     while end > start and doc[end - 1].is_space:
@@ -99,6 +100,21 @@ def heading(doc, start: int, end: int) -> bool:
 # the first word of a heading: what :func:`heading_lead` looks for before reading a line
 _HEADING_FIRST = re.compile(r"^(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
                             r"|ADVENTURE|Adventure|SECTION|Section|[IVXLCDM]+\.?|\d{1,3}\.?|[A-Z][A-Z'’\-]+)$")
+
+
+# a chapter's break: a heading line that starts with a division word or is a numeral alone
+_CHAPTER_BREAK = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
+                            r"|SECTION|Section)\b|[IVXLCDM]+\.?$|\d{1,3}\.?$)")
+
+
+def chapter_break(doc, start: int, end: int) -> bool:
+    """Whether tokens ``start:end`` of ``doc`` are a :func:`heading` that only divides the text
+    ("CHAPTER XI", "Book Eighth", "XIV.", "12"): no title, no poet under an epigraph, no line of
+    capitals. A window may read across one when no window inside the chapter fits
+    (:func:`pipeline.core.extract.instances_from_doc`)."""
+    if not heading(doc, start, end):
+        return False
+    return bool(_CHAPTER_BREAK.match(doc[start:end].text.strip()))
 
 
 def heading_lead(doc, start: int, end: int) -> int | None:

@@ -121,6 +121,33 @@ def test_no_window_reads_across_a_heading(nlp):
     assert insts and all(i["text"].startswith("Clara") for i in insts)
 
 
+def test_a_window_reads_across_a_chapter_break_when_the_chapter_holds_none(nlp):
+    """Counter-GAP's Emma row 1806: Emma and Mrs. Weston end chapter X, Frank Churchill and
+    Mr. Woodhouse begin XI, "his" is Mr. Woodhouse's; the other chapter's women are the window's
+    others. The pronoun and both candidates sit in one chapter."""
+    text = ("Clara and Eleanor walked home together.\n\nCHAPTER XI\n\n"
+            "Thomas had danced once, and William was glad to see his friend so merry.")
+    insts, _, _ = instances_from_doc(nlp(text), 0, META)
+    assert [i["pronoun"] for i in insts] == ["his"]
+    inst = insts[0]
+    assert inst["text"].startswith("Clara") and "CHAPTER XI" in inst["text"]
+    assert {inst["a"], inst["b"]} == {"Thomas", "William"}
+    # a window inside the chapter comes first when one fits
+    inside = text.replace("Thomas had", "Clara saw Eleanor. Thomas had")
+    insts, _, _ = instances_from_doc(nlp(inside), 0, META)
+    assert insts and "CHAPTER" not in insts[0]["text"]
+
+
+@pytest.mark.parametrize("head", ["THE BALL AT RANDALLS", "JAMES BEATTIE"])
+def test_no_window_reads_across_a_title_line(nlp, head):
+    """Only a chapter's break ("CHAPTER XI", "XIV.") is crossed: a line of capitals is a title or
+    the poet of an epigraph, not the story."""
+    text = ("Clara and Eleanor walked home together.\n\n" + head + "\n\n"
+            "Thomas had danced once, and William was glad to see his friend so merry.")
+    insts, _, _ = instances_from_doc(nlp(text), 0, META)
+    assert insts == []
+
+
 def test_no_window_reads_across_the_poet_of_an_epigraph(nlp):
     """Read, seed 20261144: "BEATTIE", the poet named under a chapter's epigraph, was a man of
     the window ("[[O1:BEATTIE]] ¶ [[C1:Emily]], mean while, ..."), and swap-1 read "EMILY

@@ -675,10 +675,14 @@ def _alluded(name: str) -> bool:
 
 
 def _sentence_start(doc, i: int) -> bool:
-    """Token ``i`` starts a sentence (after any opening quotes or brackets)."""
-    while i > 0 and (doc[i - 1].is_space or doc[i - 1].is_quote or doc[i - 1].is_left_punct):
-        i -= 1
-    return i == 0 or doc[i].is_sent_start is True
+    """Token ``i`` starts a sentence (after any opening quotes or brackets): the parser starts
+    one at it or at a quote or bracket before it. (A paragraph's space token before it belongs
+    to the sentence before: "elemental.\n\n" | "Whereupon Bo turned her back", read of seed
+    20261156.)"""
+    j = i
+    while j > 0 and (doc[j - 1].is_space or doc[j - 1].is_quote or doc[j - 1].is_left_punct):
+        j -= 1
+    return j == 0 or any(doc[k].is_sent_start is True and not doc[k].is_space for k in range(j, i + 1))
 
 
 def _capitalised_word(tok) -> bool:

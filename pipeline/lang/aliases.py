@@ -366,10 +366,11 @@ def married_names(aliases: BookAliases, text: str, miss_at: dict, mrs_at: dict) 
     Collins -> "Mrs. Collins"; "Miss Vincy" / Rosamond / Lydgate -> "Mrs. Lydgate"; "Miss
     Sedley" / Amelia / Osborne -> "Mrs. Osborne". Not Emma ("Miss Woodhouse" goes on to the
     end), not Mrs. Elton beside her ("Mrs. Elton" first written while "Miss Woodhouse" goes on).
-    A surname two women would take goes to neither (two names of one woman, "Amelia" and
-    "Emmy", are one). ``miss_at`` / ``mrs_at``: surname ->
+    A surname two women would take goes to the one whose courtship names him at least
+    ``COURTSHIP_LEAD`` times as often as the other's, else to neither (two names of one woman,
+    "Amelia" and "Emmy", are one). ``miss_at`` / ``mrs_at``: surname ->
     positions in ``text`` of "Miss S" / "Mrs. Y" (and the other titles of their kinds)."""
-    found: dict[str, set] = {}
+    found: dict[str, dict] = {}         # Y -> {given name: sentences of her courtship}
     for given in sorted(aliases.by_given):
         maiden = aliases.surname_of(given)
         misses = miss_at.get(maiden or "", [])
@@ -394,12 +395,20 @@ def married_names(aliases: BookAliases, text: str, miss_at: dict, mrs_at: dict) 
                 together.update(y for y, w in words.items() if w.search(sentence))
         ranked = together.most_common(2)
         if ranked and ranked[0][1] >= COURTSHIP_MIN and (len(ranked) == 1 or ranked[0][1] >= COURTSHIP_LEAD * ranked[1][1]):
-            found.setdefault(ranked[0][0], set()).add(given)
+            found.setdefault(ranked[0][0], {})[given] = ranked[0][1]
     married = {}
-    for y, gs in found.items():
-        first = max(sorted(gs), key=lambda g: sum(aliases.by_given[g].values()))
-        if all(g == first or aliases.one_person_names(g, first) for g in gs):
+    for y, claims in found.items():
+        first = max(sorted(claims), key=lambda g: sum(aliases.by_given[g].values()))
+        others = [g for g in claims if g != first and not aliases.one_person_names(g, first)]
+        if not others:
             married[y] = first          # "Amelia" and "Emmy", one woman's names
+            continue
+        # two women: the one whose courtship names him far more often (Amelia and Osborne 36
+        # sentences, Rebecca and Osborne 11: read, seed 20261156), else neither
+        best = max(sorted(claims), key=lambda g: claims[g])
+        if all(g == best or aliases.one_person_names(g, best) or claims[best] >= COURTSHIP_LEAD * claims[g]
+               for g in claims):
+            married[y] = best
     return married
 
 

@@ -378,6 +378,7 @@ class Person:
     mentions: list[NameMention] = field(default_factory=list)
     given: frozenset[str] = frozenset()      # the given names among them ("lucilla", "jos")
     expanded: frozenset[str] = frozenset()   # key_tokens and the surnames the book ties to the given names
+    husband: frozenset[str] = frozenset()    # a husband's given name in her name ("Mrs. George Osborne")
 
 
 # Titles of the unmarried and of children: "Miss Marjoribanks" is a daughter of the house and goes
@@ -386,6 +387,18 @@ class Person:
 MISS_TITLES = frozenset({"miss", "mlle", "mademoiselle", "master", "signorina", "senorita", "señorita",
                          "fraulein", "fräulein"})
 JOIN, APART, AMBIGUOUS = "join", "apart", "ambiguous"
+
+
+def husband_given(key_tokens: tuple[str, ...], gender: str, title: str) -> frozenset[str]:
+    """The husband's given name in a wife's name: a married woman's title before a full name
+    whose given name is a man's ("Mrs. George Osborne", "Mrs. John Knightley", "Mrs. Rawdon
+    Crawley"). It tells her apart from another wife of the family ("Mrs. Bute Crawley") but is
+    no name of hers: a bare "George" beside her is her husband (read, seed 20261156: "George" and
+    "Mrs. George Osborne" were one woman of a window)."""
+    if (len(key_tokens) < 2 or gender != FEMININE or not title or title_gender(title) != FEMININE
+            or _title_key(title) in MISS_TITLES or guess(key_tokens[0].title())[0] != MASCULINE):
+        return frozenset()
+    return frozenset(key_tokens[:1])
 
 
 def _given_forms(key_tokens: tuple[str, ...], is_titled: bool, aliases) -> set[str]:
@@ -455,14 +468,15 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
     the book ties to one of the person's given names ("Miss Marjoribanks" beside "Lucilla"). A titled surname alone that
     fits a person with a given name goes through :func:`_title_decision` (not a title before a
     given name: "Mr. Joseph" beside "Jos")."""
-    if toks <= p.key_tokens:
+    own = p.key_tokens - p.husband      # "George" is not a name of Mrs. George Osborne's
+    if toks <= own:
         tier = 0
     elif aliases is None:
         return None
     else:
         tier = 0
         for t in toks:
-            if t in p.key_tokens or any(aliases.one_person_names(t, u) for u in p.given):
+            if t in own or any(aliases.one_person_names(t, u) for u in p.given):
                 continue
             if t not in p.expanded:
                 return None
@@ -515,11 +529,14 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
     forms: dict[tuple[tuple[str, ...], str, bool], list[NameMention]] = {}
     for m in mentions:
         forms.setdefault((m.key_tokens, m.gender, bool(m.title)), []).append(m)
-    given = {k: frozenset(_given_forms(k[0], k[2], aliases)) for k in forms}
-    expanded = {k: frozenset(k[0]) | ({s for g in given[k] if (s := _book_surname(aliases, g))}
-                                      | _married_surnames(aliases, given[k], k[1]) if aliases is not None
-                                      else frozenset()) for k in forms}
-    order = sorted(forms, key=lambda k: (-len(k[0]), -len(expanded[k]), not k[2], k[1] == UNGENDERED,
+    husband = {k: husband_given(k[0], k[1], forms[k][0].title) for k in forms}
+    given = {k: frozenset(_given_forms(k[0], k[2], aliases)) - husband[k] for k in forms}
+    expanded = {k: frozenset(k[0]) - husband[k] | ({s for g in given[k] if (s := _book_surname(aliases, g))}
+                                                   | _married_surnames(aliases, given[k], k[1]) if aliases is not None
+                                                   else frozenset()) for k in forms}
+    # a wife's name counts as her titled surname ("Mrs. George Osborne" as "Mrs. Osborne")
+    fit_key = {k: tuple(w for w in k[0] if w not in husband[k]) for k in forms}
+    order = sorted(forms, key=lambda k: (-len(fit_key[k]), -len(expanded[k]), not k[2], k[1] == UNGENDERED,
                                          min(x.start for x in forms[k])))
     persons: list[Person] = []
     titled: list[bool] = []
@@ -533,7 +550,9 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
         for i, p in enumerate(persons):
             if not (gender == p.gender or gender == UNGENDERED or (not is_titled and titled[i] and weak)):
                 continue
-            how = _fit(toks, key_tokens, is_titled, ms, gender, p, aliases, given[key])
+            if husband[key] and p.husband and husband[key] != p.husband:
+                continue                    # "Mrs. Rawdon Crawley" is not "Mrs. Bute Crawley"
+            how = _fit(frozenset(fit_key[key]), fit_key[key], is_titled, ms, gender, p, aliases, given[key])
             if how is not None and how[1] != APART:
                 fits.append((how[0], i, how[1]))
         if fits:
@@ -547,8 +566,10 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
             p.key_tokens = p.key_tokens | toks
             p.given = p.given | given[key]
             p.expanded = p.expanded | expanded[key]
+            p.husband = p.husband | husband[key]
         else:
-            persons.append(Person(" ".join(ms[0].name.split()), gender, toks, list(ms), given[key], expanded[key]))
+            persons.append(Person(" ".join(ms[0].name.split()), gender, toks, list(ms), given[key], expanded[key],
+                                  husband[key]))
             titled.append(is_titled)
     for p in persons:
         p.mentions.sort(key=lambda m: m.start)

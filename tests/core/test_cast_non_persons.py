@@ -558,8 +558,15 @@ def test_an_unnamed_baronet_is_a_rank_no_swap_flips(nlp):
 @pytest.mark.parametrize("text,word,found", [
     # a sentence-opening adverb the NER glued to the name after it
     ("Helen thought so. Whereupon Bo turned her back to Riggs.", "Whereupon Bo", ["Bo"]),
+    # ... at a paragraph's start: the paragraph's space token belongs to the sentence before
+    # (read, seed 20261156: "Whereupon Bo" was a man of the window beside Bo)
+    ("Helen thought so.\n\nWhereupon Bo turned her back to Riggs.", "Whereupon Bo", ["Bo"]),
+    ('Helen thought so.\n\n"Whereupon Bo turned her back to Riggs."', "Whereupon Bo", ["Bo"]),
     # a given name before it stays
     ("Helen thought so. Jane Bo turned her back to Riggs.", "Jane Bo", ["Jane Bo"]),
+    ("Helen thought so.\n\nJane Bo turned her back to Riggs.", "Jane Bo", ["Jane Bo"]),
+    # mid-sentence it is no opening word
+    ("Helen thought so, and Whereupon Bo turned her back to Riggs.", "Whereupon Bo", ["Whereupon Bo"]),
 ])
 def test_a_sentence_opening_word_glued_to_a_name_is_dropped(nlp, text, word, found):
     book = ("Whereupon they left. Whereupon it rained. Whereupon she smiled. Bo said yes. Then Bo went home. "

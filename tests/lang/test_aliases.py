@@ -436,6 +436,19 @@ def test_a_married_name_is_not_read_without_the_evidence(book):
     assert "casaubon" not in book_aliases(book).married
 
 
+def test_two_women_courted_by_one_man_the_far_more_courted_takes_his_name():
+    """Read, seed 20261156: Vanity Fair's Rebecca is named beside Osborne in 11 sentences before
+    "Miss Sharp" stops, Amelia in 36: "Mrs. Osborne" is Amelia's name (no longer neither's)."""
+    rosamond = ("Miss Vincy laughed. Rosamond Vincy was there. Rosamond spoke to Mr. Casaubon. " + FILLER) * 4 \
+        + ("Miss Vincy laughed. Rosamond Vincy was there. Rosamond spoke to Celia. " + FILLER) * 12
+    book = COURTSHIP + rosamond + MARRIED + ("Rosamond sat down. " + FILLER) * 20
+    assert book_aliases(book).married == {"casaubon": "dorothea"}
+    # half as often is not far enough: neither
+    rosamond = rosamond.replace("Celia", "Mr. Casaubon", 5)
+    book = COURTSHIP + rosamond + MARRIED + ("Rosamond sat down. " + FILLER) * 20
+    assert "casaubon" not in book_aliases(book).married
+
+
 def test_dorothea_and_mrs_casaubon_are_one_woman_in_a_window():
     text = "Dorothea looked at Mr. Brooke, and Mrs. Casaubon then told Celia that Mr. Casaubon had come."
     forms = ["Dorothea", "Mr. Brooke", "Mrs. Casaubon", "Celia", "Mr. Casaubon"]
@@ -443,6 +456,33 @@ def test_dorothea_and_mrs_casaubon_are_one_woman_in_a_window():
     assert ok and ["Dorothea", "Mrs. Casaubon"] in got and ["Mr. Casaubon"] in got
     got, ok, _ = grouped(text, forms, COURTSHIP + MARRIED.replace("Dorothea sat", "She sat"))
     assert ["Dorothea"] in got and ["Mrs. Casaubon"] in got       # no married name: two women, as before
+
+
+# read, seed 20261156: a wife named by her husband's name
+@pytest.mark.parametrize("book", [None, COURTSHIP + MARRIED])
+def test_a_husbands_given_name_in_a_wifes_name_is_not_hers(book):
+    text = "George Casaubon came in, and Mrs. George Casaubon sat down by George."
+    got, ok, persons = grouped(text, ["George Casaubon", "Mrs. George Casaubon", "George"], book)
+    assert ok and sorted(got) == [["George", "George Casaubon"], ["Mrs. George Casaubon"]]
+    assert {p.gender for p in persons} == {M, F}
+
+
+def test_two_wives_of_one_family_stay_apart():
+    text = "Mrs. Rawdon Crawley smiled at Mrs. Bute Crawley, and Mrs. Rawdon Crawley went out."
+    got, ok, _ = grouped(text, ["Mrs. Rawdon Crawley", "Mrs. Bute Crawley"])
+    assert ok and sorted(got) == [["Mrs. Bute Crawley"], ["Mrs. Rawdon Crawley"]]
+
+
+def test_a_wife_named_by_her_husbands_name_is_the_married_woman():
+    text = "Dorothea looked at Mr. Brooke, and Mrs. Edward Casaubon then told Celia that Mr. Casaubon had come."
+    got, ok, _ = grouped(text, ["Dorothea", "Mr. Brooke", "Mrs. Edward Casaubon", "Celia", "Mr. Casaubon"],
+                         COURTSHIP + MARRIED)
+    assert ok and ["Dorothea", "Mrs. Edward Casaubon"] in got
+    # a woman's given name is hers: "Mrs. Amelia Casaubon" is no wife's name of this kind
+    from pipeline.lang.names import husband_given
+    assert husband_given(("amelia", "casaubon"), F, "Mrs.") == frozenset()
+    assert husband_given(("george", "casaubon"), F, "Miss") == frozenset()
+    assert husband_given(("george", "casaubon"), F, "Mrs.") == {"george"}
 
 
 def test_a_bare_married_surname_beside_her_given_name_is_ambiguous():

@@ -396,6 +396,10 @@ DOUBLE_OBJECT_FORMS = _forms_of(DITRANSITIVE_LEMMAS | {"wish", "show", "pay", "a
 FAREWELLS = frozenset({"adieu", "adieus", "farewell", "welcome", "good-bye", "goodbye", "good-night",
                        "goodnight", "good-morning", "good", "joy"})
 BID_FORMS = _forms_of({"bid", "wish"}) | {"bade", "bidden"}
+# verbs that take an object and its state ("had made her fat", "left her cold"): a word after
+# "her" that the parser reads as a noun yet makes the verb's clausal complement is that state
+SMALL_CLAUSE_FORMS = _forms_of({"make", "render", "leave", "keep", "get", "drive", "turn"}) \
+    | {"made", "left", "kept", "got", "gotten", "drove", "driven"}
 # words in -ing that after "her" are things she has, not what she is doing ("laying her knitting
 # down" -> "his knitting"; read, seed 20261146: "laying him knitting down")
 ING_NOUNS = frozenset("""knitting sewing netting stocking stockings wedding pudding earring earrings clothing
@@ -475,6 +479,9 @@ def pronoun_case(doc) -> int:
     * "her" before a word tagged an adjective that the parser makes the verb's object ("touched
       her lute with ..."): a determiner, the word a noun ("set her free", "made her happy": the
       adjective a complement, "her" stays an object);
+    * "her" between a verb of making and a word the parser tags a noun but makes the verb's
+      clausal complement ("had made her fat and blousy"): an object, the word her state ("made
+      her fortune", the noun the verb's object, keeps the determiner);
     * "her" before a thing in -ing ("laying her knitting down", "her wedding"): a determiner;
     * "her" before "every" ("thrilled her every nerve", "at her every word"): a determiner, not
       after a verb of giving ("wished her every happiness") nor before a time ("saw her every day");
@@ -523,6 +530,11 @@ def pronoun_case(doc) -> int:
                 and nxt.head == tok.head:
             tag, dep = "PRP$", "poss"       # "touched her lute": an "adjective" the parser makes the
             #                                 verb's object is a noun (read, seed 20261147)
+        elif low == "her" and tok.tag_ == "PRP$" and prev is not None and prev.lower_ in SMALL_CLAUSE_FORMS \
+                and nxt is not None and tok.head == nxt and nxt.tag_ == "NN" and nxt.dep_ in ("ccomp", "xcomp", "oprd") \
+                and nxt.head == prev:
+            tag, dep = "PRP", "nsubj"       # "had made her fat and blousy" -> "him fat", not "his fat"
+            #                                 (read, seed 20261153: a noun as a clause is her state)
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and nxt is not None and nxt.lower_ == "every":

@@ -192,6 +192,12 @@ def test_flip_of_flip_has_the_original_gender():
     ("He set her free.", "her", 0, "him"),
     ("She kept her ready for the journey.", "her", 0, "him"),
     ("He made her happy.", "her", 0, "him"),
+    # a noun as the state of a verb of making (read, seed 20261153: "had made her fat" -> "his fat")
+    ("Advancing years and the bearing of many children had made her fat and blousy.", "her", 0, "him"),
+    ("The years had made her fat.", "her", 0, "him"),
+    ("She had made her fortune in the city.", "her", 0, "his"),
+    ("He made her way easier.", "her", 0, "his"),
+    ("They left her money to the church.", "her", 0, "his"),
     # a farewell bidden: "her" the one spoken to (the pool's scan of seed 20261147's code)
     ("I will at least write and bid her adieu; I will.", "her", 0, "him"),
     ("He bade her farewell.", "her", 0, "him"),

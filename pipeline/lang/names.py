@@ -452,6 +452,21 @@ def _married_surnames(aliases, given, gender: str) -> frozenset[str]:
     return frozenset(y for y, g in married.items() if g in given)
 
 
+# full names "<given> <surname>" the book writes before a bare surname beside that given name may
+# be the person although the surname is not the one the book ties to it (two Charleses)
+WRITTEN_WITH_MIN = 2
+
+
+def _written_with(aliases, given: frozenset[str], surname: str) -> bool:
+    """The book writes one of the given names ``given`` with ``surname`` in at least
+    ``WRITTEN_WITH_MIN`` full names (*Persuasion*: "Charles Hayter" 33, "Charles Musgrove" 14):
+    a bare "Musgrove" beside "Charles" may be him (ninth session: full made such a window,
+    "Musgrove, take care of the others ... Charles attending to his wife", one man as two, and
+    prune did not, so the two disagreed on Austen)."""
+    by_given = getattr(aliases, "by_given", None) or {}
+    return any(by_given.get(g, {}).get(surname, 0) >= WRITTEN_WITH_MIN for g in given)
+
+
 def _formal_given(aliases, given: str) -> str:
     """The given name whose full names tie it to its surname (the formal name of a pet form)."""
     if aliases.surname_of(given):
@@ -479,6 +494,9 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
             if t in own or any(aliases.one_person_names(t, u) for u in p.given):
                 continue
             if t not in p.expanded:
+                if not is_titled and len(key_tokens) == 1 and _written_with(aliases, p.given, t):
+                    return (1, AMBIGUOUS)   # "Musgrove" beside "Charles", whom the book calls
+                    #                         Charles Hayter more often: perhaps him
                 return None
             tier = 1
     if tier == 1 and not is_titled and len(key_tokens) == 1:

@@ -70,6 +70,9 @@ PRONOUN_SHARE = 0.75
 APPOSITION_WEIGHT = 3
 LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
 PERSON_MIN = 2          # person uses that make a form a person wherever it stands
+# a first name gender-guesser knows that the book writes in lower case this often ("tea": The
+# Story Girl's "Mexican Tea") may be vetoed by the model like a word no name list knows
+KNOWN_NAME_LOWER_MIN = 10
 SUBJECT_REACH = 4       # words before the name run: a subject near the sentence start
 PRONOUN_REACH = 80      # characters after the name run
 STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
@@ -448,11 +451,12 @@ class BookEvidence:
         """The learned decision holds the single untitled word ``form``, which NER took for a
         person, no person: its person probability is below the model's ``veto`` threshold, the
         book does not show it to be a person by the rules, no override names it and
-        gender-guesser knows no such first name (0 or no model: never)."""
+        gender-guesser knows no such first name, or the book writes it in lower case at least
+        ``KNOWN_NAME_LOWER_MIN`` times (0 or no model: never)."""
         if self.model is None or not self.text_rules or form in self.overrides:
             return False
         t = self.model.model.thresholds.get("veto", 0)
-        if not t or guess(form)[0] != UNGENDERED:
+        if not t or (guess(form)[0] != UNGENDERED and self.lower[form.lower()] < KNOWN_NAME_LOWER_MIN):
             return False
         if self._person_uses(form, self.forms.get(form) or FormEvidence()) >= PERSON_MIN:
             return False
@@ -654,4 +658,7 @@ def mark_genders(word: str, evidence: BookEvidence | None) -> set[str]:
         if strong:
             out.add(strong[0])
         out.update(evidence.override_genders(word))
+        ev = evidence.forms.get(word)
+        if ev is not None and ev.titled[MASCULINE] and ev.titled[FEMININE]:
+            out.add(MASCULINE)          # a family's bare surname is its head's (core.cast._family_surname)
     return out

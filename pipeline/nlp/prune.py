@@ -137,7 +137,7 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
     take a gender from the book or a researcher's override: every such gender is marked).
     ``arrays``: the Doc's :class:`pipeline.lang.doc_arrays.DocArrays` when the caller has them."""
     from pipeline.lang.book_evidence import mark_genders
-    from pipeline.lang.names import NAME_PARTICLES, title_gender
+    from pipeline.lang.names import NAME_PARTICLES, profession_title, title_gender
 
     a = _arrays(doc, arrays)
     texts, punct, upper, space_after = a.texts, a.punct, a.upper, a.space_after
@@ -149,20 +149,26 @@ def name_marks(doc, sent_of: list[int] | None = None, evidence=None,
     for i in capitals:
         text = texts[i]
         gender = title_gender(text)
-        first = i + 1 if gender else i
-        if gender and first < n and texts[first] == "." and not space_after[i]:
+        # a title of the professions takes the period's convention, a man, unless the book
+        # says otherwise (core.cast.gender_from_book: "busy Dr. Bangs did his best")
+        profession = not gender and profession_title(text)
+        titled = bool(gender) or profession
+        first = i + 1 if titled else i
+        if titled and first < n and texts[first] == "." and not space_after[i]:
             first += 1                      # "MRS" "." "WESTON": the period belongs to the title
-        if gender and first + 1 < n and texts[first] in ("--", "\u2014") and upper[first + 1] \
+        if titled and first + 1 < n and texts[first] in ("--", "\u2014") and upper[first + 1] \
                 and not space_after[first - 1] and not space_after[first]:
             first += 1                      # "Mr." "--" "Knightley": a pause inside the name
         key_start = first
-        if gender:
+        if titled:
             while first < n and texts[first] in NAME_PARTICLES:
                 first += 1                  # "Mr. van der Luyden": the particles are the name's
             if first == n or not upper[first]:
                 first = key_start
         if gender:
             genders = {gender}
+        elif profession:
+            genders = {MASCULINE} | (mark_genders(texts[first], evidence) if first < n and upper[first] else set())
         else:
             genders = genders_of.get(text)
             if genders is None:

@@ -117,6 +117,19 @@ def test_the_veto_drops_only_unknown_words_the_book_does_not_show_as_persons():
     assert not ev.model_rejects("Latitude")
 
 
+def test_the_veto_drops_a_known_first_name_the_book_writes_as_a_common_word():
+    """The Story Girl: "Mexican Tea" (a herb; gender-guesser's woman "Tea") was a woman of a
+    window; the book writes "tea" in lower case 18 times."""
+    book = "They took Mexican Tea. " * 3 + "We had tea at five. " * 10 + "Mary came in. Mary sang. "
+    ev = book_evidence(book, model=None)
+    ev.model = pm.BookScores(_sure_not(0.2), ev)
+    assert ev.model_rejects("Tea")
+    assert not ev.model_rejects("Mary")             # a name, no common word
+    ev = book_evidence(book.replace("We had tea at five. " * 10, "We had tea at five. " * 3), model=None)
+    ev.model = pm.BookScores(_sure_not(0.2), ev)
+    assert not ev.model_rejects("Tea")              # written in lower case too seldom to tell
+
+
 def test_a_command_without_its_model_file_stops_with_one_line_naming_the_training_command(
         tmp_path, monkeypatch, capsys, root):
     from pipeline.cli import main

@@ -193,3 +193,25 @@ def test_a_name_may_take_its_variants_gender_in_the_first_condition(nlp):
     assert any(she in toks for _, _, toks in regions)
     alone = nlp.make_doc(text.replace("Madame Montoni smiled.", "Nobody smiled."))
     assert not any(she in toks for _, _, toks in prune.promising_regions(alone, prune.name_marks(alone, evidence=evidence)))
+
+
+def test_a_name_after_a_title_of_the_professions_is_marked_a_man(nlp):
+    """Little Women: "busy Dr. Bangs did his best" made a window in full and none in prune (the
+    cast gives a professions' title the period's convention, a man; pass 0 marked nothing). A
+    superset of the genders: the convention and the name's own."""
+    doc = nlp.make_doc("Hannah had her way, and busy Dr. Bangs did his best.")
+    assert any(k == ("bangs",) and g == "masculine" for _, k, g in prune.name_marks(doc))
+    doc = nlp.make_doc("Dr. Mary Walker came.")
+    genders = {g for _, k, g in prune.name_marks(doc) if k == ("mary", "walker")}
+    assert genders == {"masculine", "feminine"}
+    assert not any(k == ("the",) for _, k, _ in prune.name_marks(nlp.make_doc("Ask the Doctor.")))
+
+
+def test_a_family_surname_the_book_titles_both_ways_is_marked_a_man(nlp):
+    """Jo's Boys: the cast gives a bare "Bhaer" the family head's gender (core.cast._family_surname)
+    where the book writes "Mr. Bhaer" and "Mrs. Bhaer"; pass 0 must mark it so too."""
+    from pipeline.lang.book_evidence import book_evidence, mark_genders
+
+    book = "Mr. Bhaer came. Mrs. Bhaer smiled. Mr. Bhaer sat. Mrs. Bhaer sang. " * 2
+    assert "masculine" in mark_genders("Bhaer", book_evidence(book, "b"))
+    assert "masculine" not in mark_genders("Bhaer", book_evidence("Mrs. Bhaer smiled. Mrs. Bhaer sang. " * 2, "b"))

@@ -478,7 +478,7 @@ def _ev(forms: dict, form: str) -> FormEvidence:
 _TITLED = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+({_WORD}(?:\s+{_WORD})?)")
 # titles written with a final period; any other word before a period ends a sentence:
 # "... said the Duchess. Newland turned" gives Newland no title
-ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mssrs".split())
+ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mons Mssrs".split())
 _TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+$")
 
 

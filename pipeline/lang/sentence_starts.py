@@ -19,8 +19,8 @@ _ENDS_SENTENCE = re.compile(r"[.!?…][\"'”’)\]_]*$")
 _LAST_WORD_OF = re.compile(r"([A-Za-z]+)\.$")
 _LAST_ALPHA = re.compile(r"[A-Za-z]+$")
 # titles written abbreviated, before a name (a period after "Sir" or "Lady" may end a sentence)
-ABBREVIATED_TITLES = frozenset("""mr mrs ms messrs mssrs mme mlle m dr st ste rev revd prof capt col gen lieut lt
-sgt maj hon gov esq fr sr jr""".split())
+ABBREVIATED_TITLES = frozenset("""mr mrs ms messrs mssrs mme mlle m mons dr st ste rev revd prof capt col gen lieut lt
+sgt maj hon gov esq fr sr jr""".split())     # "Mons." Monsieur (Udolpho: "to Mons." | "Bonnac;")
 
 
 def abbreviation(word: str) -> bool:

@@ -1020,7 +1020,12 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
         evidence = doc.user_data.get(EVIDENCE_KEY)
     out = []
     for m in base_mentions(doc):
+        start = m.token_start
         m = _without_leading_place(doc, m, evidence)
+        if dropped is not None and m.token_start > start:
+            # the word cut off ("Moscow Pierre", "Whereupon Bo") is a place or a sentence's
+            # opening word, no fifth person of the window
+            dropped.update(range(start, m.token_start))
         why = not_a_person(doc, m, evidence)
         if why:
             if rejected is not None:

@@ -697,3 +697,19 @@ def test_a_name_the_book_writes_only_in_capitals_is_a_role(nlp, book, alluded):
 ])
 def test_an_owners_animal_named_after_a_comma_is_an_animal(book, animal):
     assert book_evidence(book, "b").is_animal("Pilot") is animal
+
+
+@pytest.mark.parametrize("text,word,cut", [
+    ("Helen thought so. Whereupon Bo turned her back to Riggs.", "Whereupon Bo", ["Whereupon"]),
+    ("Helen thought so. Jane Bo turned her back to Riggs.", "Jane Bo", []),
+])
+def test_the_word_cut_off_a_name_is_no_fifth_person(nlp, text, word, cut):
+    """The opening word cut off a PERSON entity is handed back with the entities found to be no
+    person, so the window rules do not count it as a PERSON word outside the four persons
+    ("Whereupon Bo", "Old Sedley": windows refused for the word just cut off, ninth session)."""
+    book = ("Whereupon they left. Whereupon it rained. Whereupon she smiled. Bo said yes. Then Bo went home. "
+            "Jane Bo came. The house was quiet. ") * 2
+    doc = person_doc(nlp, text, word)
+    dropped: set[int] = set()
+    doc_mentions(doc, book_evidence(book, "b"), dropped=dropped)
+    assert [doc[i].text for i in sorted(dropped)] == cut

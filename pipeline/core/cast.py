@@ -940,7 +940,12 @@ def _family_surname(m: NameMention, words: list[str], evidence: BookEvidence) ->
         return None
     if not (ev.titled[MASCULINE] and ev.titled[FEMININE]):
         return None
+    if ev.titled[MASCULINE] < FAMILY_HEAD_SHARE * ev.titled[FEMININE]:
+        return None                     # one "Mr. Sharp" against 147 "Miss Sharp": her name
     return MASCULINE, "book:family head"
+
+
+FAMILY_HEAD_SHARE = 0.1     # masculine titles per feminine one below which a surname is no family head's
 
 
 def _pet_of(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:

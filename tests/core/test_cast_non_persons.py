@@ -270,6 +270,17 @@ def test_a_family_surname_titled_both_ways_is_the_heads(nlp, book, gender):
     assert m is not None and m.gender == gender, m
 
 
+@pytest.mark.parametrize("men,head", [(1, False), (3, True)])
+def test_one_mr_against_a_dozen_miss_is_no_family_head(nlp, men, head):
+    """Read, seed 20261159: one "Mr. Sharp" (her father) against 147 "Miss Sharp" made Becky's
+    bare "Sharp" a man by the family-head rule; the masculine titles must be a tenth of the
+    feminine ones (``FAMILY_HEAD_SHARE``)."""
+    book = ("Miss Sharp smiled. Miss Sharp came in. Miss Sharp sat down. " * 4
+            + "Mr. Sharp had died. The house was quiet. " * men)
+    m = mention(person_doc(nlp, "Sharp asked about the garden.", "Sharp"), book_evidence(book, "b"))
+    assert m is not None and (m.gender_source == "book:family head") is head, m
+
+
 BOOK_GOOD = ("Captain Good said yes. Captain Good smiled at Sir Henry. Alphonse said no. Alphonse cried. "
              "The house was quiet and the garden was long. ") * 3
 

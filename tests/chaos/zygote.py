@@ -32,6 +32,11 @@ import sys
 import time
 from pathlib import Path
 
+# pyarrow's default allocator, jemalloc, runs a background thread; a fork taken while it holds its
+# mutex leaves the child waiting on it forever (seen: a forked `cda` run hung in futex_wait until
+# the 300 s hang guard). The system allocator has no such thread. Set before pyarrow is imported.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
+
 ROOT = Path(__file__).resolve().parents[2]
 WARM = ("pipeline.cli", "spacy", "pyarrow.parquet", "pyarrow.dataset", "pandas", "scipy.stats", "datasets")
 

@@ -65,6 +65,8 @@ def real_start(doc, i: int) -> bool:
 # "THE MARRIAGE OF FIGARO."): no sentence of the story (read, seed 20261144)
 _CAPITALS_LINE = r"[A-Z][A-Z'’\-]+(?:[ .]+[A-Z][A-Z'’\-]*){0,7}\.?"
 _CAPITALS_LINE_RE = re.compile(_CAPITALS_LINE)
+# a character no line of capitals has
+_NOT_CAPITALS = re.compile(r"[^A-Z'’\-. ]")
 # a heading standing as a paragraph of its own: "CHAPTER LIV", "Book Eighth", "BOOK II.", "I",
 # "XIV.", "12", "BEATTIE"
 _HEADING = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
@@ -85,8 +87,11 @@ def heading(doc, start: int, end: int) -> bool:
         return False
     before = start == 0 or "\n" in doc[start - 1].text_with_ws
     after = end >= len(doc) or "\n" in doc[end - 1].whitespace_ or doc[end].is_space and "\n" in doc[end].text
+    text = doc[start:end].text
     if before and after:
-        return bool(_HEADING.match(doc[start:end].text.strip()))
+        return bool(_HEADING.match(text.strip()))
+    if _NOT_CAPITALS.search(text):
+        return False                    # its line can be no line of capitals: no need to read it
     # the parser cut a line of capitals ("MRS." | "GREY GIVES A DINNER", a chapter's title):
     # every piece of it is the heading (read, seed 20261152)
     lo, hi = start, end

@@ -330,6 +330,19 @@ def test_a_titled_surname_named_beside_the_given_name_is_another_person():
     assert miss.together[("miss", "marjoribanks", "lucilla")] == 0
 
 
+def test_a_sentence_wrapped_over_lines_is_read_whole():
+    """A book's sentences run over its lines' ends: "Mr. Laurence came in\nwith Laurie" names
+    the two together as a one-line sentence does; a blank line ends a sentence, so two
+    paragraphs never count as one sentence."""
+    from pipeline.lang.aliases import TOGETHER_MIN, book_aliases
+
+    names = "Laurie Laurence laughed. James Laurence was old. Mr. Theodore Laurence smiled. "
+    wrapped = "Mr. Laurence came in, slowly,\nwith Laurie, who smiled.\n"
+    assert book_aliases(names + wrapped * TOGETHER_MIN).together[("mr", "laurence", "laurie")] == TOGETHER_MIN
+    apart = "Mr. Laurence came in, slowly,\n\nwith Laurie, who smiled.\n"
+    assert book_aliases(names + apart * TOGETHER_MIN).together[("mr", "laurence", "laurie")] == 0
+
+
 FRANCIS = "Francis Troy came in. Francis Troy sat down. Mr. Troy smiled. "
 
 

@@ -236,6 +236,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "named-thing"            # "in regard to Christian Science" (reads of seeds 20261142, 20261147)
     if len(words) == 2 and not m.title and _place_run(words, evidence) and not _speech_next(doc, m):
         return "place-in-book"          # "He belonged to Gopher Prairie" (read, seed 20261152)
+    if _after_a_place_owner(doc, m, words, evidence):
+        return "place-in-book"          # "the heir of Queen's Crawley": the NER took only "Crawley" (read, seed 20261159)
     if len(words) == 2 and words[0] in FOREIGN_ARTICLES and not m.title and evidence is not None \
             and evidence.is_place(words[1]) and not _speech_next(doc, m):
         return "place-in-book"          # "as they passed towards La Vallee" (read, seed 20261147)
@@ -810,6 +812,24 @@ def _place_run(words: list[str], evidence: BookEvidence | None) -> bool:
     if guess(words[0])[0] != UNGENDERED or _given_in_book(words[0], evidence):
         return False
     return not any(_titled_in_book(evidence, w) for w in words)
+
+
+def _after_a_place_owner(doc, m: NameMention, words: list[str], evidence: BookEvidence | None) -> bool:
+    """An untitled one-word mention after a possessive ("the heir of Queen's Crawley", where
+    the NER took only "Crawley"), when the book writes the owner, the possessive and the word
+    after a place preposition at least ``PLACE_MIN`` times ("at Queen's Crawley", "King's
+    Lynn") and the owner is nobody in the book (no person it shows, no given name of its full
+    names, no titled name): a place named with a possessive, not a person ("Amelia's George"
+    stays a person: Amelia is one)."""
+    if evidence is None or not evidence.text_rules or m.title or len(words) != 1 or m.token_start < 2:
+        return False
+    mark, owner = doc[m.token_start - 1], doc[m.token_start - 2]
+    if mark.text not in POSSESSIVE or not (owner.text[:1].isupper() and owner.is_alpha):
+        return False
+    if getattr(evidence, "place_runs", Counter())[f"{owner.text}{mark.text} {words[0]}"] < PLACE_MIN:
+        return False
+    return not (evidence.is_person(owner.text) or _given_in_book(owner.text, evidence)
+                or _titled_in_book(evidence, owner.text))
 
 
 def _given_in_book(word: str, evidence: BookEvidence | None) -> bool:

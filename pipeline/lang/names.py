@@ -512,10 +512,23 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
         if others:
             decisions = {_title_decision(ms[0].title, key_tokens[0], g, gender if gender != UNGENDERED else p.gender,
                                          aliases) for g in others}
+            if APART in decisions and _written_titled(p, ms[0].title, key_tokens[0]):
+                return (tier, AMBIGUOUS)    # "Mrs. Crawley" beside "Mrs. Bute Crawley": her, or another wife
             for d in (AMBIGUOUS, APART):
                 if d in decisions:
                     return (tier, d)
     return tier, JOIN
+
+
+def _written_titled(p: Person, title: str, surname: str) -> bool:
+    """Person ``p`` is named in the window with ``title`` before a full name ending in
+    ``surname`` ("Mrs. Bute Crawley" for "Mrs." and "Crawley"): the text writes that title
+    before that full name, whatever the book's alias table (which counts only full names whose
+    first word is a known given name: "Bute" is none) says, so the titled surname alone may be
+    that person and is no other person for sure (read, seed 20261159)."""
+    key = _title_key(title)
+    return any(m.title and _title_key(m.title) == key and len(m.key_tokens) > 1 and m.key_tokens[-1] == surname
+               for m in p.mentions)
 
 
 def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Person], bool]:

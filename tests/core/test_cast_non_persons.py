@@ -670,6 +670,25 @@ def test_two_words_the_book_writes_after_a_place_preposition_are_a_place(nlp, bo
     assert mention(doc) is not None             # no book: a short text's silence proves nothing
 
 
+# read, seed 20261159: a place named with a possessive ("Queen's Crawley", the family's estate),
+# of which the NER took only the family's name
+CRAWLEY = "\"Yes,\" said Crawley. Mr. Crawley smiled. \"No,\" said Crawley. Mr. Crawley came. "
+
+
+@pytest.mark.parametrize("book,person", [
+    ("They lived at Queen's Crawley. Life at Queen's Crawley was slow. " + CRAWLEY, False),
+    # written once after a place preposition: not enough
+    ("They lived at Queen's Crawley. " + CRAWLEY, True),
+    # the owner is a person of the book: "Pitt's Crawley" is a man of Pitt's
+    ("They lived at Pitt's Crawley. Life at Pitt's Crawley was slow. \"No,\" said Pitt. \"Yes,\" said Pitt. " + CRAWLEY, True),
+])
+def test_a_name_after_a_place_owner_the_book_goes_to_is_a_place(nlp, book, person):
+    owner = "Pitt" if "said Pitt" in book else "Queen"
+    doc = person_doc(nlp, f"He was the heir of {owner}'s Crawley, and he knew it.", "Crawley")
+    assert (mention(doc, book_evidence(book, "b")) is not None) is person
+    assert mention(doc) is not None             # no book: nothing shows the place
+
+
 # read, seed 20261152: a surname the place list also knows ("Milton", a town)
 @pytest.mark.parametrize("book,person", [
     (FILLER + "She could have been patient with John Milton. She read John Milton at night. ", True),

@@ -529,3 +529,25 @@ def test_the_cast_joins_a_married_name_to_her_given_name():
                                                        ("Mr. Casaubon",)]
     _, cast = cast_rows("b", [dict(r) for r in recs], book_aliases(COURTSHIP + MARRIED.replace("Dorothea sat", "She sat")))
     assert ("Mrs. Casaubon",) in {tuple(c["forms"]) for c in cast}
+
+
+# read, seed 20261159: a wife named with her husband's given name, which no name list knows
+BUTE = ("Mrs. Bute Crawley came in. Mrs. Bute said no. Mrs. Bute was cross. Rose Crawley smiled. "
+        "Jane Crawley sang. Mrs. Crawley laughed. ") * 2
+
+
+def test_mrs_crawley_beside_mrs_bute_crawley_is_ambiguous():
+    """"Mrs. Crawley" beside "Mrs. Bute Crawley" (the window itself writes the title before
+    the full name) may be her or another wife of the family: the window is refused, never
+    two women."""
+    _, ok, _ = grouped("Mrs. Bute Crawley sat down. Then Mrs. Crawley rose.",
+                       ["Mrs. Bute Crawley", "Mrs. Crawley"], book=BUTE)
+    assert not ok
+
+
+def test_mrs_crawley_beside_an_untitled_full_name_stays_apart():
+    """Without the title before the full name in the window ("Bute Crawley"), the book's table
+    decides as before: "Mrs. Crawley" is another woman than Rose Crawley."""
+    names, ok, _ = grouped("Rose Crawley sat down. Then Mrs. Crawley rose.",
+                           ["Rose Crawley", "Mrs. Crawley"], book=BUTE)
+    assert ok and names == [["Rose Crawley"], ["Mrs. Crawley"]]

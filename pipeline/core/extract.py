@@ -870,6 +870,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
     out = []
     fitted: dict[tuple[int, int], list | None] = {}       # (lo, hi) -> fit_window of its mentions
     ambiguous: dict[tuple[int, int], str | None] = {}     # (lo, hi) -> the names, if refused as ambiguous
+    by_mentions: dict[tuple[int, ...], tuple] = {}        # the window's mentions (their ids) -> fitted_window
     for pron in pronouns:
         sp = sent_of_token.get(pron.i)
         if sp is None:
@@ -885,7 +886,10 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         for lo, hi, (first, last) in _windows(sp, len(sents), starts, headings, breaks):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
             if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
-                fitted[lo, hi], ambiguous[lo, hi] = fitted_window(window, getattr(evidence, "aliases", None))
+                same = tuple(map(id, window))   # ... and windows whose sentences add no name their persons
+                if same not in by_mentions:
+                    by_mentions[same] = fitted_window(window, getattr(evidence, "aliases", None))
+                fitted[lo, hi], ambiguous[lo, hi] = by_mentions[same]
             persons = fitted[lo, hi]
             if persons is None:
                 if refused is None and ambiguous[lo, hi] is not None:

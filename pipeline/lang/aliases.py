@@ -40,7 +40,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, _patronymic,
+from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, at_word_start, _patronymic,
                                   any_title, derived_pet_form, given_like, guess, one_given_name, pet_like,
                                   public_nicknames, title_case, title_gender)
 from pipeline.lang.gendered_words import gender_of
@@ -58,9 +58,9 @@ _WORD = rf"[{_UP}][{_LO}]+(?:['’-][{_UP}{_LO}]+)*"
 _SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 # a run of two capitalised words or more, a title with its period allowed at its start ("Mr.
 # George Osborne")
-_RUN = re.compile(rf"\b([{_UP}][{_LO}]*)(\.?)((?:{_SEP}{_WORD})+)")
+_RUN = re.compile(at_word_start(rf"\b([{_UP}][{_LO}]*)(\.?)((?:{_SEP}{_WORD})+)"))
 _GENERATION = re.compile(rf"\b(?:[Oo]ld|elder|[Ll]ate|[Yy]ounger|[Ss]enior){_SEP}(?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})")
-_AND = re.compile(rf"\b({_WORD}){_SEP}and{_SEP}({_WORD})\b")
+_AND = re.compile(at_word_start(rf"\b({_WORD}){_SEP}and{_SEP}({_WORD})\b"))
 _BRACKETS = re.compile(rf"({_WORD}){_SEP}?\((?:([{_UP}][{_LO}]*)\.?{_SEP})?({_WORD})\)")
 # the same said in words: "Sister Martha, otherwise Mrs. Cranch", "Jim, alias Mr. Crocker"
 _OTHERWISE = re.compile(rf"({_WORD}),{_SEP}(?:otherwise|alias|or rather|better known as|also called){_SEP}"
@@ -337,7 +337,7 @@ def _full(aliases: BookAliases, title: str, words: list[str], initial: bool = Fa
             aliases.full_gender.setdefault((g, s), set()).add(tg)
 
 
-_LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
+_LOWER_WORD = re.compile(at_word_start(rf"\b[{_LO}]+\b"))
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\"“”‘’_(\[—-])\s*$")
 
 
@@ -352,7 +352,8 @@ MARRIED_LEAD = 0.02         # ... first no earlier than this share of the book b
 COURTSHIP_MIN = 3           # sentences naming her given name and Y before that point: at least this many,
 COURTSHIP_LEAD = 2          # ... and this many times those of any other such Y
 # a sentence's end: . ! ? (not after a short title) before a space
-_SENTENCE_ENDS = re.compile(r"(?<!\bMr)(?<!\bMrs)(?<!\bDr)(?<!\bSt)(?<!\bMme)[.!?]+(?=\s)")
+# (the look-backs after the first mark, which they include: re skips ahead to a leading class)
+_SENTENCE_ENDS = re.compile(r"[.!?](?<!\bMr.)(?<!\bMrs.)(?<!\bDr.)(?<!\bSt.)(?<!\bMme.)[.!?]*(?=\s)")
 
 
 def married_names(aliases: BookAliases, text: str, miss_at: dict, mrs_at: dict) -> dict:
@@ -487,7 +488,7 @@ def book_aliases(text: str, lower: Counter | None = None) -> BookAliases:
 # lines, and every failed start cost a scan of its line (half of a book's text unread)
 _PIECE = re.compile(r"(?:[^.!?\n]|\n(?![^\S\n]*\n))*(?:[.!?]+|\n\s*\n|$)")
 _ABBREVIATION = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|St|Mme|Mlle|Messrs)\.$")
-_TITLED_ONE = re.compile(rf"\b([{_UP}][{_LO}]*)(\.?)\s+({_WORD})\b(?![-'’]?\s*[{_UP}])")
+_TITLED_ONE = re.compile(at_word_start(rf"\b([{_UP}][{_LO}]*)(\.?)\s+({_WORD})\b(?![-'’]?\s*[{_UP}])"))
 _BARE = re.compile(rf"(?<![\w.])\s*\b({_WORD})\b(?!['’]s\b)(?!\s+[{_UP}])")
 
 

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pipeline.lang.aliases import book_aliases
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
-from pipeline.lang.names import NAME_LOWER, NAME_UPPER, guess, profession_title, title_gender
+from pipeline.lang.names import NAME_LOWER, NAME_UPPER, at_word_start, guess, profession_title, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -140,22 +140,24 @@ _MOTION_TO = re.compile(rf"\b(?:{'|'.join(sorted(MOTION_WORDS))})\s+to\s+({_WORD
 # decides: a form the book names so and never as a person is a thing)
 _DETERMINED = re.compile(rf"\b(?:[Tt]he|[Aa]n?|[Mm]y|[Yy]our|[Hh]is|[Ii]ts|[Oo]ur|[Tt]heir|{_WORD}['’]s)\s+"
                          rf"(?:[{_LO}][{_LO}-]*\s+){{0,2}}({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
-_SPEECH_AFTER = re.compile(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b")
+_SPEECH_AFTER = re.compile(at_word_start(rf"\b({_WORD})[,]?\s+(?:{'|'.join(SPEECH_VERBS)})\b"))
 # (across a foreign article: "replied La Voisin", a man of the story, like "said Voisin")
 _SPEECH_BEFORE = re.compile(rf"\b(?:{'|'.join(SPEECH_VERBS)})\s+(?:(?:{'|'.join(FOREIGN_ARTICLES)})\s+)?({_WORD})\b"
                             rf"(?!\s+{_WORD})")
 # (across up to two lower-case modifiers: "Marlow's lean face", "Emma's own mother")
-_POSSESSIVE = re.compile(rf"\b({_WORD})['’]s\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}(?:{'|'.join(BODY_KIN)})\b")
+_POSSESSIVE = re.compile(at_word_start(rf"\b({_WORD})['’]s\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}(?:{'|'.join(BODY_KIN)})\b"))
 _NOUNS = "|".join(w for ws in APPOSITION_NOUNS.values() for w in ws)
 # (capitalised modifiers too: "Joyce was the Frizinghall policeman")
 # (the noun before no name: in "Liza-Lu, the boy Abraham, and ..." the boy is Abraham)
 # (not after "like": in "Like Bounds, the woman prepared only breakfast" the woman is another)
-_APPOSITION = re.compile(rf"(?<![Ll]ike\s)(?<![Uu]nlike\s)\b({_WORD})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])"
+_WORD_REST = _WORD[len(f"[{_UP}]"):]      # a name's word after its capital
+# (the look-backs after the capital, which they include: re skips ahead to a leading class)
+_APPOSITION = re.compile(rf"([{_UP}](?<!\w.)(?<![Ll]ike\s.)(?<![Uu]nlike\s.){_WORD_REST})(?:,|\s+(?:was|is))\s+(?:a|an|the)\s+(?:[{_UP}{_LO}-]+,?\s+){{0,3}}?({_NOUNS})\b(?!['’-])"
                          rf"(?!\s+[{_UP}])")
 _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
-_NAME_RUN = re.compile(rf"\b{_RUN}")
-_LOWER_WORD = re.compile(rf"\b[{_LO}]+\b")
-_CAPITAL_WORD = re.compile(rf"\b[{_UP}][{_UP}{_LO}]*\b")
+_NAME_RUN = re.compile(at_word_start(rf"\b{_RUN}"))
+_LOWER_WORD = re.compile(at_word_start(rf"\b[{_LO}]+\b"))
+_CAPITAL_WORD = re.compile(at_word_start(rf"\b[{_UP}][{_UP}{_LO}]*\b"))
 _MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
 # the other order, after a possessive: "the loss of my boy, Harvey.", "his sister, Mary, came"
 # (the name before no other capitalised word, then punctuation or a lower-case word)
@@ -192,15 +194,15 @@ _ANIMAL = "|".join(ANIMAL_NOUNS)
 _OWNER = rf"(?:the|a|an|my|our|his|her|their|your|(?:{_WORD}\s+)?{_WORD}['’]s)"
 _ANIMAL_END = r"(?=[,.;:!?)]|\s+(?:who|which|that|of)\b)"
 _ANIMAL_USES = (
-    re.compile(rf"\b({_WORD})\s+(?:was|is)\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}"),
-    re.compile(rf"\b({_WORD})(?:,|--)\s*{_OWNER}\s+(?:[\w-]+\s+){{0,3}}?(?:{_ANIMAL}){_ANIMAL_END}"),
+    re.compile(at_word_start(rf"\b({_WORD})\s+(?:was|is)\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}")),
+    re.compile(at_word_start(rf"\b({_WORD})(?:,|--)\s*{_OWNER}\s+(?:[\w-]+\s+){{0,3}}?(?:{_ANIMAL}){_ANIMAL_END}")),
     re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:(?:who|which|that)\s+(?:was|is)\s+)?(?:called|named)\s+({_WORD})\b"),
     # what only an animal does: "Jip barked madly" (Dora's dog in David Copperfield)
-    re.compile(rf"\b({_WORD})\s+(?:barked|barks|mewed|mews|purred|purrs|neighed|neighs|whinnied|whinnies)\b"),
+    re.compile(at_word_start(rf"\b({_WORD})\s+(?:barked|barks|mewed|mews|purred|purrs|neighed|neighs|whinnied|whinnies)\b")),
     # (a comma between too: "His old dog, Pilot, lay on one side", Jane Eyre's)
     re.compile(rf"\b(?:{_OWNER}|His|Her|My|Our|Their|Your|The)\s+(?:[\w-]+\s+)?(?:{_ANIMAL}),?\s+({_WORD})(?=[,.;:!?])"),
     # what only an animal has: "Polly's old cage" (not "collar", "stall": shirts, bazaars)
-    re.compile(rf"\b({_WORD})['’]s\s+(?:[\w-]+\s+)?(?:cage|kennel|hutch|perch)\b"),
+    re.compile(at_word_start(rf"\b({_WORD})['’]s\s+(?:[\w-]+\s+)?(?:cage|kennel|hutch|perch)\b")),
 )
 
 
@@ -475,7 +477,7 @@ def _ev(forms: dict, form: str) -> FormEvidence:
     return ev
 
 
-_TITLED = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+({_WORD}(?:\s+{_WORD})?)")
+_TITLED = re.compile(at_word_start(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+({_WORD}(?:\s+{_WORD})?)"))
 # titles written with a final period; any other word before a period ends a sentence:
 # "... said the Duchess. Newland turned" gives Newland no title
 ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mons Mssrs".split())

@@ -48,6 +48,23 @@ NAME_UPPER = "A-ZÀ-ÖØ-Þ"
 NAME_LOWER = "a-zß-öø-ÿ\u0100-\u017f"
 
 
+def at_word_start(pattern: str) -> str:
+    r"""``pattern``, which starts with ``\b`` and a character class (``\b([A-Z]...``), with
+    the word boundary checked after that first character instead (``([A-Z](?<!\w.)...``):
+    the same matches, found about three times faster on a whole book, because Python's ``re``
+    skips ahead to the characters of a leading class but not past a leading assertion. Used
+    by the expressions that read whole books (lang.book_evidence, lang.aliases)."""
+    m = re.match(r"\\b(\(?)(\[(?:\\.|[^\]\\])+\])", pattern)
+    if m is None:
+        raise ValueError(f"no leading \\b and character class: {pattern[:40]}")
+    rest = pattern[m.end():]
+    if rest[:1] == "+":                 # "[a-z]+": the first letter, then the others
+        return m.group(1) + m.group(2) + r"(?<!\w.)" + m.group(2) + "*" + rest[1:]
+    if rest[:1] in ("*", "?", "{"):
+        raise ValueError(f"a quantifier after the leading class: {pattern[:40]}")
+    return m.group(1) + m.group(2) + r"(?<!\w.)" + rest
+
+
 def _title_key(token: str) -> str:
     return token.strip().rstrip(".").lower()
 

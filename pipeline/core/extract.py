@@ -43,7 +43,7 @@ from pipeline.core.cast import EVIDENCE_KEY, allusion, common_word, doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
-from pipeline.lang.doc_arrays import pronoun_indices
+from pipeline.lang.doc_arrays import DocArrays, pronoun_indices
 from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
@@ -855,16 +855,20 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         return [], mentions, pronouns
     sent_of_token = {i: k for k, s in enumerate(sents) for i in range(s.start, s.end)}
     starts = real_starts(doc, sents)
-    headings = [heading(doc, s.start, s.end) for s in sents]      # no window reads across one ...
+    arrays = DocArrays(doc)
+    headings = [heading(doc, s.start, s.end, arrays) for s in sents]      # no window reads across one ...
     breaks = [h and chapter_break(doc, s.start, s.end) for h, s in zip(headings, sents)]  # ... but these
     by_sent: list[list[NameMention]] = [[] for _ in sents]
     for m in mentions:
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))
         if k is not None:
             by_sent[k].append(m)
-    open_case = [next((f"{doc[t.i - 1].text} {t.text} {doc[t.i + 1].text}" for t in s
-                       if t.lower_ == "her" and 0 < t.i < len(doc) - 1 and gw.ambiguous_her(doc, t)), None)
-                 for s in sents]
+    hers = [i for i, x in enumerate(arrays.texts) if x.lower() == "her" and 0 < i < len(doc) - 1]
+    open_case: list[str | None] = [None] * len(sents)
+    for i in hers:                      # the first "her" of each sentence whose case is open
+        k = sent_of_token.get(i)
+        if k is not None and open_case[k] is None and gw.ambiguous_her(doc, doc[i]):
+            open_case[k] = f"{doc[i - 1].text} {doc[i].text} {doc[i + 1].text}"
     gendered_keys = [({m.key_tokens for m in ms if m.gender == MASCULINE},
                       {m.key_tokens for m in ms if m.gender == FEMININE}) for ms in by_sent]
     out = []

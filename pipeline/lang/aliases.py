@@ -141,6 +141,8 @@ class BookAliases:
                 self.first[g] -= self.full[(g, s)]
                 del self.full[(g, s)]
         self.by_given, self.by_surname = {}, {}
+        for cache in ("_surname_cache", "_one_person_cache", "_pet_cache"):
+            self.__dict__.pop(cache, None)      # answers of the table before it was indexed
         for (g, s), k in self.full.most_common():
             self.by_given.setdefault(g, Counter())[s] += k
             self.by_surname.setdefault(s, []).append(g)
@@ -150,7 +152,14 @@ class BookAliases:
 
     def surname_of(self, given: str) -> str | None:
         """The surname the book writes after ``given`` (lower case) in at least two thirds of
-        its full names, or None."""
+        its full names, or None (answered once per name after :meth:`index`: a cache that is
+        not a field, never stored)."""
+        cache = self.__dict__.setdefault("_surname_cache", {})
+        if given not in cache:
+            cache[given] = self._surname_of(given)
+        return cache[given]
+
+    def _surname_of(self, given: str) -> str | None:
         found = self.by_given.get(given)
         if not found:
             return None
@@ -198,6 +207,12 @@ class BookAliases:
         """Two different given names (lower case) of one person in this book: a pet form of the
         hand-written table, or of the public list when the book writes both with one surname
         ("Jos Sedley", "Joseph Sedley"); never when the book shows two people (:meth:`distinct`)."""
+        cache = self.__dict__.setdefault("_one_person_cache", {})
+        if (a, b) not in cache:
+            cache[a, b] = self._one_person_names(a, b)
+        return cache[a, b]
+
+    def _one_person_names(self, a: str, b: str) -> bool:
         if a == b or self.distinct(a, b):
             return False
         if one_given_name(a, b):

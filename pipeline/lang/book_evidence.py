@@ -239,8 +239,12 @@ class BookEvidence:
 
     @property
     def n_words(self) -> int:
-        """Words of the text the evidence was gathered from."""
-        return sum(self.lower.values()) + sum(self.capital.values())
+        """Words of the text the evidence was gathered from (counted once: not a field, never
+        stored)."""
+        n = self.__dict__.get("_n_words")
+        if n is None:
+            n = self.__dict__["_n_words"] = sum(self.lower.values()) + sum(self.capital.values())
+        return n
 
     def never_mid_sentence(self, form: str) -> bool:
         """The book never writes ``form`` capitalised after a lower-case word: a word that is

@@ -74,11 +74,15 @@ _HEADING = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part
                       r"|[IVXLCDM]+\.?|\d{1,3}\.?|" + _CAPITALS_LINE + r")$")
 
 
-def heading(doc, start: int, end: int) -> bool:
+def heading(doc, start: int, end: int, arrays=None) -> bool:
     """Whether tokens ``start:end`` of ``doc`` (a sentence) are a heading on a line of their own
     ("CHAPTER LIV", "Book Eighth", "I", a line of capitals alone: "BEATTIE" under an epigraph):
     no window reads across one (the text before it is another chapter's), unless it is a
-    :func:`chapter_break` and no window inside the chapter fits."""
+    :func:`chapter_break` and no window inside the chapter fits. ``arrays``: the Doc's
+    :class:`pipeline.lang.doc_arrays.DocArrays`, when the caller reads every sentence (the same
+    answer without a ``Token`` per token)."""
+    if arrays is not None:
+        return _heading_arrays(arrays, start, end)
     while start < end and doc[start].is_space:
         start += 1
     while end > start and doc[end - 1].is_space:
@@ -100,6 +104,35 @@ def heading(doc, start: int, end: int) -> bool:
     while hi < len(doc) and not ("\n" in doc[hi - 1].whitespace_ or (doc[hi].is_space and "\n" in doc[hi].text)):
         hi += 1
     return bool(_CAPITALS_LINE_RE.fullmatch(doc[lo:hi].text.strip()))
+
+
+def _line_text(a, start: int, end: int) -> str:
+    """``doc[start:end].text`` from the arrays (a token's whitespace is one space or none)."""
+    return "".join(a.texts[i] + (" " if a.space_after[i] and i < end - 1 else "") for i in range(start, end))
+
+
+def _heading_arrays(a, start: int, end: int) -> bool:
+    """:func:`heading` read from a Doc's :class:`pipeline.lang.doc_arrays.DocArrays`."""
+    texts, space = a.texts, a.space
+    while start < end and space[start]:
+        start += 1
+    while end > start and space[end - 1]:
+        end -= 1
+    if start >= end:
+        return False
+    before = start == 0 or "\n" in texts[start - 1]
+    after = end >= a.n or (space[end] and "\n" in texts[end])
+    text = _line_text(a, start, end)
+    if before and after:
+        return bool(_HEADING.match(text.strip()))
+    if _NOT_CAPITALS.search(text):
+        return False
+    lo, hi = start, end
+    while lo > 0 and "\n" not in texts[lo - 1]:
+        lo -= 1
+    while hi < a.n and not (space[hi] and "\n" in texts[hi]):
+        hi += 1
+    return bool(_CAPITALS_LINE_RE.fullmatch(_line_text(a, lo, hi).strip()))
 
 
 # the first word of a heading: what :func:`heading_lead` looks for before reading a line

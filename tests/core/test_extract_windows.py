@@ -100,6 +100,26 @@ def test_headings_on_a_line_of_their_own(nlp, text, heads):
     assert [heading(doc, s.start, s.end) for s in doc_sentences(doc)] == heads
 
 
+@pytest.mark.parametrize("text", [
+    "as a consequence he should know how he stood.\n\nBook Eighth\n\nI\n\nStrether rambled alone.",
+    "She went away.\n\nCHAPTER LIV\n\nThe rain fell.",
+    "Remote from all congenial joy!\n\nBEATTIE\n\nEmily, mean while, was still anxious.",
+    'she signed her name, "Sarah Smith."\n\n_Thirteen_\n\nMRS. GREY GIVES A DINNER\n\n\nThe Hon. Smith walked.',
+    "He cried STOP to Emily.\n\n“STOP!”\n\nShe stopped.  THE END.\n  \nI  \n",
+])
+def test_heading_reads_the_same_from_the_arrays(nlp, text):
+    """:func:`heading` with the Doc's arrays answers as it does from the Doc's tokens, for every
+    range of tokens (sentences or not, spaces at either end)."""
+    from pipeline.lang.doc_arrays import DocArrays
+    from pipeline.lang.sentence_starts import heading
+
+    doc = nlp(text)
+    arrays = DocArrays(doc)
+    for start in range(len(doc)):
+        for end in range(start, len(doc) + 1):
+            assert heading(doc, start, end, arrays) == heading(doc, start, end), (start, end, doc[start:end].text)
+
+
 def test_a_line_of_capitals_the_parser_cut_is_a_heading_in_every_piece(nlp):
     """Read, seed 20261152: the chapter title "MRS. GREY GIVES A DINNER", cut by the parser
     after "MRS.", was a woman of the window ("CHAPTER SMITH A DINNER" in swap-1)."""

@@ -528,9 +528,14 @@ def _together(aliases: BookAliases, sentence: str) -> None:
     """Count the titled surnames ("Mr. Laurence") and the bare given names ("Laurie") one
     sentence names together: a person is seldom named both ways in one sentence."""
     titled, spans = set(), []
-    for m in _TITLED_ONE.finditer(sentence):
+    pos = 0
+    while (m := _TITLED_ONE.search(sentence, pos)) is not None:
         t = _title(m.group(1))
-        if t and t not in MISS_TITLES:
+        if not t:
+            pos = m.start(3)            # "Then Mr. Laurence": the word after may be the title
+            continue
+        pos = m.end()
+        if t not in MISS_TITLES:
             titled.add((t, m.group(3).lower()))
             spans.append((m.start(), m.end()))
     if not titled:

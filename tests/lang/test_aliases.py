@@ -343,6 +343,17 @@ def test_a_sentence_wrapped_over_lines_is_read_whole():
     assert book_aliases(names + apart * TOGETHER_MIN).together[("mr", "laurence", "laurie")] == 0
 
 
+
+def test_a_titled_surname_after_a_capitalised_word_is_counted():
+    """"Then Mr. Laurence came in with Laurie": the word before the title ("Then") does not hide
+    the titled surname from the count of names said together."""
+    from pipeline.lang.aliases import TOGETHER_MIN, book_aliases
+
+    names = "Laurie Laurence laughed. James Laurence was old. Mr. Theodore Laurence smiled. "
+    then = "Then Mr. Laurence came in with Laurie. "
+    assert book_aliases(names + then * TOGETHER_MIN).together[("mr", "laurence", "laurie")] == TOGETHER_MIN
+
+
 FRANCIS = "Francis Troy came in. Francis Troy sat down. Mr. Troy smiled. "
 
 

@@ -872,9 +872,9 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
     gendered_keys = [({m.key_tokens for m in ms if m.gender == MASCULINE},
                       {m.key_tokens for m in ms if m.gender == FEMININE}) for ms in by_sent]
     out = []
-    fitted: dict[tuple[int, int], list | None] = {}       # (lo, hi) -> fit_window of its mentions
-    ambiguous: dict[tuple[int, int], str | None] = {}     # (lo, hi) -> the names, if refused as ambiguous
-    by_mentions: dict[tuple[int, ...], tuple] = {}        # the window's mentions (their ids) -> fitted_window
+    # the window's mentions (their ids) -> fitted_window: neighbouring pronouns share their
+    # windows, and windows whose sentences add no name share their persons
+    by_mentions: dict[tuple[int, ...], tuple] = {}
     for pron in pronouns:
         sp = sent_of_token.get(pron.i)
         if sp is None:
@@ -889,15 +889,13 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
         refused, offending = None, ""
         for lo, hi, (first, last) in _windows(sp, len(sents), starts, headings, breaks):
             window = [m for k in range(lo, hi + 1) for m in by_sent[k]]
-            if (lo, hi) not in fitted:          # neighbouring pronouns share their windows
-                same = tuple(map(id, window))   # ... and windows whose sentences add no name their persons
-                if same not in by_mentions:
-                    by_mentions[same] = fitted_window(window, getattr(evidence, "aliases", None))
-                fitted[lo, hi], ambiguous[lo, hi] = by_mentions[same]
-            persons = fitted[lo, hi]
+            same = tuple(map(id, window))
+            if same not in by_mentions:
+                by_mentions[same] = fitted_window(window, getattr(evidence, "aliases", None))
+            persons, ambiguous = by_mentions[same]
             if persons is None:
-                if refused is None and ambiguous[lo, hi] is not None:
-                    refused, offending = REJECT_AMBIGUOUS_ALIAS, ambiguous[lo, hi]
+                if refused is None and ambiguous is not None:
+                    refused, offending = REJECT_AMBIGUOUS_ALIAS, ambiguous
                 continue
             cands = [p for p in persons if p.gender == gender]
             others = [p for p in persons if p.gender != gender]

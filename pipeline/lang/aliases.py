@@ -110,6 +110,23 @@ def name_gender_of(given: str) -> str:
     return gs.pop() if len(gs) == 1 else UNGENDERED
 
 
+ANSWERS = "_answers"         # the attribute holding a table's remembered answers (not a field: never stored)
+
+
+def _remembered(method):
+    """A :class:`BookAliases` question answered once per arguments: the answers live in the
+    table's ``__dict__`` (no field, so never stored) and :meth:`BookAliases.index` forgets
+    them (answers of the table before it was indexed)."""
+    @functools.wraps(method)
+    def ask(self, *args):
+        answers = self.__dict__.setdefault(ANSWERS, {})
+        key = (method.__name__, args)
+        if key not in answers:
+            answers[key] = method(self, *args)
+        return answers[key]
+    return ask
+
+
 @dataclass
 class BookAliases:
     """The alias table of one book (see the module docstring). Keys are lower case."""
@@ -141,8 +158,7 @@ class BookAliases:
                 self.first[g] -= self.full[(g, s)]
                 del self.full[(g, s)]
         self.by_given, self.by_surname = {}, {}
-        for cache in ("_surname_cache", "_one_person_cache", "_pet_cache"):
-            self.__dict__.pop(cache, None)      # answers of the table before it was indexed
+        self.__dict__.pop(ANSWERS, None)        # answers of the table before it was indexed
         for (g, s), k in self.full.most_common():
             self.by_given.setdefault(g, Counter())[s] += k
             self.by_surname.setdefault(s, []).append(g)
@@ -150,22 +166,17 @@ class BookAliases:
 
     # ------------------------------------------------------------------ answers ----------
 
+    @_remembered
     def surname_of(self, given: str) -> str | None:
         """The surname the book writes after ``given`` (lower case) in at least two thirds of
-        its full names, or None (answered once per name after :meth:`index`: a cache that is
-        not a field, never stored)."""
-        cache = self.__dict__.setdefault("_surname_cache", {})
-        if given not in cache:
-            cache[given] = self._surname_of(given)
-        return cache[given]
-
-    def _surname_of(self, given: str) -> str | None:
+        its full names, or None."""
         found = self.by_given.get(given)
         if not found:
             return None
         s, k = found.most_common(1)[0]
         return s if k >= SURNAME_SHARE * sum(found.values()) else None
 
+    @_remembered
     def pet_surname(self, pet: str) -> tuple[str, str] | None:
         """(formal given name, surname) of a pet form the book never writes with a surname of
         its own, through the one formal name of the hand-written pet-form table the book does
@@ -173,12 +184,6 @@ class BookAliases:
         no formal name or several fit, when the pet form is itself a given name written in full
         names, or when the book names the pet form and that surname, titled, together in
         ``TOGETHER_MIN`` sentences (two people)."""
-        cache = self.__dict__.setdefault("_pet_cache", {})      # not a field: never stored
-        if pet not in cache:
-            cache[pet] = self._pet_surname(pet)
-        return cache[pet]
-
-    def _pet_surname(self, pet: str) -> tuple[str, str] | None:
         if self.first[pet] or self.last[pet] or pet in self.by_given:
             return None
         found = {(g, s) for g in self.by_given if g != pet and one_given_name(pet, g)
@@ -203,16 +208,11 @@ class BookAliases:
         sa, sb = self.surname_of(a), self.surname_of(b)
         return bool(sa and sb and sa != sb) or frozenset((a, b)) in self.coordinated
 
+    @_remembered
     def one_person_names(self, a: str, b: str) -> bool:
         """Two different given names (lower case) of one person in this book: a pet form of the
         hand-written table, or of the public list when the book writes both with one surname
         ("Jos Sedley", "Joseph Sedley"); never when the book shows two people (:meth:`distinct`)."""
-        cache = self.__dict__.setdefault("_one_person_cache", {})
-        if (a, b) not in cache:
-            cache[a, b] = self._one_person_names(a, b)
-        return cache[a, b]
-
-    def _one_person_names(self, a: str, b: str) -> bool:
         if a == b or self.distinct(a, b):
             return False
         if one_given_name(a, b):

@@ -64,6 +64,7 @@ SHIPPED = "shipped"        # book_evidence(model=SHIPPED): bind the shipped pers
 PLACE_MIN = 2
 PLACE_RATIO = 2.0
 TITLE_MIN = 2
+FAMILY_HEAD_SHARE = 0.1     # masculine titles per feminine one below which a surname is no family head's
 PRONOUN_MIN = 3
 FEW_VOTES = 2           # unanimous gendered evidence the learned gender may not contradict
 PRONOUN_SHARE = 0.75
@@ -280,6 +281,17 @@ class BookEvidence:
         if ev is None or sum(ev.titled.values()):
             return False
         return ev.place >= PLACE_MIN and ev.place >= PLACE_RATIO * (ev.person + sum(ev.appositions.values()))
+
+    def family_head(self, form: str) -> bool:
+        """The book titles ``form`` both ways ("Mr Mackenzie" 54 times, "Mrs Mackenzie" 6), at
+        least ``TITLE_MIN`` times, the masculine titles at least ``FAMILY_HEAD_SHARE`` of the
+        feminine ones: a family's surname, whose bare uses are its head's (one "Mr. Sharp"
+        against 147 "Miss Sharp" is her name, not a family's; :func:`pipeline.core.cast.
+        gender_from_book` decides, and prune's pass 0 marks the same forms)."""
+        ev = self.forms.get(form)
+        if ev is None or sum(ev.titled.values()) < TITLE_MIN or not (ev.titled[MASCULINE] and ev.titled[FEMININE]):
+            return False
+        return ev.titled[MASCULINE] >= FAMILY_HEAD_SHARE * ev.titled[FEMININE]
 
     def is_animal(self, form: str) -> bool:
         """The book calls ``form`` an animal ("Dinah was the cat"), never titles it, never
@@ -664,7 +676,6 @@ def mark_genders(word: str, evidence: BookEvidence | None) -> set[str]:
         if strong:
             out.add(strong[0])
         out.update(evidence.override_genders(word))
-        ev = evidence.forms.get(word)
-        if ev is not None and ev.titled[MASCULINE] and ev.titled[FEMININE]:
+        if evidence.family_head(word):
             out.add(MASCULINE)          # a family's bare surname is its head's (core.cast._family_surname)
     return out

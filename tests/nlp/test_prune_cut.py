@@ -215,3 +215,17 @@ def test_a_family_surname_the_book_titles_both_ways_is_marked_a_man(nlp):
     book = "Mr. Bhaer came. Mrs. Bhaer smiled. Mr. Bhaer sat. Mrs. Bhaer sang. " * 2
     assert "masculine" in mark_genders("Bhaer", book_evidence(book, "b"))
     assert "masculine" not in mark_genders("Bhaer", book_evidence("Mrs. Bhaer smiled. Mrs. Bhaer sang. " * 2, "b"))
+
+
+def test_pass_0_marks_a_family_head_only_where_the_cast_can_make_one(nlp):
+    """One "Mr. Sharp" (her father) against a dozen "Miss Sharp": the cast leaves a bare "Sharp"
+    hers (``FAMILY_HEAD_SHARE``), so pass 0 marks no man for it either; the two ask one question
+    (:meth:`pipeline.lang.book_evidence.BookEvidence.family_head`)."""
+    from pipeline.lang.book_evidence import book_evidence, mark_genders
+
+    few = "Mr. Sharp came once. " + "Miss Sharp smiled. " * 12
+    many = "Mr. Sharp came. " * 3 + "Miss Sharp smiled. " * 12
+    for book, head in ((few, False), (many, True)):
+        evidence = book_evidence(book, "b")
+        assert evidence.family_head("Sharp") is head
+        assert ("masculine" in mark_genders("Sharp", evidence)) is head

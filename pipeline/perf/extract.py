@@ -130,7 +130,7 @@ PROJECT_COMPONENTS = ("paragraph_breaks", "stop_dash_joins", "space_attrs", "per
 PROJECT_PHASES = ("book evidence", "pass 0", "parse cut (project)", "records")
 # Project functions that consume a component's ``pipe`` generator: the compiled generators of
 # the parser and NER are not seen by cProfile, so their time shows as these functions' own.
-PIPE_DRIVERS = ("parsed_docs", "_run_component")
+PIPE_DRIVERS = ("parsed_docs", "_processed", "_run_component")
 _PROJECT_DIR = str(Path(__file__).resolve().parents[1]) + "/"
 
 

@@ -151,3 +151,20 @@ def test_a_quote_opening_a_paragraph_starts_one_rough_sentence(nlp):
     doc = nlp.make_doc('He said "Go." Then he left.')
     sent_of = prune.rough_sentences(doc)
     assert [doc[i].text for i in range(len(doc)) if i == 0 or sent_of[i] != sent_of[i - 1]] == ["He", "Then"]
+
+
+def test_regions_of_several_chunks_go_through_the_model_together_with_the_same_result(nlp):
+    """Prune gathers the regions of consecutive chunks before the model runs (full batches):
+    every chunk still comes out once, in order, with the Docs one chunk at a time gives, byte for
+    byte, and a chunk without a region keeps its place."""
+    chunks = [(0, TEXT), (1000, "Nothing here but the weather."), (2000, TEXT), (3000, TEXT)]
+
+    def run(group):
+        return [(offset, whole.text, [(o, sub.to_bytes(exclude=["user_data", "tensor"]), sorted(toks))
+                                      for o, sub, toks in parts])
+                for offset, whole, parts in prune.parsed_docs(nlp, chunks, "prune", group=group)]
+
+    alone, gathered = run(1), run(100)
+    assert [o for o, _, _ in gathered] == [0, 1000, 2000, 3000]
+    assert gathered[1][2] == [] and all(parts for o, _, parts in gathered if o != 1000)
+    assert gathered == alone

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pipeline.lang.aliases import book_aliases
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
-from pipeline.lang.names import NAME_LOWER, NAME_UPPER, at_word_start, guess, profession_title, title_gender
+from pipeline.lang.names import NAME_LOWER, NAME_UPPER, any_title, at_word_start, guess, profession_title, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -219,6 +219,7 @@ class FormEvidence:
     motion: int = 0                                     # "come to Victoria": after "to" and a verb of motion
     determined: int = 0                                 # "the Colonel's unlucky Diamond": after a determiner
     vocative: int = 0                                   # ", Huckleberry;": an address in speech (the rules' evidence, not the model's)
+    professions: int = 0                                # "Dr. Kennicott", "Doc Kennicott": a title of the professions (a man's, by the period's convention)
 
 
 @dataclass
@@ -287,11 +288,17 @@ class BookEvidence:
         least ``TITLE_MIN`` times, the masculine titles at least ``FAMILY_HEAD_SHARE`` of the
         feminine ones: a family's surname, whose bare uses are its head's (one "Mr. Sharp"
         against 147 "Miss Sharp" is her name, not a family's; :func:`pipeline.core.cast.
-        gender_from_book` decides, and prune's pass 0 marks the same forms)."""
+        gender_from_book` decides, and prune's pass 0 marks the same forms). A title of the
+        professions counts as a man's, the period's convention ("Dr. Kennicott" and "Doc
+        Kennicott" 19 times, "Mr." once, "Mrs. Kennicott" 36: the bare "Kennicott" of *Main
+        Street* is the doctor; read, seed 20261162)."""
         ev = self.forms.get(form)
-        if ev is None or sum(ev.titled.values()) < TITLE_MIN or not (ev.titled[MASCULINE] and ev.titled[FEMININE]):
+        if ev is None:
             return False
-        return ev.titled[MASCULINE] >= FAMILY_HEAD_SHARE * ev.titled[FEMININE]
+        men = ev.titled[MASCULINE] + ev.professions
+        if men + ev.titled[FEMININE] < TITLE_MIN or not (men and ev.titled[FEMININE]):
+            return False
+        return men >= FAMILY_HEAD_SHARE * ev.titled[FEMININE]
 
     def is_animal(self, form: str) -> bool:
         """The book calls ``form`` an animal ("Dinah was the cat"), never titles it, never
@@ -497,6 +504,7 @@ _TITLED = re.compile(at_word_start(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+({_WORD}(?
 # titles written with a final period; any other word before a period ends a sentence:
 # "... said the Duchess. Newland turned" gives Newland no title
 ABBREVIATED = frozenset("Mr Mrs Ms Mme Mlle Messrs M Mons Mssrs".split())
+PROFESSION_ABBREVIATED = frozenset("dr prof rev revd".split())     # "Dr." before a name; "Doctor." ends a sentence
 _TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+$")
 
 
@@ -525,6 +533,11 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
             _ev(forms, word).vocative += 1      # not "Ma'am", "Mamma", "Uncle": forms of address
     for m in _TITLED.finditer(text):
         gender = _title(m.group(1))
+        if not gender and profession_title(m.group(1)) and (not m.group(2) or m.group(1).lower() in PROFESSION_ABBREVIATED):
+            words = m.group(3).split()
+            if not any_title(words[0]):
+                _ev(forms, words[-1]).professions += 1      # "Dr. Will Kennicott": the surname
+            continue
         if not gender or (m.group(2) and m.group(1) not in ABBREVIATED):
             continue
         words = m.group(3).split()

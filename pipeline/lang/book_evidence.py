@@ -346,7 +346,9 @@ class BookEvidence:
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]
-            if k != n_t:                    # titled both ways: a family name
+            if k != n_t or (g == FEMININE and ev.professions):
+                # titled both ways: a family name ("Mrs. Kennicott" and "Dr. Kennicott", a title
+                # of the professions being a man's by the period's convention)
                 found = self._votes(ev.alone) if bare else None
                 return found or (self.model_gender(form) if bare else None)
             against = self._votes(ev.pronouns, STRONG_SHARE)

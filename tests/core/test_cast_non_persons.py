@@ -281,6 +281,32 @@ def test_one_mr_against_a_dozen_miss_is_no_family_head(nlp, men, head):
     assert m is not None and (m.gender_source == "book:family head") is head, m
 
 
+@pytest.mark.parametrize("title,head", [("Dr.", True), ("Doc", True), ("Dr", True), ("Nurse", False), ("", False)])
+def test_a_title_of_the_professions_makes_a_family_head(nlp, title, head):
+    """Read, seed 20261162: *Main Street* titles its doctor "Dr. Kennicott" and "Doc Kennicott"
+    (19 times) and "Mr." once, his wife "Mrs. Kennicott" 36 times; the bare "Kennicott" (the
+    doctor, "Kennicott's rival gasped") was left ungendered and joined Mrs. Kennicott in the
+    windows. A title of the professions counts as a man's for the family head (the period's
+    convention, as for "Dr. Kennicott" itself); "Nurse" is no profession's title of a man."""
+    from pipeline.lang.book_evidence import mark_genders
+
+    book = ("Mrs. Kennicott smiled. Mrs. Kennicott came in. Mrs. Kennicott sat down. " * 4
+            + (f"{title} Kennicott drove off. The house was quiet. " * 3 if title else "The house was quiet. "))
+    evidence = book_evidence(book, "b")
+    assert evidence.family_head("Kennicott") is head
+    m = mention(person_doc(nlp, "Kennicott asked about the garden.", "Kennicott"), evidence)
+    assert m is not None and (m.gender == "masculine") is head, m
+    assert ("masculine" in mark_genders("Kennicott", evidence)) is head      # pass 0 asks the same
+
+
+def test_a_sentence_ending_after_doctor_is_no_title():
+    """"...sent for the Doctor. Kennicott came": "Doctor." ends a sentence, no title of the next
+    word; "Dr." before a name is one."""
+    book = "They sent for the Doctor. Kennicott came at once. " * 3
+    assert book_evidence(book, "b").forms.get("Kennicott") is None or book_evidence(book, "b").forms["Kennicott"].professions == 0
+    assert book_evidence("They sent for Dr. Kennicott at once. " * 3, "b").forms["Kennicott"].professions == 3
+
+
 BOOK_GOOD = ("Captain Good said yes. Captain Good smiled at Sir Henry. Alphonse said no. Alphonse cried. "
              "The house was quiet and the garden was long. ") * 3
 

@@ -168,6 +168,7 @@ def form_facts(form: str, evidence) -> dict:
     facts["decision: a person the NER may have missed (is_person)"] = evidence.is_person(form)
     facts["decision: a place of this book (is_place)"] = evidence.is_place(form)
     facts["decision: an animal of this book (is_animal)"] = evidence.is_animal(form)
+    facts["decision: a family head's surname (family_head)"] = evidence.family_head(form)
     facts["decision: the book's gender"] = "{} ({})".format(*evidence.gender(form)) if evidence.gender(form) else "none"
     against = evidence.contradicts(form, g) if g in ("masculine", "feminine") else None
     if against:

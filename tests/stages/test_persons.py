@@ -159,6 +159,7 @@ def test_explain_prints_every_decision_about_a_form(tmp_path, capsys):
     assert "'Thomas' in book the-orchard-at-hollins-end" in out and "written 42 times" in out
     assert "gender-guesser" in out and "masculine (male)" in out
     assert "person: 'Thomas" in out and "masculine" in out
+    assert "decision: a family head's surname (family_head)" in out     # the rule that genders a bare surname
     assert "the-orchard-at-hollins-end\tThomas\tnot-a-person" in out
     cast = tmp_path / "cast.tsv"
     cast.write_text("the-orchard-at-hollins-end\tThomas\tnot-a-person\n", encoding="utf-8")

@@ -727,18 +727,24 @@ MODIFIER_DETERMINERS = {"the", "a", "an", "his", "her", "their", "our", "its", "
 
 def _modifier(doc, m: NameMention) -> bool:
     """Whether the untitled mention ``m`` modifies the lower-case common noun right after it
-    after a determiner ("the old Irving place", "the “Shtcherbatsky element”"): a house, a
-    family's ways, no person."""
+    after a determiner ("the old Irving place", "the “Shtcherbatsky element”"), or a plural
+    noun right after a preposition ("of Finn maids"): a house, a family's ways, a people, no
+    person."""
     last = doc[m.token_end - 1]
     nxt = _next(doc, m.token_end)
     if not (last.dep_ == "compound" and nxt is not None and last.head.i == nxt.i
             and nxt.tag_ in ("NN", "NNS") and nxt.text[:1].islower()):
         return False
-    # a determiner before it ("giving Maud lessons" is Maud, given lessons)
+    # a determiner before it ("giving Maud lessons" is Maud, given lessons); before a plural, a
+    # preposition too: "between incumbencies of Finn maids from the North Woods" (a people, read
+    # of the new windows of seed 20261162), "with Smith boys"
     j = m.token_start - 1
     while j >= 0 and (doc[j].tag_.startswith("JJ") or doc[j].is_quote or doc[j].is_space):
         j -= 1
-    return j >= 0 and doc[j].lower_ in MODIFIER_DETERMINERS
+    if j < 0:
+        return False
+    return doc[j].lower_ in MODIFIER_DETERMINERS or (nxt.tag_ == "NNS" and j == m.token_start - 1
+                                                      and doc[j].tag_ == "IN" and doc[j].dep_ == "prep")
 
 
 def _gendered_noun(word: str) -> bool:

@@ -70,6 +70,9 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("In the afternoon she walked down to the old Irving place.", "Irving", "", False),
     ("In the afternoon Irving walked down to the old place.", "Irving", "", True),
     ("There he found Polly giving Maud lessons in cookery.", "Maud", "", True),
+    ("Between incumbencies of Finn maids from the North Woods, Carol did her own work.", "Finn", "", False),
+    ("She sat between Finn and the boys all evening.", "Finn", "", True),
+    ("The boys went to Finn with the letters.", "Finn", "", True),
     # a gendered common noun in a nickname is no name a swap can move
     ("Then said the Story Girl, laughing.", "Girl", "", False),
     ("Then said the Story Girl, laughing.", "Story Girl", "", False),

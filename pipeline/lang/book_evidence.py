@@ -221,6 +221,12 @@ class FormEvidence:
     vocative: int = 0                                   # ", Huckleberry;": an address in speech (the rules' evidence, not the model's)
     professions: int = 0                                # "Dr. Kennicott", "Doc Kennicott": a title of the professions (a man's, by the period's convention)
 
+    def titled_both_ways(self) -> bool:
+        """The book titles the form as a woman's and as a man's, a title of the professions
+        counting as a man's by the period's convention ("Mrs. Kennicott" and "Dr. Kennicott"):
+        a family's surname, no one person's."""
+        return bool(self.titled[FEMININE] and (self.titled[MASCULINE] + self.professions))
+
 
 @dataclass
 class BookEvidence:
@@ -296,7 +302,7 @@ class BookEvidence:
         if ev is None:
             return False
         men = ev.titled[MASCULINE] + ev.professions
-        if men + ev.titled[FEMININE] < TITLE_MIN or not (men and ev.titled[FEMININE]):
+        if not ev.titled_both_ways() or men + ev.titled[FEMININE] < TITLE_MIN:
             return False
         return men >= FAMILY_HEAD_SHARE * ev.titled[FEMININE]
 
@@ -346,9 +352,7 @@ class BookEvidence:
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]
-            if k != n_t or (g == FEMININE and ev.professions):
-                # titled both ways: a family name ("Mrs. Kennicott" and "Dr. Kennicott", a title
-                # of the professions being a man's by the period's convention)
+            if ev.titled_both_ways():       # a family name ("Mr. Bennet", "Mrs. Bennet", "Dr. Kennicott")
                 found = self._votes(ev.alone) if bare else None
                 return found or (self.model_gender(form) if bare else None)
             against = self._votes(ev.pronouns, STRONG_SHARE)

@@ -45,7 +45,7 @@ from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, glued_piec
                                  title_gender)
 from pipeline.lang.frequency import zipf as common_word
 from pipeline.lang.places import known_place
-from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
+from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
 
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September",
           "October", "November", "December"}
@@ -538,11 +538,41 @@ def _named_as(doc, m: NameMention) -> bool:
     if tok.dep_ == "pobj" and prep.lower_ == "to" and prep.head.lower_ in CHANGE_VERBS \
             and any(c.dep_ == "dobj" and c.lower_ in ("name", "names") for c in prep.head.children):
         return True                     # "he changed his name to Vandeleur"
+    if tok.dep_ in ("attr", "acomp") and tok.head.lower_ in BE_FORMS:
+        name = _name_is(tok.head)
+        if name is not None and _another_owner(name, m):
+            return True                 # "her real name was Hawdon", "stating her name to be Hawdon"
     if tok.dep_ != "oprd" or tok.head.lower_ not in NAMING_VERBS:
         return False
     # the one named stands between: "called me Daisy", "named him Oliver" (not the parser's
     # "called Levin to her side", Levin an object it took for a predicate)
     return any(c.dep_ == "dobj" and c.i < tok.i for c in tok.head.children)
+
+
+def _name_is(be):
+    """The word "name" whose value the verb "be" gives, or None: the subject of "be" ("my name
+    is Pip"), or the object of the verb "be" completes ("stating Miss Summerson's real name to
+    be Hawdon")."""
+    subject = next((c for c in be.children if c.dep_ in ("nsubj", "nsubjpass") and c.lower_ in ("name", "names")), None)
+    if subject is not None or be.dep_ not in ("xcomp", "ccomp", "advcl"):
+        return subject
+    return next((c for c in be.head.children if c.dep_ == "dobj" and c.lower_ in ("name", "names")), None)
+
+
+def _another_owner(name, m: NameMention) -> bool:
+    """The name is said to be someone else's than the person ``m`` stands for: its owner is
+    another name ("Miss Summerson's real name to be Hawdon"; read, seeds 20261163 and 20261165:
+    *Bleak House*'s Hawdon, a name of Esther's, grouped with the man) or a possessive of the
+    other gender ("her real name was Hawdon" of a man). "His name was Jonas Blake", "my name is
+    Pip" name the person himself: a swap renames both."""
+    for c in name.children:
+        if c.dep_ != "poss":
+            continue
+        if c.tag_ in ("NNP", "NNPS") and not (m.token_start <= c.i < m.token_end):
+            return True
+        owner = target_pronoun_gender(c.text)
+        return owner is not None and m.gender in (MASCULINE, FEMININE) and owner != m.gender
+    return False
 
 
 # a regnal number (inside the entity or right after it): "Henry VIII", "Louis XIV"; not "I"
@@ -1172,7 +1202,9 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
     texts = a.texts
     for i in range(a.n):
         text = texts[i]
-        if i in taken or not a.upper[i] or len(text) < 2 or not evidence.is_person(text):
+        if i in taken or not a.upper[i] or len(text) < 2:
+            continue
+        if not evidence.is_person(text) and (_sentence_start(doc, i) or not evidence.is_person_inside_sentence(text)):
             continue
         tok = doc[i]
         if tok.ent_type_ not in _FREE_ENTS:
@@ -1180,7 +1212,7 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         if not _past_closing_quote(doc, tok):
             if tok.ent_type_ and tok.ent_iob_ == "I":
                 continue
-            if tok.ent_type_ and any(t.ent_iob_ == "I" for t in doc[tok.i + 1:tok.i + 2]):
+            if tok.ent_type_ and _entity_goes_on(doc, tok.i):
                 continue                # part of a longer entity of another kind
         span = doc[tok.i:tok.i + 1]
         m = mention_from_span(span)
@@ -1189,6 +1221,18 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         out.append(gender_from_book(m, evidence))
     out.extend(_full_names_in_other_entities(doc, taken, evidence))
     return out
+
+
+def _entity_goes_on(doc, i: int) -> bool:
+    """The entity of token ``i`` holds a word after it: white space and punctuation the NER ran
+    on do not count (a letter's signature "Helen" and its blank line, one ORG, in *Howards
+    End*)."""
+    j = i + 1
+    while j < len(doc) and doc[j].ent_iob_ == "I":
+        if not (doc[j].is_space or doc[j].is_punct):
+            return True
+        j += 1
+    return False
 
 
 _CLOSING_QUOTES = {"”", "’", "\"", "'"}

@@ -440,6 +440,19 @@ class BookEvidence:
                 return True
         return self.model_person(form)
 
+    def is_person_inside_sentence(self, form: str) -> bool:
+        """:meth:`is_person`, or a first name that is also a common word ("Rose", "Will",
+        "Hope"; the book writes "rose" in lower case too often for :meth:`proper`) which the
+        learned decision holds a person (:meth:`model_person`): asked only of a capitalised
+        word inside a sentence, where its capital says a name ("in obedience to the summons of
+        Rose", a LOC to the NER, in *The Tenant of Wildfell Hall*)."""
+        if self.is_person(form):
+            return True
+        o = self.overrides.get(form)
+        if o or title_gender(form) or len(form) < 2 or form.isupper():
+            return False
+        return self.model_person(form)
+
     def _person_uses(self, form: str, ev: FormEvidence) -> int:
         """The uses that show ``form`` a person: speech verbs and possessives of the body, addresses
         in speech (", Huckleberry;"), titled uses (gendered or of the professions), appositions

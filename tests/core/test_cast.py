@@ -221,6 +221,17 @@ def test_a_person_the_ner_missed_is_added_from_the_book(nlp):
     i = [t.text for t in doc].index("Tuppence")
     doc.ents = [Span(doc, i, i + 1, label="DATE")]
     assert doc_mentions(doc, ev) == []
+    # ... nor inside a longer entity of another kind, but an entity the NER ran on over white
+    # space and punctuation only is the name's (a letter's signature "Helen" and its blank line,
+    # one ORG, in Howards End)
+    doc = nlp("Will write again Thursday.\n\nTuppence\n\nDearest Meg, I am here.")
+    i = [t.text for t in doc].index("Tuppence")
+    doc.ents = [Span(doc, i, i + 2, label="ORG")]
+    assert [m.text for m in doc_mentions(doc, ev)] == ["Tuppence"]
+    doc = nlp("We sang for Tuppence Hall and all.")
+    i = [t.text for t in doc].index("Tuppence")
+    doc.ents = [Span(doc, i, i + 2, label="ORG")]
+    assert doc_mentions(doc, ev) == []
 
 
 def test_overrides_come_first(nlp):

@@ -93,6 +93,9 @@ def test_interjections_are_no_persons(nlp, text, word, book, person):
 BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
 
 
+BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Hawdon wrote and he signed. " * 2
+
+
 @pytest.mark.parametrize("text,word,book,alluded", [
     ("He gave me credit for being a sort of infantine Guy Fawkes.", "Guy Fawkes", None, True),
     ("He was like a young Hercules.", "Hercules", None, True),
@@ -154,6 +157,18 @@ BOOK_ALLUSION = "Men brag of their amours. Tom said so. Mary laughed. " * 30
      "Lillian Russell", None, True),
     ("He spoke of David.", "David", None, False),
     ("No Emma came.", "Emma", None, False),
+    # what a name is, said with "be" (read, seeds 20261163 and 20261165: Esther's real name,
+    # grouped with the man Hawdon)
+    ("In Miss Barbary stating Miss Summerson's real name to be Hawdon, there is a case.", "Hawdon", None, True),
+    ("He said that her real name was Hawdon.", "Hawdon", BOOK_HAWDON, True),
+    # ... not a person's own name ("his name was Jonas Blake": the swap renames both), nor a
+    # name that is the subject, nor "be" with another subject
+    ("He said that his real name was Hawdon.", "Hawdon", BOOK_HAWDON, False),
+    ("My name is Pip, and I live here.", "Pip", None, False),
+    ("I knew that his name was Jonas Blake, a student.", "Jonas Blake", None, False),
+    ("Hawdon was a name she never heard.", "Hawdon", None, False),
+    ("The man was Hawdon, and he was dead.", "Hawdon", None, False),
+    ("She gave the name to Hawdon, who was a lawyer.", "Hawdon", None, False),
 ])
 def test_allusions_are_persons_but_no_characters(nlp, text, word, book, alluded):
     evidence = book_evidence(book, "b") if book else None

@@ -160,3 +160,46 @@ def test_the_learned_gender_never_contradicts_the_books_few_unanimous_votes():
     one = book_evidence("Tana came in his white coat. Tana grinned.", model=None)
     one.model = pm.BookScores(model, one)
     assert one.gender("Tana") == ("feminine", "book:model")        # one vote: the model decides
+
+
+ROSE_BOOK = ("'No,' observed Rose; 'I think not.' Rose said so. Rose smiled as she spoke. "
+             "Rose cried out. She rose from her chair. The rose was red. He rose early. "
+             "They rose at six. The sun rose. A rose grew. Roses rose. She rose again. ") * 2
+
+
+def test_a_name_that_is_also_a_common_word_is_a_person_inside_a_sentence_when_the_model_holds_it():
+    """The Tenant of Wildfell Hall: "in obedience to the summons of Rose", a LOC to the NER;
+    the book writes "rose" in lower case too often for a name the rules may add anywhere."""
+    ev = book_evidence(ROSE_BOOK, model=None)
+    assert not ev.proper("Rose") and not ev.is_person("Rose")
+    assert not ev.is_person_inside_sentence("Rose")             # no model: the rules alone
+    n = len(pm.FEATURES)
+    sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=sure, gender=sure,
+                                                  thresholds={"person": 0.9, "gender": 0.9})), ev)
+    assert ev.is_person_inside_sentence("Rose") and not ev.is_person("Rose")
+    assert not ev.is_person_inside_sentence("Mrs")              # never a title
+    never = dict(sure, intercept=-5.0)
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=never, gender=sure,
+                                                  thresholds={"person": 0.9, "gender": 0.9})), ev)
+    assert not ev.is_person_inside_sentence("Rose")             # the model does not hold it
+
+
+def test_the_cast_adds_such_a_name_inside_a_sentence_only(nlp):
+    from pipeline.core.cast import doc_mentions
+
+    ev = book_evidence(ROSE_BOOK, model=None)
+    n = len(pm.FEATURES)
+    sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=sure, gender=sure,
+                                                  thresholds={"person": 0.9, "gender": 0.9})), ev)
+    doc = nlp("They took their seats, in obedience to the thrice-repeated summons of Rose.")
+    from spacy.tokens import Span
+
+    i = next(t.i for t in doc if t.text == "Rose")
+    doc.ents = [Span(doc, i, i + 1, label="LOC")]
+    got = [m.text for m in doc_mentions(doc, ev)]
+    assert got == ["Rose"]
+    doc = nlp("Rose had neither the discrimination nor the virulence.")
+    doc.ents = []
+    assert [m.text for m in doc_mentions(doc, ev)] == []        # a sentence's first word says nothing

@@ -44,7 +44,7 @@ from pipeline.core.instances import GenerateError, build_instance, check_instanc
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import DocArrays, pronoun_indices
-from pipeline.lang.names import (NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
+from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
@@ -337,9 +337,13 @@ REJECT_CONTRAST = "two names of one person set against each other (he was not Ra
 # a name after a title of dialect (:meth:`pipeline.lang.book_evidence.BookEvidence.dialect_title`):
 # "Gladda meecher, siz Pett" is Mrs. Pett, whom no rule ties to her titled name
 REJECT_DIALECT = "a name after a word the book writes only before names (siz Pett: a title of dialect)"
+# a given name only the characters say ("Here's Mr. Carey, Betty," said Athelny) beside a
+# person of that gender whom the window names only by title and surname: the narration's name
+# for the same woman, perhaps (Betty is Mrs. Athelny, Honoria is Lady Dedlock)
+REJECT_SPOKEN = "a given name only spoken, beside a titled surname of that gender (Betty ... Mrs. Athelny: one woman?)"
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
-                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT)
+                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -454,6 +458,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     appositive = _appositive_peer(doc, persons)
     if appositive:
         found.setdefault(REJECT_APPOSITION, appositive)
+    spoken = _spoken_beside_titled(persons, evidence if evidence is not None else doc.user_data.get(EVIDENCE_KEY))
+    if spoken:
+        found.setdefault(REJECT_SPOKEN, spoken)
     covered: set[int] = set()
     for m in mentions:
         covered.update(range(m.token_start, m.token_end))
@@ -678,6 +685,33 @@ def _runs_on(doc, m: NameMention, covered: set[int], in_window: set[int]) -> str
 # titles of a peer: "John, Lord Greystoke" is one man named twice, or two men in a list
 PEER_TITLES = frozenset({"lord", "lady", "sir", "earl", "duke", "duchess", "count", "countess", "baron",
                          "baroness", "marquis", "marquess", "marchioness", "viscount", "viscountess"})
+
+
+def _spoken_beside_titled(persons, evidence) -> str:
+    """"G / Mrs. S" when one of the persons is named only by a given name G that the book
+    writes (almost) only inside quotation marks (:attr:`pipeline.lang.book_evidence.BookEvidence.
+    speech_only`) and never with a surname, a woman's, and another woman only by a married
+    title and a surname (not "Miss"): a wife married before the book starts, whose given name only her family speaks
+    ("Here's Mr. Carey, Betty," said Athelny ... Mrs. Athelny was a large woman: one woman;
+    read, seeds 20261138 to 20261165). No rule can tell the two apart, so the window is refused.
+    Empty otherwise, and without a book's evidence."""
+    spoken = getattr(evidence, "speech_only", None)
+    if not spoken:
+        return ""
+    aliases = getattr(evidence, "aliases", None)
+    by_given = getattr(aliases, "by_given", None) or {}
+    for p in persons:
+        names = {m.name for m in p.mentions}
+        if p.gender != FEMININE or len(names) != 1 or any(m.title for m in p.mentions):
+            continue
+        given = next(iter(names))
+        if " " in given or not spoken[given] or by_given.get(given.lower()):
+            continue
+        for q in persons:
+            if q is not p and q.gender == p.gender and all(
+                    m.title and " " not in m.name and m.title.lower().rstrip(".") not in MISS_TITLES for m in q.mentions):
+                return f"{given} / {q.mentions[0].text}"
+    return ""
 
 
 def _appositive_peer(doc, persons) -> str:

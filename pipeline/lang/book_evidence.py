@@ -56,7 +56,8 @@ from dataclasses import dataclass, field
 from pipeline.lang.aliases import book_aliases
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
-from pipeline.lang.names import NAME_LOWER, NAME_UPPER, any_title, at_word_start, guess, profession_title, title_gender
+from pipeline.lang.names import (NAME_LOWER, NAME_UPPER, any_title, at_word_start, given_name_partners, guess,
+                                  profession_title, title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -244,6 +245,7 @@ class BookEvidence:
     aliases: object = None      # the book's alias table (lang.aliases.BookAliases), or None (no book text)
     place_runs: Counter = field(default_factory=Counter)  # two capitalised words after a place preposition ("in Gopher Prairie")
     before_names: Counter = field(default_factory=Counter)  # rare lower-case words before a capitalised word ("siz Pett")
+    speech_only: Counter = field(default_factory=Counter)   # given names written (almost) only inside quotation marks ("Betty")
 
     @property
     def n_words(self) -> int:
@@ -527,6 +529,31 @@ PROFESSION_ABBREVIATED = frozenset("dr prof rev revd".split())     # "Dr." befor
 _TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+$")
 
 
+# a speech: double quotation marks, straight or curly, or single curly ones (a closing mark
+# between two letters is an apostrophe: ‘I don’t know, Emma,’), closed on its line or running
+# to the paragraph's end (a speech continued in the next paragraph opens again there); a book
+# that quotes with straight single marks has no speeches here, so no name of it is spoken only
+_SPEECH = re.compile('"[^"\n]*(?:"|$)|\u201c[^\u201d\n]*(?:\u201d|$)'
+                     '|\u2018(?:[^\u2019\n]|(?<=[a-zA-Z])\u2019(?=[a-zA-Z]))*(?:\u2019|$)', re.M)
+SPOKEN_MIN = 3          # uses of a given name before it can be "spoken only"
+SPOKEN_SHARE = 0.1      # ... at most this share of them outside the speeches
+
+
+def _speech_only(text: str, capital: Counter) -> Counter:
+    """Given names (gender-guesser's, title case) that the book writes at least ``SPOKEN_MIN``
+    times and at most ``SPOKEN_SHARE`` of them outside quotation marks, with their uses: a name
+    only the characters say ("Here's Mr. Carey, Betty," said Athelny: the narrator calls her
+    Mrs. Athelny; "Honoria", whom the narrator calls Lady Dedlock), which may be a person the
+    narration names otherwise. Not a pet form of a given name the book writes more often
+    ("Lizzy", Elizabeth's in *Pride and Prejudice*): that is whose it is."""
+    names = {w: n for w, n in capital.items() if n >= SPOKEN_MIN and w[1:].islower() and guess(w)[0] != UNGENDERED}
+    if not names:
+        return Counter()
+    narrated = Counter(w for w in _CAPITAL_WORD.findall(_SPEECH.sub(" ", text)) if w in names)
+    return Counter({w: n for w, n in names.items() if narrated[w] <= SPOKEN_SHARE * n
+                    and not any(capital[p.title()] >= n for p in given_name_partners(w))})
+
+
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, model=SHIPPED) -> BookEvidence:
     """Gather the evidence of the whole book ``text`` (see the module docstring).
     ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file;
@@ -581,6 +608,7 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
     evidence.place_runs = Counter(" ".join(m.group(1).split()) for m in _PLACE_RUN.finditer(text))
     evidence.before_names = Counter(w for w in _BEFORE_NAME.findall(text)
                                     if lower[w] >= 2 and zipf(w) < DIALECT_ZIPF)
+    evidence.speech_only = _speech_only(text, capital)
     _pronoun_votes(text, forms, evidence.proper)
     evidence.aliases = book_aliases(text, lower)
     for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:

@@ -693,6 +693,13 @@ for _formal, _pets in _PET_FORMS.items():
         PET_FORMS[_form] = PET_FORMS.get(_form, frozenset()) | {_formal}
 
 
+def given_name_partners(name: str) -> frozenset[str]:
+    """The other given names (lower case) of :data:`PET_FORMS` that may be the same person's as
+    ``name`` ("lizzy" -> elizabeth, eliza, betty, ...): the forms sharing a formal name with it."""
+    formal = PET_FORMS.get(name.lower(), frozenset())
+    return frozenset(f for f, names in PET_FORMS.items() if names & formal) - {name.lower()}
+
+
 def one_given_name(a: str, b: str) -> bool:
     """Two different given names (lower case) that may be one person's: a name and its pet
     form ("elizabeth", "eliza"), or two pet forms of one name ("lizzy", "eliza"), by the

@@ -384,3 +384,48 @@ def test_a_rare_verb_before_names_is_no_title_of_dialect():
 
     ev = book_evidence('"No," drawled Terry. "Yes," drawled Jeff. ' * 2, "t")
     assert not ev.dialect_title("drawled")
+
+
+# read, seeds 20261138, 20261140, 20261153, 20261160, 20261165 (Betty / Mrs. Athelny) and
+# 20261161 (Emma / Mrs. Micawber): a wife married before the book, whose given name only her
+# family speaks, beside her titled name
+BOOK_BETTY = ('"Here\'s Mr. Carey, Betty," said Athelny. "My Betty is tired." "Come, Betty." '
+              "Mrs. Athelny was a large woman. Athelny laughed and he sat. Athelny said he would. Sally came in. ") * 2
+WINDOW_BETTY = ('"Here\'s Mr. Carey, Betty," said Athelny. "Fancy bringing him in here." '
+                "Mrs. Athelny was a large woman, taller than her husband.")
+
+
+@pytest.mark.parametrize("book,window,refused", [
+    (BOOK_BETTY, WINDOW_BETTY, True),
+    # ... single curly quotation marks, whose closing mark is also the apostrophe
+    (BOOK_BETTY.replace('"', "\u2018", 1).replace("'", "\u2019"), WINDOW_BETTY, True),
+    # a given name the narration uses too (Sally) is a person of her own
+    (BOOK_BETTY + "Betty sat down. Betty smiled. Betty left. Betty came. " * 2, WINDOW_BETTY, False),
+    # a given name the book writes with a surname is someone the book can name in full
+    (BOOK_BETTY + ('"Betty Nixon is here," he said. Mr. Nixon came. ' * 2), WINDOW_BETTY, False),
+    # the other woman unmarried: "Miss Athelny" is no wife
+    (BOOK_BETTY.replace("Mrs.", "Miss"), WINDOW_BETTY.replace("Mrs.", "Miss"), False),
+    # a pet form of a given name the book writes more often is that woman's (Lizzy, Elizabeth)
+    (BOOK_BETTY + "Elizabeth sat down. " * 30, WINDOW_BETTY, False),
+])
+def test_a_given_name_only_spoken_beside_a_married_womans_title_refuses_the_window(nlp, book, window, refused):
+    from pipeline.lang.book_evidence import book_evidence
+
+    doc = _with_persons(nlp, window, ["Mr. Carey", "Betty", "Athelny", "Mrs. Athelny", "Miss Athelny"])
+    check_refusal(doc, core.REJECT_SPOKEN, refused, book_evidence(book, "t", model=None))
+    if refused:                         # no book: nothing is known to be spoken only
+        rejected = Counter()
+        core.instances_from_doc(doc, 0, META, evidence=None, rejected=rejected)
+        assert core.REJECT_SPOKEN not in rejected
+
+
+def test_speech_only_counts_given_names_written_inside_quotation_marks():
+    from pipeline.lang.book_evidence import book_evidence
+
+    ev = book_evidence(BOOK_BETTY, "t", model=None)
+    assert ev.speech_only["Betty"] == 6
+    assert not ev.speech_only["Sally"]                  # narrated
+    assert not ev.speech_only["Athelny"]                # no given name
+    # a speech running on to the paragraph's end (continued in the next) is still a speech
+    ev = book_evidence('"Come, Betty, come.\n\n"Betty, sit." He sat. "Betty!" she cried.\n\n' * 2, "t", model=None)
+    assert ev.speech_only["Betty"] == 6

@@ -190,6 +190,15 @@ def test_pet_forms_are_symmetric_and_never_a_name_with_itself():
     assert not one_given_name("elizabeth", "jane")
 
 
+def test_the_partners_of_a_given_name_are_the_names_it_may_be_one_persons_with():
+    from pipeline.lang.names import PET_FORMS, given_name_partners, one_given_name
+
+    assert {"elizabeth", "eliza", "betty"} <= given_name_partners("Lizzy")
+    assert "lizzy" not in given_name_partners("lizzy") and given_name_partners("Zenobia") == frozenset()
+    for a in PET_FORMS:
+        assert given_name_partners(a) == {b for b in PET_FORMS if one_given_name(a, b)}
+
+
 @pytest.mark.parametrize("token,pieces", [
     ("meal.--She", [(0, "meal"), (7, "She")]),
     ("congratulations.--Harriet", [(0, "congratulations"), (18, "Harriet")]),

@@ -542,6 +542,9 @@ def _named_as(doc, m: NameMention) -> bool:
         name = _name_is(tok.head)
         if name is not None and _another_owner(name, m):
             return True                 # "her real name was Hawdon", "stating her name to be Hawdon"
+    if tok.dep_ == "dobj" and tok.head.lower_ in NAMING_VERBS \
+            and any(c.dep_ == "dobj" and c.i < tok.i for c in tok.head.children):
+        return True                     # the parser's second object: "Jo called him 'Mr. Toodles'"
     if tok.dep_ != "oprd" or tok.head.lower_ not in NAMING_VERBS:
         return False
     # the one named stands between: "called me Daisy", "named him Oliver" (not the parser's
@@ -625,11 +628,14 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
     Only with a book's evidence: a short text's silence proves nothing."""
     if evidence is None or not evidence.text_rules or not evidence.n_words:
         return False
-    if not (_famous(m.text) or (not m.title and (_famous(m.name) or _alluded(m.name)))):
+    if not (_famous(m.text) or _famous(m.name) or (not m.title and _alluded(m.name))):
         return False
     for w in words:
         ev = evidence.forms.get(w)
-        if ev is not None and (ev.person or sum(ev.appositions.values()) or (not m.title and sum(ev.titled.values()))):
+        # titled, the name must not be titled elsewhere ("as nice a poet as Mr. Shakespeare",
+        # the book's one "Mr. Shakespeare")
+        if ev is not None and (ev.person or sum(ev.appositions.values())
+                               or sum(ev.titled.values()) > (1 if m.title else 0)):
             return False
     aliases = getattr(evidence, "aliases", None)
     if len(words) == 1 and aliases is not None and (getattr(aliases, "by_given", {}) or {}).get(words[0].lower()):

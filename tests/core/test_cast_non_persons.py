@@ -146,6 +146,12 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ("You will call yourself John Jones, or George Potts, or some such name.", "John Jones", None, True),
     ("She wore a wedding-ring and called herself Mrs. Carey.", "Mrs. Carey", None, True),
     ("They named him Oliver.", "Oliver", None, True),
+    # the parser's second object of a verb of naming (Little Women: "Jo called him 'Mr. Toodles'")
+    ("John laughed at him, and Jo called him 'Mr. Toodles'. He was possessed with a mania.", "Mr. Toodles", None, True),
+    # a famous name with a title the book writes once (Eight Cousins: "as nice a poet as Mr. Shakespeare")
+    ("I think that Will is going to be as nice a poet as Mr. Shakespeare.", "Mr. Shakespeare", BOOK_ALLUSION, True),
+    ("I think that Will is going to be as nice a poet as Mr. Shakespeare.", "Mr. Shakespeare",
+     BOOK_ALLUSION + "Mr. Shakespeare came. Mr. Shakespeare left. ", False),
     ("He called Mary at once.", "Mary", None, False),
     ("He called on Mrs. Weston yesterday.", "Mrs. Weston", None, False),
     ("Emma called Harriet a fool.", "Harriet", None, False),

@@ -341,9 +341,12 @@ REJECT_DIALECT = "a name after a word the book writes only before names (siz Pet
 # person of that gender whom the window names only by title and surname: the narration's name
 # for the same woman, perhaps (Betty is Mrs. Athelny, Honoria is Lady Dedlock)
 REJECT_SPOKEN = "a given name only spoken, beside a titled surname of that gender (Betty ... Mrs. Athelny: one woman?)"
+# a name only spoken, rarely, that respells a name of the book (BookEvidence.spoken_spellings):
+# Tana's "What Miz Pats want dinner?" is Mrs. Patch, Gloria, beside her
+REJECT_RESPELT = "a rare spoken name that respells a name of the book (Miz Pats for Mrs. Patch)"
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
-                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN)
+                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN, REJECT_RESPELT)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -455,6 +458,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 before = doc[m.token_start - 1] if m.token_start else None
                 if before is not None and before.is_lower and before.is_alpha and ev.dialect_title(before.text):
                     found.setdefault(REJECT_DIALECT, f"{before.text} {m.text}")
+            respelt = getattr(ev, "spoken_spellings", None) or {}
+            for m in p.mentions:
+                word = next((w for w in m.name.split() if w in respelt), None)
+                if word:
+                    found.setdefault(REJECT_RESPELT, f"{m.text} ({word} for {respelt[word]})")
     appositive = _appositive_peer(doc, persons)
     if appositive:
         found.setdefault(REJECT_APPOSITION, appositive)

@@ -246,6 +246,7 @@ class BookEvidence:
     place_runs: Counter = field(default_factory=Counter)  # two capitalised words after a place preposition ("in Gopher Prairie")
     before_names: Counter = field(default_factory=Counter)  # rare lower-case words before a capitalised word ("siz Pett")
     speech_only: Counter = field(default_factory=Counter)   # given names written (almost) only inside quotation marks ("Betty")
+    spoken_spellings: dict = field(default_factory=dict)    # a rare name only spoken -> the book's name it respells ("Pats": "Patch")
 
     @property
     def n_words(self) -> int:
@@ -539,7 +540,45 @@ SPOKEN_MIN = 3          # uses of a given name before it can be "spoken only"
 SPOKEN_SHARE = 0.1      # ... at most this share of them outside the speeches
 
 
-def _speech_only(text: str, capital: Counter) -> Counter:
+RESPELT_MAX = 5         # a name written at most this often ...
+RESPELLS_MIN = 20       # ... may respell one the book writes at least this often
+RESPELL_RATIO = 0.65    # difflib's similarity of the two, which share their first three letters
+
+
+def _spoken_names(text: str, capital: Counter, forms: dict) -> tuple[Counter, dict]:
+    """:func:`_speech_only` and :func:`_respellings`, from one pass over the narration."""
+    narrated = Counter(_CAPITAL_WORD.findall(_SPEECH.sub(" ", text)))
+    return _speech_only(capital, narrated), _respellings(capital, narrated, forms)
+
+
+def _respellings(capital: Counter, narrated: Counter, forms: dict) -> dict:
+    """Rare names the book writes only inside quotation marks (at most ``RESPELT_MAX`` times,
+    title case) that respell one of its frequent names (at least ``RESPELLS_MIN`` times and ten
+    times as often, a person's: titled, or with ``PERSON_MIN`` speech verbs or possessives):
+    the same first three letters and ``difflib`` similarity at least ``RESPELL_RATIO``. A
+    character's way of saying a name ("What Miz Pats want dinner?", Tana's "Mrs. Patch" in *The
+    Beautiful and Damned*; "Woodcot" and "Jarnders" in *Bleak House*), a pet form ("Gabe",
+    Gabriel) or a misprint ("Bathsheha"): no rule can be sure whom it means. rare -> frequent."""
+    import difflib
+
+    frequent: dict[str, list[str]] = {}
+    for w, n in capital.items():
+        if n >= RESPELLS_MIN and w[1:].islower() and len(w) >= 3:
+            ev = forms.get(w)
+            if ev is not None and (ev.person >= PERSON_MIN or sum(ev.titled.values())):
+                frequent.setdefault(w[:3], []).append(w)
+    out = {}
+    for w, n in capital.items():
+        if n > RESPELT_MAX or narrated[w] or len(w) < 3 or not w[1:].islower() or w[:3] not in frequent:
+            continue
+        for f in frequent[w[:3]]:
+            if f != w and capital[f] >= 10 * n and difflib.SequenceMatcher(None, w, f).ratio() >= RESPELL_RATIO:
+                out[w] = f
+                break
+    return out
+
+
+def _speech_only(capital: Counter, narrated: Counter) -> Counter:
     """Given names (gender-guesser's, title case) that the book writes at least ``SPOKEN_MIN``
     times and at most ``SPOKEN_SHARE`` of them outside quotation marks, with their uses: a name
     only the characters say ("Here's Mr. Carey, Betty," said Athelny: the narrator calls her
@@ -547,9 +586,6 @@ def _speech_only(text: str, capital: Counter) -> Counter:
     narration names otherwise. Not a pet form of a given name the book writes more often
     ("Lizzy", Elizabeth's in *Pride and Prejudice*): that is whose it is."""
     names = {w: n for w, n in capital.items() if n >= SPOKEN_MIN and w[1:].islower() and guess(w)[0] != UNGENDERED}
-    if not names:
-        return Counter()
-    narrated = Counter(w for w in _CAPITAL_WORD.findall(_SPEECH.sub(" ", text)) if w in names)
     return Counter({w: n for w, n in names.items() if narrated[w] <= SPOKEN_SHARE * n
                     and not any(capital[p.title()] >= n for p in given_name_partners(w))})
 
@@ -608,7 +644,7 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
     evidence.place_runs = Counter(" ".join(m.group(1).split()) for m in _PLACE_RUN.finditer(text))
     evidence.before_names = Counter(w for w in _BEFORE_NAME.findall(text)
                                     if lower[w] >= 2 and zipf(w) < DIALECT_ZIPF)
-    evidence.speech_only = _speech_only(text, capital)
+    evidence.speech_only, evidence.spoken_spellings = _spoken_names(text, capital, forms)
     _pronoun_votes(text, forms, evidence.proper)
     evidence.aliases = book_aliases(text, lower)
     for form in [f for f in forms if f.lower() in FUNCTION_WORDS]:

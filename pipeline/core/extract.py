@@ -460,9 +460,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                     found.setdefault(REJECT_DIALECT, f"{before.text} {m.text}")
             respelt = getattr(ev, "spoken_spellings", None) or {}
             for m in p.mentions:
-                word = next((w for w in m.name.split() if w in respelt), None)
-                if word:
-                    found.setdefault(REJECT_RESPELT, f"{m.text} ({word} for {respelt[word]})")
+                # the word alone or after a title ("Miz Pats"); after a given name it is a full
+                # name of its own ("Ned Miller" beside the Mills, "Nikolay Ivanitch")
+                if m.name in respelt:
+                    found.setdefault(REJECT_RESPELT, f"{m.text} ({m.name} for {respelt[m.name]})")
     appositive = _appositive_peer(doc, persons)
     if appositive:
         found.setdefault(REJECT_APPOSITION, appositive)

@@ -168,6 +168,7 @@ def form_facts(form: str, evidence) -> dict:
     facts["decision: a person the NER may have missed (is_person)"] = evidence.is_person(form)
     facts["decision: ... or inside a sentence (inside_sentence)"] = evidence.is_person_inside_sentence(form)
     facts["decision: a given name only spoken (speech_only)"] = evidence.speech_only[form]
+    facts["decision: a spoken respelling of (spoken_spellings)"] = evidence.spoken_spellings.get(form, "none")
     facts["decision: a place of this book (is_place)"] = evidence.is_place(form)
     facts["decision: an animal of this book (is_animal)"] = evidence.is_animal(form)
     facts["decision: a family head's surname (family_head)"] = evidence.family_head(form)

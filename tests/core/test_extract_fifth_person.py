@@ -433,3 +433,40 @@ def test_speech_only_counts_given_names_written_inside_quotation_marks():
     # a speech running on to the paragraph's end (continued in the next) is still a speech
     ev = book_evidence('"Come, Betty, come.\n\n"Betty, sit." He sat. "Betty!" she cried.\n\n' * 2, "t", model=None)
     assert ev.speech_only["Betty"] == 6
+
+
+# read, seeds 20261143 to 20261166 (The Beautiful and Damned): Tana's "What Miz Pats want
+# dinner?" is Mrs. Patch, Gloria, who stands beside her in the window
+BOOK_PATCH = ("Mr. Patch came. Adam Patch said so. Patch said no. Mrs. Patch smiled. Patch's hand shook. " * 5
+              + '"What Miz Pats want dinner?" he would say. "Yes, Mr. Pats," said Tana. ')
+
+
+def test_spoken_spellings_are_rare_spoken_names_that_respell_a_frequent_one():
+    from pipeline.lang.book_evidence import book_evidence
+
+    ev = book_evidence(BOOK_PATCH, "t", model=None)
+    assert ev.spoken_spellings == {"Pats": "Patch"}
+    # written once in the narration too: a name of its own
+    ev = book_evidence(BOOK_PATCH + "Pats came in. ", "t", model=None)
+    assert "Pats" not in ev.spoken_spellings
+    # a frequent name the book never shows as a person has no respellings
+    ev = book_evidence("The Patch was green. " * 25 + '"What Miz Pats want?" he said. ', "t", model=None)
+    assert ev.spoken_spellings == {}
+
+
+WINDOW_TANA = ("It was the instinct of all servants to be fond of Anthony and to detest Gloria, and Tana was no "
+               "exception. But he made plain his aversion by addressing Anthony: \"What Miz Pats want dinner?\" he would say.")
+
+
+@pytest.mark.parametrize("window,refused", [
+    (WINDOW_TANA, True),
+    # after a given name the word is a full name of its own ("Ned Miller" beside the Mills)
+    (WINDOW_TANA.replace("Miz Pats", "Ellen Pats"), False),
+])
+def test_a_rare_spoken_respelling_of_a_name_refuses_the_window(nlp, window, refused):
+    from pipeline.lang.book_evidence import book_evidence
+
+    book = BOOK_PATCH + ("Gloria said so. Muriel said so. Anthony said he would. Tana said he would. "
+                         "Gloria smiled and she sat. Muriel sat and she smiled. Ellen said she would. ") * 3
+    doc = _with_persons(nlp, window, ["Gloria", "Muriel", "Anthony", "Tana", "Miz Pats", "Ellen Pats"])
+    check_refusal(doc, core.REJECT_RESPELT, refused, book_evidence(book, "t", model=None))

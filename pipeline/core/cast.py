@@ -33,6 +33,7 @@ May import: :mod:`pipeline.lang`, :mod:`pipeline.vocab`, the standard library.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections import Counter
@@ -139,6 +140,35 @@ def _next(doc, i: int):
     while j < len(doc) and doc[j].is_space:
         j += 1
     return doc[j] if j < len(doc) else None
+
+
+def _family_plural(doc, m: NameMention, evidence: BookEvidence | None) -> bool:
+    """An untitled word right after "the" that is the plural of a surname the book titles or
+    writes after a given name ("the Elphbergs", "the Gavericks", "the Ambersons"): a family, a
+    group of persons (LitBank's gold counts them as persons) with no gender (:data:`FAMILY_SOURCE`):
+    extract's windows never take it for one of their four, and refuse a window holding it
+    unless it is the family of one of the four ("the Crofts" beside Admiral Croft). Only with a
+    book's evidence."""
+    if m.title or evidence is None or not evidence.text_rules or m.token_end - m.token_start != 1:
+        return False
+    word = m.name
+    prev = _prev(doc, m.token_start)
+    if prev is None or prev.lower_ != "the" or len(word) < 4 or not word.endswith("s") or not word[1:].islower():
+        return False
+    aliases = getattr(evidence, "aliases", None)
+    by_surname = getattr(aliases, "by_surname", None) or {}
+    for single in {word[:-1], word[:-2] if word.endswith("es") else word[:-1]}:
+        ev = evidence.forms.get(single)
+        if (ev is not None and sum(ev.titled.values())) or by_surname.get(single.lower()):
+            return True
+    return False
+
+
+FAMILY_SOURCE = "book:family"        # the gender source of a family's plural: no gender, no window's person
+
+
+def _as_family(m: NameMention) -> NameMention:
+    return dataclasses.replace(m, gender=UNGENDERED, gender_source=FAMILY_SOURCE)
 
 
 def _speech_next(doc, m: NameMention) -> bool:
@@ -1088,6 +1118,9 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
             # the word cut off ("Moscow Pierre", "Whereupon Bo") is a place or a sentence's
             # opening word, no fifth person of the window
             dropped.update(range(start, m.token_start))
+        if _family_plural(doc, m, evidence):
+            out.append(_as_family(m))   # "the Elphbergs": a family, persons without a gender
+            continue
         why = not_a_person(doc, m, evidence)
         if why:
             if rejected is not None:
@@ -1210,9 +1243,14 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         text = texts[i]
         if i in taken or not a.upper[i] or len(text) < 2:
             continue
+        tok = doc[i]
+        if tok.ent_type_ in _FREE_ENTS and tok.ent_iob_ != "I" and not _entity_goes_on(doc, i):
+            family = mention_from_span(doc[i:i + 1])
+            if family is not None and _family_plural(doc, family, evidence):
+                out.append(_as_family(family))
+                continue
         if not evidence.is_person(text) and (_sentence_start(doc, i) or not evidence.is_person_inside_sentence(text)):
             continue
-        tok = doc[i]
         if tok.ent_type_ not in _FREE_ENTS:
             continue
         if not _past_closing_quote(doc, tok):

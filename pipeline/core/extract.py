@@ -39,7 +39,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.core.cast import EVIDENCE_KEY, allusion, common_word, doc_mentions
+from pipeline.core.cast import EVIDENCE_KEY, FAMILY_SOURCE, allusion, common_word, doc_mentions
 from pipeline.core.instances import GenerateError, build_instance, check_instance, completed
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
@@ -397,23 +397,25 @@ def saint_places(doc, tokens) -> set[int]:
 
 
 def other_person(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset(),
-                 evidence=None, pronoun_gender: str | None = None) -> str | None:
+                 evidence=None, pronoun_gender: str | None = None, families: set[int] = frozenset()) -> str | None:
     """The first reason (in the order of ``WINDOW_REJECTIONS``, rules of ``PERSON_LIKE_RULES``
     only) of :func:`person_like`, or None."""
-    got = other_person_word(doc, tokens, mentions, persons, not_persons, evidence, pronoun_gender)
+    got = other_person_word(doc, tokens, mentions, persons, not_persons, evidence, pronoun_gender, families)
     return got[0] if got else None
 
 
 def other_person_word(doc, tokens, mentions: list[NameMention], persons, not_persons: set[int] = frozenset(),
-                      evidence=None, pronoun_gender: str | None = None) -> tuple[str, str] | None:
+                      evidence=None, pronoun_gender: str | None = None,
+                      families: set[int] = frozenset()) -> tuple[str, str] | None:
     """(reason, the offending word) of :func:`other_person`, or None."""
-    found = person_like(doc, tokens, mentions, persons, not_persons, evidence, pronoun_gender)
+    found = person_like(doc, tokens, mentions, persons, not_persons, evidence, pronoun_gender, families)
     reason = next((r for r in WINDOW_REJECTIONS if r in found and r in PERSON_LIKE_RULES), None)
     return (reason, found[reason]) if reason else None
 
 
 def person_like(doc, tokens, mentions: list[NameMention], persons,
-                not_persons: set[int] = frozenset(), evidence=None, pronoun_gender: str | None = None) -> dict[str, str]:
+                not_persons: set[int] = frozenset(), evidence=None, pronoun_gender: str | None = None,
+                families: set[int] = frozenset()) -> dict[str, str]:
     """Reason -> the first word found for it: why the window made of ``tokens`` (with its name
     mentions and their four persons) holds a person-like mention that is none of the four
     persons (empty: none). Person-like (outside the
@@ -433,7 +435,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     of PERSON entities the cast rules found to be no person (:func:`pipeline.core.cast.
     doc_mentions`: "in Kent", "March 1"): not person-like. ``pronoun_gender``: the gender of the
     window's pronoun; an unnamed rank that flips is person-like only when of that gender (it
-    may be what the pronoun means), and not at all when None."""
+    may be what the pronoun means), and not at all when None. ``families``: token indices of
+    family plurals the NER labels PERSON (:data:`pipeline.core.cast.FAMILY_SOURCE`: "the Coles
+    knew of it"), person-like as "the Lucases" outside every entity are, unless the family of
+    one of the four."""
     found: dict[str, str] = {}
     for p in persons:
         titles = {m.title for m in p.mentions if m.title}
@@ -521,6 +526,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             found.setdefault(REJECT_KIN_NAME, tok.text)
             break
     for tok in tokens:
+        if tok.i in families:
+            low = tok.lower_
+            if low[:-1] not in words and low[:-2] not in words:     # "the Eltons" beside Mr. Elton
+                found.setdefault(REJECT_FAMILY, tok.text)
+            continue
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
         ent = tok.ent_type_
@@ -891,12 +901,18 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
     Returns (instance records, name mentions, pronoun tokens)."""
     sents = doc_sentences(doc)
     dropped: set[int] = set()
-    mentions = person_mentions(doc, evidence, not_persons, dropped)
+    cast = person_mentions(doc, evidence, not_persons, dropped)
+    # a family's plural ("the Elphbergs") is a person of the cast but none a window takes: a
+    # fifth person unless the family of one of the four (person_like; "the Lucases" outside
+    # every entity as before, one the NER labels PERSON as "families")
+    mentions = [m for m in cast if m.gender_source != FAMILY_SOURCE]
+    families = {m.token_start for m in cast if m.gender_source == FAMILY_SOURCE
+                and doc[m.token_start].ent_type_ == "PERSON"}
     pronouns = pronoun_tokens(doc)
     if only is not None:
         pronouns = [t for t in pronouns if t.idx in only]
     if not sents or len(mentions) < 4 or not pronouns:
-        return [], mentions, pronouns
+        return [], cast, pronouns
     sent_of_token = {i: k for k, s in enumerate(sents) for i in range(s.start, s.end)}
     starts = real_starts(doc, sents)
     arrays = DocArrays(doc)
@@ -957,7 +973,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
                     refused, offending = REJECT_CASE, case
                 continue
             got = other_person_word(doc, [t for k in range(lo, hi + 1) for t in sents[k]], window, persons,
-                                    dropped, evidence, gender)
+                                    dropped, evidence, gender, families)
             if got is not None:
                 if refused is None:
                     refused, offending = got
@@ -974,7 +990,7 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
             if refused is not None and refusals is not None:
                 refusals.append({"pronoun_offset": pron.idx, "pronoun": pron.text, "reason": refused,
                                  "words": offending})
-    return out, mentions, pronouns
+    return out, cast, pronouns
 
 
 def mention_records(book_id: str, chunk_offset: int, mentions: list[NameMention], pronouns: list) -> list[dict]:

@@ -188,6 +188,7 @@ def recheck_with_cast(row: dict, doc, edits: list[Edit], cast) -> tuple[str | No
     isolated text's noise and the book says no. The four persons' own names are the book's:
     their gender is never read again from the text; only a researcher's override (``--cast``)
     of a name to no person or to the other gender fails them. Returns (reason or None, the words)."""
+    from pipeline.core.cast import FAMILY_SOURCE
     from pipeline.lang.book_evidence import NOT_A_PERSON
 
     ev = cast.evidence
@@ -209,6 +210,8 @@ def recheck_with_cast(row: dict, doc, edits: list[Edit], cast) -> tuple[str | No
             continue
         if _found(edited, m.start, m.end):
             return RECHECK_NEW_PERSON, m.text
+        if m.gender_source == FAMILY_SOURCE:
+            continue                    # a family's plural the original held: extract judged it
         member = cast.member_in(m.name, m.title)
         if member is not None:
             return RECHECK_CAST_MEMBER, m.text

@@ -203,3 +203,18 @@ def test_an_override_still_speaks_for_the_original_not_parsed_again(nlp):
     name = row["names"][0]["mentions"][0]["text"]
     ev = book_evidence("x", "b", {"b": {name: "not-a-person"}})
     assert rc.recheck_with_cast(row, None, [], BookCast.from_mentions("b", ev, []))[0] == rc.RECHECK_NOT_PERSON
+
+
+def test_a_familys_plural_the_original_held_passes_the_recheck(nlp):
+    """Extract judged the family ("the Coles" beside the four, the family of none of them or of
+    one) in the original window; its plural is no cast member the variant brought in."""
+    from pipeline.core.cast import EVIDENCE_KEY
+
+    words = ["Jane", "met", "Tom", "and", "Emma", "with", "the", "Coles", "and", "Frank", "."]
+    names = [("C1", F, [(0, 1)]), ("C2", M, [(2, 3)]), ("O1", F, [(4, 5)]), ("O2", M, [(9, 10)])]
+    row, doc = _row_and_doc(nlp, words, [(0, 1), (2, 3), (4, 5), (7, 8), (9, 10)], names)
+    doc.user_data[EVIDENCE_KEY] = book_evidence("Mr. Cole came. John Cole said so. " * 3, "1", model=None)
+    assert rc.recheck_with_cast(row, doc, [], _cast("Coles")) == (None, "")
+    coles = doc[7].idx
+    edit = Edit(coles, coles + 5, "Coles", "word", "Coles")
+    assert rc.recheck_with_cast(row, doc, [edit], _cast()) == (rc.RECHECK_NEW_PERSON, "Coles")

@@ -428,3 +428,35 @@ def test_few_unanimous_votes_outweigh_gender_guessers_list(nlp):
     one = book_evidence("Tana came in his white coat. Tana grinned. ", "b")
     m = doc_mentions(person_doc(nlp, "Tana looked at the fire.", "Tana"), one)[0]
     assert m.gender == "feminine"                       # one vote: the name list stands
+
+
+BOOK_FAMILIES = ("Mr. Gaverick came. Lady Gaverick smiled. John Cole said so. Mr. Cole left. "
+                 "The Heights were green. The Heights stood high. ") * 3
+
+
+@pytest.mark.parametrize("text,word,family", [
+    # the plural of a surname the book titles, or writes after a given name, after "the"
+    ("She was a distant connection of the Gavericks.", "Gavericks", True),
+    ("They had supper with the Coles that night.", "Coles", True),
+    # ... not a place's plural the book never titles, nor without "the", nor a singular
+    ("They walked up to the Heights at noon.", "Heights", False),
+    ("She wrote to Gavericks at once.", "Gavericks", False),
+    ("She saw the Gaverick at once.", "Gaverick", False),
+])
+def test_a_familys_plural_is_a_person_without_a_gender(nlp, text, word, family):
+    from spacy.tokens import Span
+
+    from pipeline.core.cast import FAMILY_SOURCE
+    from pipeline.lang.pronouns import UNGENDERED
+
+    ev = book_evidence(BOOK_FAMILIES, "b", model=None)
+    for label in ("PERSON", "ORG", None):       # whatever the NER made of it
+        doc = nlp(text)
+        i = [t.text for t in doc].index(word)
+        doc.ents = [Span(doc, i, i + 1, label=label)] if label else []
+        got = [m for m in doc_mentions(doc, ev) if m.text == word]
+        if family:
+            assert [(m.gender, m.gender_source) for m in got] == [(UNGENDERED, FAMILY_SOURCE)], label
+        else:
+            assert all(m.gender_source != FAMILY_SOURCE for m in got), label
+        assert not [m for m in doc_mentions(doc, None) if m.gender_source == FAMILY_SOURCE]   # no book

@@ -470,3 +470,22 @@ def test_a_rare_spoken_respelling_of_a_name_refuses_the_window(nlp, window, refu
                          "Gloria smiled and she sat. Muriel sat and she smiled. Ellen said she would. ") * 3
     doc = _with_persons(nlp, window, ["Gloria", "Muriel", "Anthony", "Tana", "Miz Pats", "Ellen Pats"])
     check_refusal(doc, core.REJECT_RESPELT, refused, book_evidence(book, "t", model=None))
+
+
+BOOK_COLES = ("Mr. Cole came. John Cole said so. Mr. Elton came. Mrs. Elton smiled. Clara said so. "
+              "Eleanor said she would. Thomas said he would. William said he would. ") * 3
+
+
+@pytest.mark.parametrize("tail,refused", [
+    # a family the NER labels PERSON, none of the four's: a fifth person (Emma: "the Coles knew of it")
+    (", nor to the Coles.", True),
+    # ... the family of one of the four is no fifth ("the Eltons" beside Mr. Elton)
+    (", nor to the Eltons.", False),
+])
+def test_a_familys_plural_in_a_window_is_a_fifth_person_unless_the_family_of_one_of_the_four(nlp, tail, refused):
+    from pipeline.lang.book_evidence import book_evidence
+
+    text = "Although she admired Clara, Eleanor would not say so to Thomas or to Mr. Elton" + tail
+    family = tail.split()[-1].rstrip(".")
+    doc = _with_persons(nlp, text, ["Clara", "Eleanor", "Thomas", "Mr. Elton", family])
+    check_refusal(doc, core.REJECT_FAMILY, refused, book_evidence(BOOK_COLES, "t", model=None))

@@ -148,7 +148,7 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ("They named him Oliver.", "Oliver", None, True),
     # the parser's second object of a verb of naming (Little Women: "Jo called him 'Mr. Toodles'")
     ("John laughed at him, and Jo called him 'Mr. Toodles'. He was possessed with a mania.", "Mr. Toodles", None, True),
-    # a famous name with a title the book writes once (Eight Cousins: "as nice a poet as Mr. Shakespeare")
+    # a famous name with a title the book writes once (An Old-fashioned Girl: "as nice a poet as Mr. Shakespeare")
     ("I think that Will is going to be as nice a poet as Mr. Shakespeare.", "Mr. Shakespeare", BOOK_ALLUSION, True),
     ("I think that Will is going to be as nice a poet as Mr. Shakespeare.", "Mr. Shakespeare",
      BOOK_ALLUSION + "Mr. Shakespeare came. Mr. Shakespeare left. ", False),

@@ -259,7 +259,7 @@ def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refuse
     ("Although she admired Clara, Eleanor would not say so to Thomas or to the future Lord William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to the great William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to Emperor William.", False),
-    # "any" and "another" make a kind too (Eight Cousins: "than any Senor Twankydillo")
+    # "any" and "another" make a kind too (An Old-fashioned Girl: "than any Senor Twankydillo")
     ("Although she admired Clara, Eleanor would rather learn of Thomas than of any Senor William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to another Mr. William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to any of William's friends.", False),

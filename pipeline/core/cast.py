@@ -103,6 +103,11 @@ ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Ma
 # ("Queen Square", "King Street", "Duke Street"); a person of those ranks is named by a given
 # name or a place ("Queen Victoria", "the Duke of Omnium"), never by a street word
 ROYAL_TITLES = frozenset({"king", "queen", "prince", "princess", "duke", "duchess"})
+# titles and styles a book writes after "the" of a person ("the Prince Andrew", "the Reverend
+# Mr. Collins", "the Honourable Mrs. Norton")
+RANK_TITLES = ROYAL_TITLES | frozenset("""emperor empress count countess baron baroness marquis marquise
+marchioness earl viscount viscountess archduke archduchess tsar czar tsarina czarina sultan lord lady
+reverend rev revd honourable honorable hon""".split())
 # the lower-case head noun of a place named after a person, read after a place preposition:
 # "in Prince Edward island" (the NER took "Prince Edward" for a man)
 PLACE_HEADS = frozenset("""island isle street square road lane river lake county bay harbour harbor
@@ -171,6 +176,29 @@ def _as_family(m: NameMention) -> NameMention:
     return dataclasses.replace(m, gender=UNGENDERED, gender_source=FAMILY_SOURCE)
 
 
+THING_TITLED_MIN = 3        # titled uses of a name before the book can call it a thing's ...
+THING_AFTER_THE_SHARE = 0.75  # ... that many of them right after "the"
+
+
+def _titled_thing(m: NameMention, words: list[str], evidence: BookEvidence | None) -> bool:
+    """A titled name the book writes right after "the" in at least ``THING_AFTER_THE_SHARE``
+    of its titled uses (at least ``THING_TITLED_MIN``): an inn, a ship or a house named after
+    a person ("when my father kept the Admiral Benbow inn", "at the Admiral Benbow" 18 times of
+    19 in *Treasure Island*), no person, and neither is the bare name ("at the old Benbow"). Not
+    a rank of nobility, which a book writes after "the" of a person ("the Prince Andrew", "the
+    Emperor Napoleon")."""
+    if evidence is None or not evidence.text_rules or m.title.rstrip(".").lower() in RANK_TITLES:
+        return False
+    word = words[-1]
+    if word.endswith("s") and (evidence.capital[word[:-1]] or evidence.capital[word[:-2]]):
+        return False                # "the Miss Steeles": sisters (not_a_person's "family")
+    ev = evidence.forms.get(word)
+    if ev is None:
+        return False
+    titled = sum(ev.titled.values()) + ev.professions
+    return titled >= THING_TITLED_MIN and ev.titled_after_the >= THING_AFTER_THE_SHARE * titled
+
+
 def _speech_next(doc, m: NameMention) -> bool:
     nxt = _next(doc, m.token_end)
     if nxt is not None and nxt.text == ",":
@@ -218,6 +246,9 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "place-name"             # "near Queen Square", "in Duke Street": no queen is called Square
     if m.title and title_gender(m.title) == FEMININE and len(words) == 1 and _taunt(m.title, words[0], evidence):
         return "taunt"                  # "His feelings are not like yours, Miss Traddles": a boy called a girl
+    if (m.title or len(words) == 1) and _titled_thing(m, words, evidence):
+        # the bare name too: "at the old Benbow"
+        return "a titled name the book writes after \"the\" (the Admiral Benbow, an inn)"
     if m.title and title_gender(m.title):
         return None
     if evidence is not None and any(evidence.is_animal(w) for w in words):

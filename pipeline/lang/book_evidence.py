@@ -221,6 +221,7 @@ class FormEvidence:
     determined: int = 0                                 # "the Colonel's unlucky Diamond": after a determiner
     vocative: int = 0                                   # ", Huckleberry;": an address in speech (the rules' evidence, not the model's)
     professions: int = 0                                # "Dr. Kennicott", "Doc Kennicott": a title of the professions (a man's, by the period's convention)
+    titled_after_the: int = 0                           # titled uses right after "the" ("the Admiral Benbow": an inn)
 
     def titled_both_ways(self) -> bool:
         """The book titles the form as a woman's and as a man's, a title of the professions
@@ -590,6 +591,11 @@ def _speech_only(capital: Counter, narrated: Counter) -> Counter:
                     and not any(capital[p.title()] >= n for p in given_name_partners(w))})
 
 
+def _after_the(text: str, at: int) -> int:
+    """1 when the word "the" stands right before ``text[at:]``, else 0."""
+    return int(text[max(0, at - 4):at].lower() == "the " and (at < 5 or not text[at - 5].isalpha()))
+
+
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, model=SHIPPED) -> BookEvidence:
     """Gather the evidence of the whole book ``text`` (see the module docstring).
     ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file;
@@ -619,12 +625,14 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
             words = m.group(3).split()
             if not any_title(words[0]):
                 _ev(forms, words[-1]).professions += 1      # "Dr. Will Kennicott": the surname
+                _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
             continue
         if not gender or (m.group(2) and m.group(1) not in ABBREVIATED):
             continue
         words = m.group(3).split()
         if gender and not title_gender(words[0]):
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
+            _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
     for m in _APPOSITION.finditer(text):
         _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
     for m in _APPOSITION_AFTER.finditer(text):

@@ -42,7 +42,7 @@ from pipeline.lang.book_evidence import (FEW_VOTES, FOREIGN_ARTICLES, MOTION_WOR
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
+from pipeline.lang.names import (MISS_TITLES, THE_TITLES, NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
                                  title_gender)
 from pipeline.lang.frequency import zipf as common_word
 from pipeline.lang.places import known_place
@@ -103,11 +103,6 @@ ESTATE_WORDS = {"Hall", "Park", "House", "Court", "Abbey", "Lodge", "Place", "Ma
 # ("Queen Square", "King Street", "Duke Street"); a person of those ranks is named by a given
 # name or a place ("Queen Victoria", "the Duke of Omnium"), never by a street word
 ROYAL_TITLES = frozenset({"king", "queen", "prince", "princess", "duke", "duchess"})
-# titles and styles a book writes after "the" of a person ("the Prince Andrew", "the Reverend
-# Mr. Collins", "the Honourable Mrs. Norton")
-RANK_TITLES = ROYAL_TITLES | frozenset("""emperor empress count countess baron baroness marquis marquise
-marchioness earl viscount viscountess archduke archduchess tsar czar tsarina czarina sultan lord lady
-reverend rev revd honourable honorable hon""".split())
 # the lower-case head noun of a place named after a person, read after a place preposition:
 # "in Prince Edward island" (the NER took "Prince Edward" for a man)
 PLACE_HEADS = frozenset("""island isle street square road lane river lake county bay harbour harbor
@@ -187,11 +182,13 @@ def _titled_thing(m: NameMention, words: list[str], evidence: BookEvidence | Non
     19 in *Treasure Island*), no person, and neither is the bare name ("at the old Benbow"). Not
     a rank of nobility, which a book writes after "the" of a person ("the Prince Andrew", "the
     Emperor Napoleon")."""
-    if evidence is None or not evidence.text_rules or m.title.rstrip(".").lower() in RANK_TITLES:
+    if evidence is None or not evidence.text_rules or m.title.rstrip(".").lower() in THE_TITLES:
         return False
     word = words[-1]
     if word.endswith("s") and (evidence.capital[word[:-1]] or evidence.capital[word[:-2]]):
         return False                # "the Miss Steeles": sisters (not_a_person's "family")
+    if any_title(word) or profession_title(word):
+        return False                # "the Frau Professor" (Erlin), a person by her husband's office
     ev = evidence.forms.get(word)
     if ev is None:
         return False

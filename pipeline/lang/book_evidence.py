@@ -56,8 +56,8 @@ from dataclasses import dataclass, field
 from pipeline.lang.aliases import book_aliases
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
-from pipeline.lang.names import (NAME_LOWER, NAME_UPPER, any_title, at_word_start, given_name_partners, guess,
-                                  profession_title, title_gender)
+from pipeline.lang.names import (NAME_LOWER, NAME_UPPER, THE_TITLES, any_title, at_word_start, given_name_partners,
+                                  guess, profession_title, title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -625,14 +625,16 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
             words = m.group(3).split()
             if not any_title(words[0]):
                 _ev(forms, words[-1]).professions += 1      # "Dr. Will Kennicott": the surname
-                _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
+                if m.group(1).lower() not in THE_TITLES:    # not "the Reverend Mr. Collins"
+                    _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
             continue
         if not gender or (m.group(2) and m.group(1) not in ABBREVIATED):
             continue
         words = m.group(3).split()
         if gender and not title_gender(words[0]):
             _ev(forms, words[-1]).titled[gender] += 1    # the surname ("Mrs. Newland Archer")
-            _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
+            if m.group(1).lower() not in THE_TITLES:    # not "the Emperor Napoleon"
+                _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
     for m in _APPOSITION.finditer(text):
         _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
     for m in _APPOSITION_AFTER.finditer(text):

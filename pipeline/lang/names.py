@@ -401,6 +401,11 @@ class Person:
 # Titles of the unmarried and of children: "Miss Marjoribanks" is a daughter of the house and goes
 # with the house's one girl ("Lucilla Marjoribanks"); "Mr. Shaw", "Mrs. Shaw", "Dr Marjoribanks" may
 # be the parents (docs/persons.md, "Aliases").
+# titles and styles a book writes after "the" of a person ("the Prince Andrew", "the Emperor
+# Napoleon", "the Reverend Mr. Collins", "the Honourable Mrs. Norton")
+THE_TITLES = frozenset("""king queen prince princess duke duchess emperor empress count countess baron
+baroness marquis marquise marchioness earl viscount viscountess archduke archduchess tsar czar tsarina
+czarina sultan lord lady reverend rev revd honourable honorable hon""".split())
 MISS_TITLES = frozenset({"miss", "mlle", "mademoiselle", "master", "signorina", "senorita", "señorita",
                          "fraulein", "fräulein"})
 JOIN, APART, AMBIGUOUS = "join", "apart", "ambiguous"

@@ -790,3 +790,32 @@ def test_the_word_cut_off_a_name_is_no_fifth_person(nlp, text, word, cut):
     dropped: set[int] = set()
     doc_mentions(doc, book_evidence(book, "b"), dropped=dropped)
     assert [doc[i].text for i in sorted(dropped)] == cut
+
+
+BOOK_BENBOW = ("My father kept the Admiral Benbow inn. We went back to the Admiral Benbow. "
+               "The door of the Admiral Benbow closed. A signboard of Admiral Benbow hung there. "
+               "The Emperor Napoleon came. Napoleon said so. The Emperor Napoleon rode. "
+               "The Frau Professor came. The Frau Professor sat. The Frau Professor smiled. "
+               "Captain Smollett came. The Captain Smollett of old. Captain Smollett said so. ") * 2
+
+
+@pytest.mark.parametrize("text,word,thing", [
+    # an inn named after a person (Treasure Island: "the Admiral Benbow" 18 times of 19)
+    ("We rode back to the Admiral Benbow at dusk.", "Admiral Benbow", True),
+    ("We rode back to the old Benbow at dusk.", "Benbow", True),
+    # a rank after "the" is a person's ("the Emperor Napoleon"), and so is a title the surname
+    # is itself ("the Frau Professor"), and a name titled after "the" less often
+    ("Then the Emperor Napoleon rode past.", "Emperor Napoleon", False),
+    ("Then Napoleon rode past.", "Napoleon", False),
+    ("Then the Frau Professor rode past.", "Frau Professor", False),
+    ("Then Captain Smollett rode past.", "Captain Smollett", False),
+])
+def test_a_titled_name_the_book_writes_after_the_is_a_things(nlp, text, word, thing):
+    from pipeline.core.cast import not_a_person
+
+    ev = book_evidence(BOOK_BENBOW, "b", model=None)
+    doc = person_doc(nlp, text, word)
+    m = mention(doc, None)
+    assert m is not None
+    why = not_a_person(doc, m, ev)
+    assert (why is not None and "the Admiral Benbow" in why) is thing, why

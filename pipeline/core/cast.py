@@ -758,6 +758,19 @@ def _thing(word: str, evidence: BookEvidence) -> bool:
     return personal * THING_PERSONAL <= ev.determined
 
 
+def _famous_word(doc, i: int) -> bool:
+    """Token ``i``, capitalised inside a sentence, is a well-known person's name by itself
+    (``resources/real_people.txt``, ``resources/allusion_names.txt``: "if old Pontifex had had
+    Cromwell's chances", an ORG to the NER; "out-Heroded Herod") and no known place, with no
+    capitalised word after it: a person of the cast (LitBank's gold counts allusions), an
+    allusion to the windows."""
+    text = doc[i].text
+    if not text[1:].islower() or known_place(text) or not (_famous(text) or _alluded(text)):
+        return False
+    nxt = doc[i + 1] if i + 1 < len(doc) else None
+    return nxt is None or not (nxt.text[:1].isupper() and nxt.is_alpha)
+
+
 def _famous(name: str) -> bool:
     from pipeline.lang.allusions import famous
 
@@ -1277,7 +1290,8 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
             if family is not None and _family_plural(doc, family, evidence):
                 out.append(_as_family(family))
                 continue
-        if not evidence.is_person(text) and (_sentence_start(doc, i) or not evidence.is_person_inside_sentence(text)):
+        if not evidence.is_person(text) and (_sentence_start(doc, i) or not (
+                evidence.is_person_inside_sentence(text) or _famous_word(doc, i))):
             continue
         if tok.ent_type_ not in _FREE_ENTS:
             continue
@@ -1296,13 +1310,13 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
 
 
 def _entity_goes_on(doc, i: int) -> bool:
-    """The entity of token ``i`` holds a word after it: white space and punctuation the NER ran
-    on do not count (a letter's signature "Helen" and its blank line, one ORG, in *Howards
+    """The entity of token ``i`` holds a word after it: white space, punctuation and a possessive
+    ending the NER ran on do not count (a letter's signature "Helen" and its blank line, one ORG, in *Howards
     End*)."""
     j = i + 1
     while j < len(doc) and doc[j].ent_iob_ == "I":
-        if not (doc[j].is_space or doc[j].is_punct):
-            return True
+        if not (doc[j].is_space or doc[j].is_punct or doc[j].tag_ == "POS"):
+            return True             # (a possessive ending is the name's: "Cromwell's chances", an ORG)
         j += 1
     return False
 

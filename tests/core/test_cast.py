@@ -232,6 +232,28 @@ def test_a_person_the_ner_missed_is_added_from_the_book(nlp):
     i = [t.text for t in doc].index("Tuppence")
     doc.ents = [Span(doc, i, i + 2, label="ORG")]
     assert doc_mentions(doc, ev) == []
+    # ... and so is one run on over a possessive ending ("had had Cromwell's chances", an ORG)
+    doc = nlp("He would have had Tuppence's chances.")
+    i = [t.text for t in doc].index("Tuppence")
+    doc.ents = [Span(doc, i, i + 2, label="ORG")]
+    assert [m.text for m in doc_mentions(doc, ev)] == ["Tuppence"]
+
+
+@pytest.mark.parametrize("text,found", [
+    # a well-known person's name by itself inside a sentence, whatever the NER made of it
+    # (The Masque of the Red Death: "had out-Heroded Herod"; resources/allusion_names.txt and
+    # real_people.txt)
+    ("The figure had out-Heroded Herod, and gone beyond the bounds.", ["Herod"]),
+    ("They spoke of Herod at dinner.", ["Herod"]),
+    # ... not first in a sentence, nor before another capitalised word
+    ("Herod was spoken of at dinner.", []),
+    ("They walked down to Herod Road at noon.", []),
+])
+def test_a_well_known_persons_name_inside_a_sentence_is_a_person(nlp, text, found):
+    ev = book_evidence((text + " The house was quiet. ") * 3 + "The house was quiet. " * 50, "b", model=None)
+    doc = nlp(text)
+    doc.ents = [e for e in doc.ents if e.label_ != "PERSON"]
+    assert [m.text for m in doc_mentions(doc, ev) if m.text in ("Shakespeare", "Herod")] == found
 
 
 def test_overrides_come_first(nlp):

@@ -157,7 +157,7 @@ def _family_plural(doc, m: NameMention, evidence: BookEvidence | None) -> bool:
         return False
     aliases = getattr(evidence, "aliases", None)
     by_surname = getattr(aliases, "by_surname", None) or {}
-    for single in {word[:-1], word[:-2] if word.endswith("es") else word[:-1]}:
+    for single in (word[:-1], word[:-2]) if word.endswith("es") else (word[:-1],):
         ev = evidence.forms.get(single)
         if (ev is not None and sum(ev.titled.values())) or by_surname.get(single.lower()):
             return True
@@ -1285,7 +1285,7 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
         if i in taken or not a.upper[i] or len(text) < 2:
             continue
         tok = doc[i]
-        if tok.ent_type_ in _FREE_ENTS and tok.ent_iob_ != "I" and not _entity_goes_on(doc, i):
+        if text.endswith("s") and tok.ent_type_ in _FREE_ENTS and tok.ent_iob_ != "I" and not _entity_goes_on(doc, i):
             family = mention_from_span(doc[i:i + 1])
             if family is not None and _family_plural(doc, family, evidence):
                 out.append(_as_family(family))

@@ -527,8 +527,7 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             break
     for tok in tokens:
         if tok.i in families:
-            low = tok.lower_
-            if low[:-1] not in words and low[:-2] not in words:     # "the Eltons" beside Mr. Elton
+            if not _family_of_the_four(tok.text, words):              # "the Eltons" beside Mr. Elton
                 found.setdefault(REJECT_FAMILY, tok.text)
             continue
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
@@ -562,8 +561,7 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             if guess(text)[0] in (MASCULINE, FEMININE):
                 found.setdefault(REJECT_FIRST_NAME, text)
             elif tok.tag_ == "NNPS" and not ent:
-                low = text.lower()
-                if low[:-1] not in words and low[:-2] not in words:     # "the Westons" beside Mr. Weston
+                if not _family_of_the_four(text, words):               # "the Westons" beside Mr. Weston
                     found.setdefault(REJECT_FAMILY, text)
             elif not ent and _person_role(tok):
                 found.setdefault(REJECT_PROPER, text)
@@ -704,6 +702,13 @@ def _runs_on(doc, m: NameMention, covered: set[int], in_window: set[int]) -> str
 # titles of a peer: "John, Lord Greystoke" is one man named twice, or two men in a list
 PEER_TITLES = frozenset({"lord", "lady", "sir", "earl", "duke", "duchess", "count", "countess", "baron",
                          "baroness", "marquis", "marquess", "marchioness", "viscount", "viscountess"})
+
+
+def _family_of_the_four(plural: str, words: set[str]) -> bool:
+    """The plural proper noun ``plural`` is the family of one of the window's four persons,
+    whose name words (lower case) are ``words``: "the Westons" beside Mr. Weston."""
+    low = plural.lower()
+    return low[:-1] in words or low[:-2] in words
 
 
 def _spoken_beside_titled(persons, evidence) -> str:

@@ -586,8 +586,9 @@ def _speech_only(capital: Counter, narrated: Counter) -> Counter:
     Mrs. Athelny; "Honoria", whom the narrator calls Lady Dedlock), which may be a person the
     narration names otherwise. Not a pet form of a given name the book writes more often
     ("Lizzy", Elizabeth's in *Pride and Prejudice*): that is whose it is."""
-    names = {w: n for w, n in capital.items() if n >= SPOKEN_MIN and w[1:].islower() and guess(w)[0] != UNGENDERED}
-    return Counter({w: n for w, n in names.items() if narrated[w] <= SPOKEN_SHARE * n
+    return Counter({w: n for w, n in capital.items()
+                    if n >= SPOKEN_MIN and w[1:].islower() and narrated[w] <= SPOKEN_SHARE * n
+                    and guess(w)[0] != UNGENDERED
                     and not any(capital[p.title()] >= n for p in given_name_partners(w))})
 
 

@@ -698,6 +698,7 @@ for _formal, _pets in _PET_FORMS.items():
         PET_FORMS[_form] = PET_FORMS.get(_form, frozenset()) | {_formal}
 
 
+@functools.lru_cache(maxsize=4096)
 def given_name_partners(name: str) -> frozenset[str]:
     """The other given names (lower case) of :data:`PET_FORMS` that may be the same person's as
     ``name`` ("lizzy" -> elizabeth, eliza, betty, ...): the forms sharing a formal name with it."""

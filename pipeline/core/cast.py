@@ -688,12 +688,14 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
         return False
     if not (_famous(m.text) or _famous(m.name) or (not m.title and _alluded(m.name))):
         return False
+    # titled, the name must not be titled elsewhere ("as nice a poet as Mr. Shakespeare", the
+    # book's one "Mr. Shakespeare"), unless a rank is part of the famous name: every "King Arthur"
+    # of *Anne of Green Gables* is the legend's
+    ranked = bool(m.title) and m.title.rstrip(".").lower() in THE_TITLES and _famous(m.text)
     for w in words:
         ev = evidence.forms.get(w)
-        # titled, the name must not be titled elsewhere ("as nice a poet as Mr. Shakespeare",
-        # the book's one "Mr. Shakespeare")
         if ev is not None and (ev.person or sum(ev.appositions.values())
-                               or sum(ev.titled.values()) > (1 if m.title else 0)):
+                               or (not ranked and sum(ev.titled.values()) > (1 if m.title else 0))):
             return False
     aliases = getattr(evidence, "aliases", None)
     if len(words) == 1 and aliases is not None and (getattr(aliases, "by_given", {}) or {}).get(words[0].lower()):
@@ -781,6 +783,25 @@ def _alluded(name: str) -> bool:
     from pipeline.lang.allusions import alluded
 
     return alluded(name)
+
+
+# the tags of a word that cannot follow a modal or an imperative: "Will was banished", "Will
+# turned round" ("turned" a VBN to the tagger), "Will would be away", "Will's coat-sleeve"
+_NO_MODAL_AFTER = frozenset({"VBD", "VBZ", "VBN", "MD", "POS"})
+
+
+def _name_not_verb(doc, i: int) -> bool:
+    """Token ``i``, a first name that is also a modal or a verb ("Will", "Mark"), tagged as one,
+    is followed (adverbs between) by a verb no modal or imperative takes, or by a possessive
+    ending: "Will was banished", "Will never came", "Will's face" are the man's, "Will you show me", "Will not the king come" the modal's.
+    Where a sentence starts its capital says nothing, so the word after it decides."""
+    tok = doc[i]
+    if tok.tag_ not in ("MD", "VB"):
+        return False
+    j = i + 1
+    while j < len(doc) and doc[j].tag_ in ("RB", "RBR") and doc[j].lower_ != "not":
+        j += 1
+    return j < len(doc) and doc[j].tag_ in _NO_MODAL_AFTER
 
 
 def _sentence_start(doc, i: int) -> bool:
@@ -1290,8 +1311,9 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
             if family is not None and _family_plural(doc, family, evidence):
                 out.append(_as_family(family))
                 continue
-        if not evidence.is_person(text) and (_sentence_start(doc, i) or not (
-                evidence.is_person_inside_sentence(text) or _famous_word(doc, i))):
+        if not evidence.is_person(text) and not (
+                evidence.is_person_inside_sentence(text) and _name_not_verb(doc, i)) and (
+                _sentence_start(doc, i) or not (evidence.is_person_inside_sentence(text) or _famous_word(doc, i))):
             continue
         if tok.ent_type_ not in _FREE_ENTS:
             continue

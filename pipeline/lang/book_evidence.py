@@ -360,8 +360,10 @@ class BookEvidence:
                 found = self._votes(ev.alone) if bare else None
                 return found or (self.model_gender(form) if bare else None)
             against = self._votes(ev.pronouns, STRONG_SHARE)
-            if against and against[0] != g and sum(ev.pronouns.values()) > n_t:
-                return against              # "Mrs. Newland" (his wife) vs Newland's own "he"
+            if against and against[0] != g and (sum(ev.pronouns.values()) > n_t or (
+                    bare and self._votes(ev.alone, STRONG_SHARE) == against)):
+                return against              # "Mrs. Newland" (his wife) vs Newland's own "he";
+                #                             the bare "Boucher" of his own "he", only his wife titled
             if n_t >= TITLE_MIN:
                 return g, "book:titles"
         votes = Counter(ev.pronouns)
@@ -533,10 +535,29 @@ _TITLE_BEFORE = re.compile(rf"\b([{_UP}][{_UP}{_LO}]*)(\.?)\s+$")
 
 # a speech: double quotation marks, straight or curly, or single curly ones (a closing mark
 # between two letters is an apostrophe: ‘I don’t know, Emma,’), closed on its line or running
-# to the paragraph's end (a speech continued in the next paragraph opens again there); a book
-# that quotes with straight single marks has no speeches here, so no name of it is spoken only
+# to the paragraph's end (a speech continued in the next paragraph opens again there)
 _SPEECH = re.compile('"[^"\n]*(?:"|$)|\u201c[^\u201d\n]*(?:\u201d|$)'
                      '|\u2018(?:[^\u2019\n]|(?<=[a-zA-Z])\u2019(?=[a-zA-Z]))*(?:\u2019|$)', re.M)
+# ... and in a book that quotes with straight single marks (*North and South*: "'Have yo' heerd
+# aught of Miss Marget lately?'"), one of them too: it opens where a line, a space, a bracket or
+# a dash is before it and a letter after it, and closes after a stop, a comma or a dash and
+# before no letter; every other mark is an apostrophe of the dialect ("yo' heerd", "th' oud",
+# "'tis", "'em")
+_STRAIGHT_SINGLE_SPEECH = re.compile(
+    "(?:^|(?<=[\\s(\u2014-]))'(?=[A-Za-z])(?!(?:[Tt](?:is|was|were|will|would)|em|un|ud|cause)\\b)(?:[^'\n]|(?<![.,!?;:\u2014-])'|'(?=[A-Za-z]))*"
+    "(?:(?<=[.,!?;:\u2014-])'(?![A-Za-z])|$)", re.M)
+_LINE_OPENS = re.compile("^([\"\u201c\u2018'])", re.M)
+
+
+def _speeches(text: str) -> re.Pattern:
+    """The speeches' pattern of this book: :data:`_SPEECH`, and straight single marks where more
+    of its lines open with one than with any other quotation mark."""
+    opens = Counter(_LINE_OPENS.findall(text))
+    if opens["'"] > opens['"'] + opens["\u201c"] + opens["\u2018"]:
+        return re.compile(f"{_SPEECH.pattern}|{_STRAIGHT_SINGLE_SPEECH.pattern}", re.M)
+    return _SPEECH
+
+
 SPOKEN_MIN = 3          # uses of a given name before it can be "spoken only"
 SPOKEN_SHARE = 0.1      # ... at most this share of them outside the speeches
 
@@ -548,7 +569,7 @@ RESPELL_RATIO = 0.65    # difflib's similarity of the two, which share their fir
 
 def _spoken_names(text: str, capital: Counter, forms: dict) -> tuple[Counter, dict]:
     """:func:`_speech_only` and :func:`_respellings`, from one pass over the narration."""
-    narrated = Counter(_CAPITAL_WORD.findall(_SPEECH.sub(" ", text)))
+    narrated = Counter(_CAPITAL_WORD.findall(_speeches(text).sub(" ", text)))
     return _speech_only(capital, narrated), _respellings(capital, narrated, forms)
 
 

@@ -177,6 +177,15 @@ class BookAliases:
         return s if k >= SURNAME_SHARE * sum(found.values()) else None
 
     @_remembered
+    def wife_surnames(self, given: str) -> frozenset[str]:
+        """The surnames the book writes after ``given`` (lower case) that it also writes after a
+        married woman's title ("Mrs. Waule"): a woman's names before and after her marriage
+        ("Jane Featherstone" twice and "Jane Waule" once in *Middlemarch*, whose "Mrs. Waule"
+        is Jane; read, seed 20261169), though :meth:`surname_of` gives only the first."""
+        return frozenset(y for y in self.by_given.get(given, ())
+                         if any(t in MARRIED_TITLES for t in self.titled.get(y, ())))
+
+    @_remembered
     def pet_surname(self, pet: str) -> tuple[str, str] | None:
         """(formal given name, surname) of a pet form the book never writes with a surname of
         its own, through the one formal name of the hand-written pet-form table the book does

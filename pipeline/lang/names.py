@@ -466,12 +466,15 @@ def _book_surname(aliases, given: str) -> str | None:
 
 def _married_surnames(aliases, given, gender: str) -> frozenset[str]:
     """The married surnames the book gives a woman with one of the given names ``given``
-    (:func:`pipeline.lang.aliases.married_names`: "Dorothea" -> "casaubon"), for a form of
+    (:func:`pipeline.lang.aliases.married_names`: "Dorothea" -> "casaubon"; and
+    :meth:`pipeline.lang.aliases.BookAliases.wife_surnames`: "Jane" -> "waule"), for a form of
     feminine or unknown gender."""
-    married = getattr(aliases, "married", None) or {}
-    if gender == MASCULINE or not married:
+    if gender == MASCULINE or aliases is None:
         return frozenset()
-    return frozenset(y for y, g in married.items() if g in given)
+    married = getattr(aliases, "married", None) or {}
+    wives = getattr(aliases, "wife_surnames", None)
+    return frozenset({y for y, g in married.items() if g in given}
+                     | ({y for g in given for y in wives(g)} if wives is not None else set()))
 
 
 # full names "<given> <surname>" the book writes before a bare surname beside that given name may

@@ -353,6 +353,20 @@ def test_a_given_name_used_with_mrs_for_his_wife_keeps_his_own_pronouns():
     assert ev.gender("Newland") == ("feminine", "book:titles")
 
 
+def test_a_bare_surname_of_its_own_strong_pronouns_is_not_the_titled_wifes():
+    # read, seed 20261169 (North and South): only his wife is titled ("Mrs. Boucher" 14 times);
+    # the bare "Boucher", with "he" after it 7 times in 8, is the man ("this Boucher-man" was a woman)
+    book = "Mrs. Boucher came. Mrs. Boucher sat. Mrs. Boucher cried. Mrs. Boucher left. " * 2
+    ev = book_evidence(book + "Boucher rose, and he went out. " * 3, "b")
+    assert ev.gender("Boucher") == ("masculine", "book:pronouns")
+    assert ev.gender("Boucher", bare=False) == ("feminine", "book:titles")     # "Mrs. Boucher" herself
+    # split votes, or too few, leave the titles' gender
+    ev = book_evidence(book + "Boucher rose, and he went out. " * 2 + "Boucher rose, and she went out. ", "b")
+    assert ev.gender("Boucher") == ("feminine", "book:titles")
+    ev = book_evidence(book + "Boucher rose, and he went out. " * 2, "b")
+    assert ev.gender("Boucher") == ("feminine", "book:titles")
+
+
 def test_pronoun_votes_need_no_other_name_between():
     # another name after the pronoun does not stop the vote ...
     ev = book_evidence("Demi said that he would go to Daisy. " * 3, "b")

@@ -152,6 +152,18 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ("I think that Will is going to be as nice a poet as Mr. Shakespeare.", "Mr. Shakespeare", BOOK_ALLUSION, True),
     ("I think that Will is going to be as nice a poet as Mr. Shakespeare.", "Mr. Shakespeare",
      BOOK_ALLUSION + "Mr. Shakespeare came. Mr. Shakespeare left. ", False),
+    # a rank that is part of the famous name, however often the book writes it, and the figures
+    # of Arthurian legend (read, seed 20261169, Anne of Green Gables: "the fair lily maid and
+    # Lancelot and Guinevere and King Arthur had become very real people to them")
+    ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
+     BOOK_ALLUSION + "Ruby, you must be King Arthur. ", True),
+    ("At least Lancelot and Guinevere and King Arthur had become very real people to them.", "Lancelot",
+     BOOK_ALLUSION, True),
+    ("At least the lily maid and Guinevere had become very real people to them.", "Guinevere",
+     BOOK_ALLUSION, True),
+    # ... not a king of that name the book shows speaking
+    ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
+     BOOK_ALLUSION + '"No," said King Arthur. King Arthur said so. ', False),
     ("He called Mary at once.", "Mary", None, False),
     ("He called on Mrs. Weston yesterday.", "Mrs. Weston", None, False),
     ("Emma called Harriet a fool.", "Harriet", None, False),

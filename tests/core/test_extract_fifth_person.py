@@ -435,6 +435,28 @@ def test_speech_only_counts_given_names_written_inside_quotation_marks():
     assert ev.speech_only["Betty"] == 6
 
 
+# read, seed 20261169 (North and South, which quotes with straight single marks): Higgins's
+# "'Miss Marget--Miss Hale--th' oud parson's daughter'" made Margaret two women of the window
+BOOK_MARGET = ("'Measter,' said he, 'yo' know Margaret.' Margaret smiled. Margaret said so. "
+               "Mr. Hale said that Margaret would go.\n") * 6 + "'Have yo' heerd aught of Miss Marget lately?'\n"
+
+
+def test_a_book_quoting_with_straight_single_marks_has_speeches_too():
+    from pipeline.lang.book_evidence import _speeches, book_evidence
+
+    ev = book_evidence(BOOK_MARGET, "t", model=None)
+    assert ev.spoken_spellings == {"Marget": "Margaret"}
+    # the dialect's apostrophes close no speech; a stop, a comma or a dash before the mark does
+    said = "'Have yo' heerd of th' oud parson's daughter, Margaret?' said he. Then Hale came.\n"
+    assert _speeches(said * 3).sub("#", said) == "# said he. Then Hale came.\n"
+    # "'tis" and "'em" open none
+    told = "He said 'tis Margaret who came, and give 'em bread.\n"
+    assert _speeches(said * 3).sub("#", told) == told
+    # a book quoting with double marks: straight singles are apostrophes only
+    ev = book_evidence(BOOK_MARGET.replace("'Measter,' said he, 'yo' know Margaret.'", '"Come," said he.'), "t", model=None)
+    assert ev.spoken_spellings == {}
+
+
 # read, seeds 20261143 to 20261166 (The Beautiful and Damned): Tana's "What Miz Pats want
 # dinner?" is Mrs. Patch, Gloria, who stands beside her in the window
 BOOK_PATCH = ("Mr. Patch came. Adam Patch said so. Patch said no. Mrs. Patch smiled. Patch's hand shook. " * 5

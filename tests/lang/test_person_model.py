@@ -203,3 +203,38 @@ def test_the_cast_adds_such_a_name_inside_a_sentence_only(nlp):
     doc = nlp("Rose had neither the discrimination nor the virulence.")
     doc.ents = []
     assert [m.text for m in doc_mentions(doc, ev)] == []        # a sentence's first word says nothing
+
+
+WILL_BOOK = ("'No,' observed Will; 'I think not.' Will said so. Will smiled as he spoke. "
+             "You will see. I will go. He will come. She will not. They will wait. We will. ") * 2
+
+
+@pytest.mark.parametrize("text,found", [
+    # read, seed 20261169 (Middlemarch): "Will had not been invited", a modal to the tagger at a
+    # paragraph's start, stayed Will in the swapped variants; a modal takes no past, third
+    # person or participle after it, nor a possessive ending
+    ("Will had not been invited to dine the next day.", ["Will"]),
+    ("Will turned round quickly, and the next moment Dorothea was entering.", ["Will"]),
+    ("Will never came back to the house.", ["Will"]),
+    ("Will's face was still possessed by a mute rage.", ["Will"]),
+    # ... the modal's own: a subject or a bare verb after it
+    ("Will you show me your plan?", []),
+    ("Will not the king come to us?", []),
+    ("Will he come back to the house?", []),
+])
+def test_a_first_name_that_is_a_modal_starts_a_sentence_before_a_verb_no_modal_takes(nlp, text, found):
+    from pipeline.core.cast import doc_mentions
+
+    ev = book_evidence(WILL_BOOK, model=None)
+    n = len(pm.FEATURES)
+    sure = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": 5.0}
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=sure, gender=sure,
+                                                  thresholds={"person": 0.9, "gender": 0.9})), ev)
+    assert not ev.is_person("Will") and ev.is_person_inside_sentence("Will")
+    doc = nlp(text)
+    doc.ents = []
+    assert [m.text for m in doc_mentions(doc, ev) if m.text == "Will"] == found
+    never = dict(sure, intercept=-5.0)          # a word the model does not hold a person: never
+    ev.model = pm.BookScores(pm.PersonModel(_spec(person=never, gender=sure,
+                                                  thresholds={"person": 0.9, "gender": 0.9})), ev)
+    assert [m.text for m in doc_mentions(doc, ev) if m.text == "Will"] == []

@@ -40,7 +40,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, at_word_start, _patronymic,
+from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MARRIED_TITLES, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, at_word_start, _patronymic,
                                   any_title, derived_pet_form, given_like, guess, one_given_name, pet_like,
                                   public_nicknames, title_case, title_gender)
 from pipeline.lang.gendered_words import gender_of
@@ -51,6 +51,7 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 # people ("Mr. Laurence" and Laurie, his grandson)
 TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
+WIFE_SHARE = 0.25          # of a given name's full names, with a surname a married woman bears: perhaps hers
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
@@ -181,9 +182,13 @@ class BookAliases:
         """The surnames the book writes after ``given`` (lower case) that it also writes after a
         married woman's title ("Mrs. Waule"): a woman's names before and after her marriage
         ("Jane Featherstone" twice and "Jane Waule" once in *Middlemarch*, whose "Mrs. Waule"
-        is Jane; read, seed 20261169), though :meth:`surname_of` gives only the first."""
-        return frozenset(y for y in self.by_given.get(given, ())
-                         if any(t in MARRIED_TITLES for t in self.titled.get(y, ())))
+        is Jane; read, seed 20261169), though :meth:`surname_of` gives only the first; in at
+        least ``WIFE_SHARE`` of its full names ("Jane Bates" once against "Jane Fairfax" 40
+        times in *Emma* is her mother)."""
+        found = self.by_given.get(given, Counter())
+        n = sum(found.values())
+        return frozenset(y for y, k in found.items() if k >= WIFE_SHARE * n
+                         and any(t in MARRIED_TITLES for t in self.titled.get(y, ())))
 
     @_remembered
     def pet_surname(self, pet: str) -> tuple[str, str] | None:
@@ -366,7 +371,6 @@ _SENTENCE_END = re.compile(r"(?:^|[.!?:;\"“”‘’_(\[—-])\s*$")
 
 
 # a married woman's titles before her husband's surname ("Lady" is also a title of birth: not one)
-MARRIED_TITLES = frozenset({"mrs", "madame", "mme", "frau", "signora", "señora", "senora"})
 MAIDEN_MIN = 15             # "Miss S" written at least this often (the book establishes her maiden name)
 MAIDEN_STOP = 0.9           # the point where "Miss S" stops: where this share of them is written
 GIVEN_MIN = 10              # her given name written at least this often ...

@@ -618,10 +618,26 @@ def _after_the(text: str, at: int) -> int:
     return int(text[max(0, at - 4):at].lower() == "the " and (at < 5 or not text[at - 5].isalpha()))
 
 
+# the dialect's article: "not a man on us will go in for less wage than th' Union says"
+_DIALECT_THE = re.compile(r"\b([Tt]h)['’](?=\s)")
+
+
+def _the(m: re.Match) -> str:
+    return m.group(1) + "e"
+
+
+def _after_article(text: str, at: int) -> bool:
+    """The word before ``text[at:]`` is an article: "the Union says", "a Hercules's arm" speak
+    of a body or a thing, not of a person by name."""
+    before = _LAST_WORD.search(text, max(0, at - 8), at)
+    return bool(before) and before.group(1) in ("the", "a", "an")
+
+
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, model=SHIPPED) -> BookEvidence:
     """Gather the evidence of the whole book ``text`` (see the module docstring).
     ``overrides``: ``{book_id or "*": {form: gender or not-a-person}}`` from a cast file;
     ``model``: the learned decision bound to the book (:func:`bind_model`; None: the rules alone)."""
+    text = _DIALECT_THE.sub(_the, text)     # "th' Union" is "the Union" (same length: offsets hold)
     forms: dict[str, FormEvidence] = {}
     for m in _PLACE.finditer(text):
         if m.group(1) == "at":
@@ -635,7 +651,7 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
         _ev(forms, m.group(1)).determined += 1
     for rx in (_SPEECH_AFTER, _SPEECH_BEFORE, _POSSESSIVE):
         for m in rx.finditer(text):
-            if not title_gender(m.group(1)):
+            if not title_gender(m.group(1)) and not _after_article(text, m.start(1)):
                 _ev(forms, m.group(1)).person += 1
     for m in _VOCATIVE.finditer(text):
         word = m.group(1)

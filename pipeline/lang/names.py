@@ -406,6 +406,8 @@ class Person:
 THE_TITLES = frozenset("""king queen prince princess duke duchess emperor empress count countess baron
 baroness marquis marquise marchioness earl viscount viscountess archduke archduchess tsar czar tsarina
 czarina sultan lord lady reverend rev revd honourable honorable hon""".split())
+# titles of a married woman ("Mrs. Waule"; pipeline.lang.aliases reads married names with them)
+MARRIED_TITLES = frozenset({"mrs", "madame", "mme", "frau", "signora", "señora", "senora"})
 MISS_TITLES = frozenset({"miss", "mlle", "mademoiselle", "master", "signorina", "senorita", "señorita",
                          "fraulein", "fräulein"})
 JOIN, APART, AMBIGUOUS = "join", "apart", "ambiguous"
@@ -466,15 +468,21 @@ def _book_surname(aliases, given: str) -> str | None:
 
 def _married_surnames(aliases, given, gender: str) -> frozenset[str]:
     """The married surnames the book gives a woman with one of the given names ``given``
-    (:func:`pipeline.lang.aliases.married_names`: "Dorothea" -> "casaubon"; and
-    :meth:`pipeline.lang.aliases.BookAliases.wife_surnames`: "Jane" -> "waule"), for a form of
+    (:func:`pipeline.lang.aliases.married_names`: "Dorothea" -> "casaubon"), for a form of
     feminine or unknown gender."""
-    if gender == MASCULINE or aliases is None:
-        return frozenset()
     married = getattr(aliases, "married", None) or {}
+    if gender == MASCULINE or not married:
+        return frozenset()
+    return frozenset(y for y, g in married.items() if g in given)
+
+
+def _wife_of(aliases, given, title: str, surname: str) -> bool:
+    """A married woman's title before a surname the book writes after one of the woman's given
+    names ``given`` often enough (:meth:`pipeline.lang.aliases.BookAliases.wife_surnames`):
+    "Mrs. Waule" may be the "Jane" of "Jane Waule"."""
     wives = getattr(aliases, "wife_surnames", None)
-    return frozenset({y for y, g in married.items() if g in given}
-                     | ({y for g in given for y in wives(g)} if wives is not None else set()))
+    return (wives is not None and _title_key(title) in MARRIED_TITLES
+            and any(surname in wives(g) for g in given))
 
 
 # full names "<given> <surname>" the book writes before a bare surname beside that given name may
@@ -522,6 +530,8 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
                 if not is_titled and len(key_tokens) == 1 and _written_with(aliases, p.given, t):
                     return (1, AMBIGUOUS)   # "Musgrove" beside "Charles", whom the book calls
                     #                         Charles Hayter more often: perhaps him
+                if is_titled and len(key_tokens) == 1 and p.gender != MASCULINE and _wife_of(aliases, p.given, ms[0].title, t):
+                    return (1, AMBIGUOUS)   # "Mrs. Waule" beside "Jane", once "Jane Waule"
                 return None
             tier = 1
     if tier == 1 and not is_titled and len(key_tokens) == 1:

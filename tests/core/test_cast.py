@@ -496,3 +496,20 @@ def test_a_familys_plural_is_a_person_without_a_gender(nlp, text, word, family):
         else:
             assert all(m.gender_source != FAMILY_SOURCE for m in got), label
         assert not [m for m in doc_mentions(doc, None) if m.gender_source == FAMILY_SOURCE]   # no book
+
+
+def test_a_speech_verb_after_an_article_is_no_person_use_and_th_is_the():
+    # read, seed 20261169 (North and South): "than th' Union says is our due" made the trade
+    # union a man of the book, and of five windows
+    ev = book_evidence("Not a man will go in for less wage than th' Union says is our due. " * 3, "b", model=None)
+    assert ev.forms["Union"].person == 0 and ev.forms["Union"].determined == 3
+    assert not ev.is_person("Union")
+    ev = book_evidence("Then the Union says no. The Union's hand is strong. " * 3, "b", model=None)
+    assert ev.forms["Union"].person == 0
+    # the name itself speaking is a person's use, as before
+    ev = book_evidence("Then Unwin says no. Unwin's hand is strong. " * 3, "b", model=None)
+    assert ev.forms["Unwin"].person == 6
+    # the dialect's article keeps every offset of the book
+    from pipeline.lang.book_evidence import _DIALECT_THE, _the
+    text = "He's i' th' Union, and Th' Union's men said so."
+    assert _DIALECT_THE.sub(_the, text) == "He's i' the Union, and The Union's men said so."

@@ -131,6 +131,7 @@ _BEFORE_NAME = re.compile(rf"\b([{_LO}]+)[ \t]+{_WORD}")
 # Prairie" (a town the place list does not know; the one-word rule above skips it)
 _PLACE_RUN = re.compile(rf"\b(?:{'|'.join(PLACE_PREPS)})\s+({_WORD}\s+{_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _LAST_WORD = re.compile(rf"([{_LO}]+)\s*$")
+_LAST_ANY_WORD = re.compile(rf"([{_UP}{_LO}]+)\s*$")
 # after "to", a place follows these words ("his summons to Odessa", "come to Victoria"); after
 # "said to", "wrote to", "married to" a person does
 MOTION_WORDS = frozenset("""go goes going gone went come comes coming came return returns returned returning
@@ -629,8 +630,8 @@ def _the(m: re.Match) -> str:
 def _after_article(text: str, at: int) -> bool:
     """The word before ``text[at:]`` is an article: "the Union says", "a Hercules's arm" speak
     of a body or a thing, not of a person by name."""
-    before = _LAST_WORD.search(text, max(0, at - 8), at)
-    return bool(before) and before.group(1) in ("the", "a", "an")
+    before = _LAST_ANY_WORD.search(text, max(0, at - 8), at)
+    return bool(before) and before.group(1).lower() in ("the", "a", "an")
 
 
 def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, model=SHIPPED) -> BookEvidence:

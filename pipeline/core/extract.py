@@ -795,17 +795,23 @@ def _conjoined_with_mention(tok, covered: set[int]) -> bool:
 def _article_before(doc, m: NameMention) -> str:
     """The article before the mention ``m``, across up to three adjectives ("the Emperor Paul",
     "the future Countess Bezúkhova", "a mere Mrs Smith", "an every-day Mrs Smith"; "any" and
-    "another" too: "than any Senor Twankydillo"), or "": such a name is a role or a kind, and a
-    swap would write "the Mademoiselle Bourienne"."""
+    "another" too: "than any Senor Twankydillo"; a lower-case foreign one: "M. le Général
+    Rameau"), or "": such a name is a role or a kind, and a swap would write "the Mademoiselle
+    Bourienne"."""
     j = m.token_start - 1
     steps = 0
     while j >= 0 and steps < 3 and (doc[j].tag_.startswith("JJ") or doc[j].tag_ == "VBN"
                                     or doc[j].text == "-" or doc[j].lower_ in ("every", "very")):
         j -= 1
         steps += 1
-    if j >= 0 and doc[j].lower_ in ("the", "a", "an", "any", "another"):
+    if j >= 0 and (doc[j].lower_ in ("the", "a", "an", "any", "another") or doc[j].text in _FOREIGN_ARTICLES):
         return doc[j].text
     return ""
+
+
+# lower-case articles of French, Spanish and Italian before a titled name ("M. le Général
+# Rameau" in *War and Peace*: a swap wrote "M. le Mademoiselle Bourienne")
+_FOREIGN_ARTICLES = frozenset({"le", "la", "les", "el", "il"})
 
 
 NEGATIONS = frozenset({"not", "n't", "never", "no"})

@@ -263,6 +263,10 @@ def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refuse
     ("Although she admired Clara, Eleanor would rather learn of Thomas than of any Senor William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to another Mr. William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to any of William's friends.", False),
+    # a lower-case foreign article (War and Peace: "M. le Général Rameau would occupy Prince
+    # Andrew's study", swapped to "M. le Mademoiselle Bourienne")
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to M. le Général William.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to le Colonel William.", True),
 ])
 def test_a_name_after_an_article_refuses_the_window(nlp, text, refused):
     check_refusal(nlp(text), core.REJECT_ARTICLE, refused)

@@ -1202,23 +1202,29 @@ KIN_WORDS = {"grandmother": FEMININE, "grandfather": MASCULINE, "mother": FEMINI
              "daughter": FEMININE, "son": MASCULINE, "wife": FEMININE, "husband": MASCULINE,
              "niece": FEMININE, "nephew": MASCULINE, "granddaughter": FEMININE, "grandson": MASCULINE}
 POSSESSIVE_DETERMINERS = {"his", "her", "my", "your", "our", "their", "thy"}
+# nouns of a person's sex that stand before a name after "the" or a possessive as kin words do:
+# "the widow Boucher" (North and South, read of seed 20261169: the bare "Boucher" is her
+# husband's name in the book), "the boy Abraham"
+SEX_NOUNS = {"widow": FEMININE, "widower": MASCULINE, "boy": MASCULINE, "girl": FEMININE, "lad": MASCULINE,
+             "lass": FEMININE, "man": MASCULINE, "woman": FEMININE, "maid": FEMININE}
 
 
 def _kin_gender(doc, m: NameMention) -> NameMention:
-    """A kin word between a possessive and an untitled name says whose gender the name is:
-    "her aunt Josephine"; "his grandmother Irving" is a woman whatever gender-guesser says
-    of Irving, but "told his mother Tom was coming" is not, so a name of the other gender
-    loses its gender (the window is not used) instead of taking the kin word's. A title or
-    the researcher's cast decides before this."""
+    """A kin word (or a noun of a person's sex, :data:`SEX_NOUNS`) between a possessive or
+    "the" and an untitled name says whose gender the name is: "her aunt Josephine", "the widow
+    Boucher"; "his grandmother Irving" is a woman whatever gender-guesser says of Irving, but
+    "told his mother Tom was coming" is not, so a name of the other gender loses its gender (the
+    window is not used) instead of taking the kin word's. A title or the researcher's cast
+    decides before this."""
     if m.title or m.gender_source in ("title", "cast"):
         return m
     kin = _prev(doc, m.token_start)
-    if kin is None or kin.lower_ not in KIN_WORDS or kin.text != kin.lower_:
+    if kin is None or kin.text != kin.lower_ or not (kin.lower_ in KIN_WORDS or kin.lower_ in SEX_NOUNS):
         return m
     det = _prev(doc, kin.i)
-    if det is None or det.lower_ not in POSSESSIVE_DETERMINERS:
-        return m
-    gender = KIN_WORDS[kin.lower_]
+    if det is None or not (det.lower_ in POSSESSIVE_DETERMINERS or (det.lower_ == "the" and kin.lower_ in SEX_NOUNS)):
+        return m                        # ("It was the mother Tom saw": no kin word of Tom's)
+    gender = KIN_WORDS.get(kin.lower_) or SEX_NOUNS[kin.lower_]
     if m.gender == UNGENDERED:
         m.gender, m.gender_source = gender, "kin word"
     elif m.gender != gender:

@@ -424,6 +424,12 @@ def test_a_place_ner_glued_to_the_name_after_it_is_cut_off(nlp):
     ("He told Tom the news.", "Tom", "masculine"),
     ("It was the mother Tom saw.", "Tom", "masculine"),                                # no possessive before
     ("She met her aunt Mr. Pontifex there.", "Mr. Pontifex", "masculine"),              # a title decides
+    # a noun of a person's sex after "the" too (North and South: "the widow Boucher", whose
+    # bare surname is her husband's in the book)
+    ("They went to pay their call on the widow Pontifex.", "Pontifex", "feminine"),
+    ("They went to pay their call on the widow Tom.", "Tom", "ungendered"),
+    ("Liza came with the boy Abraham.", "Abraham", "masculine"),
+    ("She met the lass Pontifex there.", "Pontifex", "feminine"),
 ])
 def test_a_kin_word_between_a_possessive_and_a_name(nlp, text, word, gender):
     ms = doc_mentions(person_doc(nlp, text, word))

@@ -330,7 +330,8 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 # "count" only capitalised ("the count of the votes").
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "baronet", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
-              "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess"}
+              "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess",
+              "comte", "comtesse", "vicomte", "vicomtesse", "duc", "duchesse", "baronne"}
 # one person's two names set against each other ("He was not Raymie; he was Major Wutherspoon"):
 # a swap gives both the same name ("She was not Carol; she was Carol")
 REJECT_CONTRAST = "two names of one person set against each other (he was not Raymie; he was Major Wutherspoon)"
@@ -540,12 +541,15 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             why = _person_in_other_entity(tok, covered, words) or _book_person(tok, words, evidence)
             if why:
                 found.setdefault(why, tok.text)
+            elif title_gender(tok.text) and tok.text[:1].isupper():
+                j = _name_after_title(doc, tok)
+                if j in in_window and j not in covered and doc[j].ent_type_ == ent:
+                    # a titled name inside another entity ("the Comtesse de Tournay", an ORG)
+                    found.setdefault(REJECT_TITLED, f"{tok.text} {doc[j].text}")
             continue
         text = tok.text
         if any_title(text):
-            j = tok.i + 1
-            if j < len(doc) and doc[j].text == "." and not tok.whitespace_:
-                j += 1
+            j = _name_after_title(doc, tok)
             if (j in in_window and j not in covered and _word(doc[j].text) and not any_title(doc[j].text)
                     and doc[j].ent_type_ in ("", "PERSON")):
                 found.setdefault(REJECT_TITLED, f"{text} {doc[j].text}")
@@ -659,6 +663,24 @@ def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=N
                     else common_word(piece) < GLUED_NAME_ZIPF):
                 return tok.text
     return None
+
+
+# lower-case particles of names between a title and the name ("the Comtesse de Tournay")
+NAME_PARTICLES = frozenset({"de", "du", "des", "la", "le", "von", "van", "der", "di", "da", "d'", "d’"})
+
+
+def _name_after_title(doc, tok) -> int:
+    """The index of the word a title ``tok`` stands before: after its glued period and any
+    lower-case particles of the name ("Comtesse de Tournay" -> "Tournay"); a capitalised word
+    that is no title, or -1."""
+    j = tok.i + 1
+    if j < len(doc) and doc[j].text == "." and not tok.whitespace_:
+        j += 1
+    while j < len(doc) and j - tok.i <= 3 and doc[j].text in NAME_PARTICLES:
+        j += 1
+    if j < len(doc) and _word(doc[j].text) and not any_title(doc[j].text):
+        return j
+    return -1
 
 
 def _person_in_other_entity(tok, covered: set[int], words: set[str]) -> str | None:

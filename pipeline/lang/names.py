@@ -405,7 +405,8 @@ class Person:
 # Napoleon", "the Reverend Mr. Collins", "the Honourable Mrs. Norton")
 THE_TITLES = frozenset("""king queen prince princess duke duchess emperor empress count countess baron
 baroness marquis marquise marchioness earl viscount viscountess archduke archduchess tsar czar tsarina
-czarina sultan lord lady reverend rev revd honourable honorable hon""".split())
+czarina sultan lord lady reverend rev revd honourable honorable hon comte comtesse vicomte vicomtesse duc
+duchesse marquise baronne chevalier""".split())
 # titles of a married woman ("Mrs. Waule"; pipeline.lang.aliases reads married names with them)
 MARRIED_TITLES = frozenset({"mrs", "madame", "mme", "frau", "signora", "señora", "senora"})
 MISS_TITLES = frozenset({"miss", "mlle", "mademoiselle", "master", "signorina", "senorita", "señorita",

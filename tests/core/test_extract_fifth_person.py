@@ -515,3 +515,25 @@ def test_a_familys_plural_in_a_window_is_a_fifth_person_unless_the_family_of_one
     family = tail.split()[-1].rstrip(".")
     doc = _with_persons(nlp, text, ["Clara", "Eleanor", "Thomas", "Mr. Elton", family])
     check_refusal(doc, core.REJECT_FAMILY, refused, book_evidence(BOOK_COLES, "t", model=None))
+
+
+@pytest.mark.parametrize("label", ["ORG", None])
+def test_a_titled_name_with_a_particle_or_inside_another_entity_is_a_fifth_person(nlp, label):
+    """Read, seed 20261167 (The Scarlet Pimpernel): "this comely tirade of Lady Portarles' led
+    the Comtesse de Tournay" beside Lord Grenville, M. Chauvelin and Marguerite Blakeney; French
+    ranks are titles (resources/titles.tsv) and a particle may stand between a title and the name."""
+    from pipeline.lang.names import title_gender
+
+    assert (title_gender("Comtesse"), title_gender("Vicomte"), title_gender("Duchesse")) == ("feminine", "masculine", "feminine")
+    doc = nlp(BASE + ", nor to the Comtesse de Tournay.")
+    i = next(t.i for t in doc if t.text == "Comtesse")
+    doc.ents = [e for e in doc.ents if e.end <= i - 1 and e.label_ == "PERSON"] + (
+        [Span(doc, i, i + 3, label=label)] if label else [])
+    rejected = Counter()
+    insts, _, _ = instances_from_doc(doc, 0, META, rejected=rejected)
+    assert insts == [] and rejected == Counter({core.REJECT_TITLED: 1})
+    # a title before a lower-case word that is no particle names no one
+    doc = nlp(BASE + ", nor to the Comtesse of the house.")
+    doc.ents = [e for e in doc.ents if e.label_ == "PERSON"]
+    insts, _, _ = instances_from_doc(doc, 0, META)
+    assert len(insts) == 1

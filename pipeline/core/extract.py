@@ -543,16 +543,18 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 found.setdefault(why, tok.text)
             elif title_gender(tok.text) and tok.text[:1].isupper():
                 j = _name_after_title(doc, tok)
-                if j in in_window and j not in covered and doc[j].ent_type_ == ent:
-                    # a titled name inside another entity ("the Comtesse de Tournay", an ORG)
+                if (j in in_window and j not in covered and doc[j].ent_type_ == ent and ent not in ("GPE", "LOC", "FAC")
+                        and (j + 1 >= len(doc) or doc[j + 1].ent_iob_ != "I" or doc[j + 1].tag_ == "POS")):
+                    # a titled name ending another entity ("the Comtesse de Tournay", an ORG; not
+                    # "Prince Edward Island", a place)
                     found.setdefault(REJECT_TITLED, f"{tok.text} {doc[j].text}")
             continue
         text = tok.text
         if any_title(text):
-            j = _name_after_title(doc, tok)
-            if (j in in_window and j not in covered and _word(doc[j].text) and not any_title(doc[j].text)
-                    and doc[j].ent_type_ in ("", "PERSON")):
-                found.setdefault(REJECT_TITLED, f"{text} {doc[j].text}")
+            named = _name_after_title(doc, tok)
+            j = tok.i + 2 if tok.i + 1 < len(doc) and doc[tok.i + 1].text == "." and not tok.whitespace_ else tok.i + 1
+            if named in in_window and named not in covered and doc[named].ent_type_ in ("", "PERSON"):
+                found.setdefault(REJECT_TITLED, f"{text} {doc[named].text}")
             elif (j + 1 in in_window and doc[j].lower_ in ("and", "&") and any_title(doc[j + 1].text)):
                 # "Captain and Mrs Harville": the first title names a person no swap can move
                 found.setdefault(REJECT_COUPLE, f"{text} {doc[j].text} {doc[j + 1].text}")

@@ -570,9 +570,10 @@ christening dub dubs dubbed dubbing nickname nicknames nicknamed style styles st
 entitle entitles entitled""".split())
 
 
-# words that talk of a name as a word: "a corruption of David", "short for Elizabeth"
+# words that talk of a name as a word: "a corruption of David", "short for Elizabeth", "pull caps
+# for the title of Miss Belmont" (Evelina, read of seed 20261170: the name both daughters claim)
 NAME_NOUNS = frozenset("""corruption corruptions abbreviation diminutive diminutives nickname nicknames contraction
-short name""".split())
+short name title""".split())
 # "changed his name to Vandeleur" (read, seed 20261131): an assumed name
 CHANGE_VERBS = frozenset("change changes changed changing alter alters altered altering".split())
 

@@ -171,6 +171,7 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     # a name talked of as a word, a name used as a kind (read, seed 20261130)
     ("Don’t let her come here, Doady!’ which was a corruption of David.", "David", None, True),
     ("Bess is short for Elizabeth.", "Elizabeth", None, True),
+    ("If either of you have any inclination to pull caps for the title of Miss Belmont, do it.", "Miss Belmont", None, True),
     ("It was not that he looked on Lizzie Murphy, herself no Lillian Russell, as an authority.",
      "Lillian Russell", None, True),
     ("He spoke of David.", "David", None, False),

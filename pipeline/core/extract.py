@@ -543,10 +543,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 found.setdefault(why, tok.text)
             elif title_gender(tok.text) and tok.text[:1].isupper():
                 j = _name_after_title(doc, tok)
-                if (j in in_window and j not in covered and doc[j].ent_type_ == ent and ent not in ("GPE", "LOC", "FAC")
+                if (j in in_window and j not in covered and doc[j].ent_type_ == ent and ent not in _NAMED_NOT_PERSONS
                         and (j + 1 >= len(doc) or doc[j + 1].ent_iob_ != "I" or doc[j + 1].tag_ == "POS")):
                     # a titled name ending another entity ("the Comtesse de Tournay", an ORG; not
-                    # "Prince Edward Island", a place)
+                    # "Prince Edward Island", a place, nor "Lady Audley's Secret", a novel)
                     found.setdefault(REJECT_TITLED, f"{tok.text} {doc[j].text}")
             continue
         text = tok.text
@@ -667,6 +667,9 @@ def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=N
     return None
 
 
+# entities whose titled names are places or works, no persons ("Prince Edward Island", "deep in
+# “Lady Audley's Secret”" in An Old-fashioned Girl)
+_NAMED_NOT_PERSONS = frozenset({"GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "LAW", "PRODUCT"})
 # lower-case particles of names between a title and the name ("the Comtesse de Tournay")
 NAME_PARTICLES = frozenset({"de", "du", "des", "la", "le", "von", "van", "der", "di", "da", "d'", "d’"})
 

@@ -532,6 +532,11 @@ def test_a_titled_name_with_a_particle_or_inside_another_entity_is_a_fifth_perso
     rejected = Counter()
     insts, _, _ = instances_from_doc(doc, 0, META, rejected=rejected)
     assert insts == [] and rejected == Counter({core.REJECT_TITLED: 1})
+    # a novel's title is no person (An Old-fashioned Girl: deep in “Lady Audley's Secret”)
+    doc = nlp(BASE + ", nor to the Comtesse de Tournay.")
+    doc.ents = [e for e in doc.ents if e.end <= i - 1 and e.label_ == "PERSON"] + [Span(doc, i, i + 3, label="WORK_OF_ART")]
+    insts, _, _ = instances_from_doc(doc, 0, META)
+    assert len(insts) == 1
     # a title before a lower-case word that is no particle names no one
     doc = nlp(BASE + ", nor to the Comtesse of the house.")
     doc.ents = [e for e in doc.ents if e.label_ == "PERSON"]

@@ -186,6 +186,8 @@ class BookAliases:
         least ``WIFE_SHARE`` of its full names ("Jane Bates" once against "Jane Fairfax" 40
         times in *Emma* is her mother)."""
         found = self.by_given.get(given, Counter())
+        if not found or name_gender_of(given) == MASCULINE:
+            return frozenset()              # "John Waule" is her husband or her son
         n = sum(found.values())
         return frozenset(y for y, k in found.items() if k >= WIFE_SHARE * n
                          and any(t in MARRIED_TITLES for t in self.titled.get(y, ())))

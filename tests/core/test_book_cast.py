@@ -158,6 +158,16 @@ def test_the_cast_answers_who_a_form_is_with_its_aliases():
     assert cast.explain("Lucilla")["gender-guesser"] == "feminine (female)"
 
 
+def test_the_explanation_names_a_womans_married_surname():
+    book = ("Jane Featherstone was young. Jane Featherstone was old. Jane Waule came. "
+            + "Mrs. Waule sat. Mr. Featherstone was ill. John Waule was out. " * 3)
+    cast = BookCast.from_mentions("mm", book_evidence(book, "mm"), [{"kind": "name", "text": "Jane", "title": "", "gender": F}] * 2)
+    facts = cast.explain("Jane")
+    assert facts["aliases: surnames written after it"] == {"featherstone": 2, "waule": 1}
+    assert facts["aliases: a married woman's surnames among them"] == ["waule"]
+    assert "aliases: a married woman's surnames among them" not in cast.explain("John")
+
+
 def test_the_original_is_not_parsed_again_with_the_books_cast(nlp, monkeypatch):
     """generate's re-check with a cast parses the control and the swaps only: the original's
     persons are extract's (with the same cast). A fifth cast member, a name no swap touches,

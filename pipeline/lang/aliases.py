@@ -51,6 +51,8 @@ from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 # people ("Mr. Laurence" and Laurie, his grandson)
 TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
+NEVER_TOGETHER_MIN = 20     # titled uses of a wife's surname, and ...
+NEVER_TOGETHER_FULL = 10    # ... full names of her given name, never in one sentence: one woman
 WIFE_SHARE = 0.25          # of a given name's full names, with a surname a married woman bears: perhaps hers
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
@@ -300,7 +302,7 @@ class BookAliases:
             # "Miss Verloc": his wife (Winnie) or his mother; a mother and her daughter ("Mrs.
             # Thatcher", "Becky Thatcher") are written the same way
             if t in WIFE_TITLES and gender == FEMININE and not others and not self._miss_of(surname):
-                return AMBIGUOUS
+                return JOIN if self._never_together(t, surname, given) else AMBIGUOUS
             return APART
         # another given name is a rival only when the book never gives it titles of another kind
         # only: "Sir Walter Elliot" cannot be the "Mr Elliot" that "Mr William Elliot" is
@@ -310,6 +312,16 @@ class BookAliases:
             return AMBIGUOUS
         return JOIN
 
+
+    def _never_together(self, title: str, surname: str, given: str) -> bool:
+        """The titled surname and the given name are both frequent (``NEVER_TOGETHER_MIN`` titled
+        uses, ``NEVER_TOGETHER_FULL`` full names) and never named in one sentence: one woman
+        under two names (*The Scarlet Pimpernel*'s "Lady Blakeney" 58 times and "Marguerite
+        Blakeney" 27, never together: she is Sir Percy's wife). A mother and her daughter are
+        named together ("Mrs. Thatcher" and "Becky", twice in *Tom Sawyer*)."""
+        return (self.together[(title, surname, given)] == 0
+                and self.titled.get(surname, Counter())[title] >= NEVER_TOGETHER_MIN
+                and self.by_given.get(given, Counter())[surname] >= NEVER_TOGETHER_FULL)
 
     def _miss_of(self, surname: str) -> bool:
         """The book writes "Miss" (or another unmarried title) before the surname, alone or in a

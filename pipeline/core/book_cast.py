@@ -193,9 +193,9 @@ def form_facts(form: str, evidence) -> dict:
             if got.get(key):
                 value = got[key]
                 facts[f"aliases: {what}"] = dict(value.most_common(8)) if isinstance(value, Counter) else list(value)[:8]
-        wives = getattr(aliases, "wife_surnames", None)
-        if wives is not None and wives(key):
-            facts["aliases: a married woman's surnames among them"] = sorted(wives(key))     # "Jane" -> waule
+        wives = aliases.wife_surnames(key) if hasattr(aliases, "wife_surnames") else None
+        if wives:
+            facts["aliases: a married woman's surnames among them"] = sorted(wives)     # "Jane" -> waule
     return facts
 
 

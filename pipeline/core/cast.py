@@ -1318,10 +1318,13 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
             if family is not None and _family_plural(doc, family, evidence):
                 out.append(_as_family(family))
                 continue
-        if not evidence.is_person(text) and not (
-                evidence.is_person_inside_sentence(text) and _name_not_verb(doc, i)) and (
-                _sentence_start(doc, i) or not (evidence.is_person_inside_sentence(text) or _famous_word(doc, i))):
-            continue
+        if not evidence.is_person(text):
+            inside = evidence.is_person_inside_sentence(text)
+            if _sentence_start(doc, i):
+                if not (inside and _name_not_verb(doc, i)):
+                    continue            # a sentence's first word: only a name no modal reading fits
+            elif not (inside or _famous_word(doc, i)):
+                continue
         if tok.ent_type_ not in _FREE_ENTS:
             continue
         if not _past_closing_quote(doc, tok):

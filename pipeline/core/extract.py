@@ -552,7 +552,7 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         text = tok.text
         if any_title(text):
             named = _name_after_title(doc, tok)
-            j = tok.i + 2 if tok.i + 1 < len(doc) and doc[tok.i + 1].text == "." and not tok.whitespace_ else tok.i + 1
+            j = _after_title(doc, tok)
             if named in in_window and named not in covered and doc[named].ent_type_ in ("", "PERSON"):
                 found.setdefault(REJECT_TITLED, f"{text} {doc[named].text}")
             elif (j + 1 in in_window and doc[j].lower_ in ("and", "&") and any_title(doc[j + 1].text)):
@@ -674,13 +674,17 @@ _NAMED_NOT_PERSONS = frozenset({"GPE", "LOC", "FAC", "WORK_OF_ART", "EVENT", "LA
 NAME_PARTICLES = frozenset({"de", "du", "des", "la", "le", "von", "van", "der", "di", "da", "d'", "d’"})
 
 
+def _after_title(doc, tok) -> int:
+    """The index of the token after the title ``tok`` and its glued period ("Mr" ".")."""
+    j = tok.i + 1
+    return j + 1 if j < len(doc) and doc[j].text == "." and not tok.whitespace_ else j
+
+
 def _name_after_title(doc, tok) -> int:
     """The index of the word a title ``tok`` stands before: after its glued period and any
     lower-case particles of the name ("Comtesse de Tournay" -> "Tournay"); a capitalised word
     that is no title, or -1."""
-    j = tok.i + 1
-    if j < len(doc) and doc[j].text == "." and not tok.whitespace_:
-        j += 1
+    j = _after_title(doc, tok)
     while j < len(doc) and j - tok.i <= 3 and doc[j].text in NAME_PARTICLES:
         j += 1
     if j < len(doc) and _word(doc[j].text) and not any_title(doc[j].text):

@@ -312,7 +312,6 @@ class BookAliases:
             return AMBIGUOUS
         return JOIN
 
-
     def _never_together(self, title: str, surname: str, given: str) -> bool:
         """The titled surname and the given name are both frequent (``NEVER_TOGETHER_MIN`` titled
         uses, ``NEVER_TOGETHER_FULL`` full names) and never named in one sentence: one woman
@@ -384,7 +383,6 @@ _LOWER_WORD = re.compile(at_word_start(rf"\b[{_LO}]+\b"))
 _SENTENCE_END = re.compile(r"(?:^|[.!?:;\"“”‘’_(\[—-])\s*$")
 
 
-# a married woman's titles before her husband's surname ("Lady" is also a title of birth: not one)
 MAIDEN_MIN = 15             # "Miss S" written at least this often (the book establishes her maiden name)
 MAIDEN_STOP = 0.9           # the point where "Miss S" stops: where this share of them is written
 GIVEN_MIN = 10              # her given name written at least this often ...

@@ -547,6 +547,7 @@ _SPEECH = re.compile('"[^"\n]*(?:"|$)|\u201c[^\u201d\n]*(?:\u201d|$)'
 _STRAIGHT_SINGLE_SPEECH = re.compile(
     "(?:^|(?<=[\\s(\u2014-]))'(?=[A-Za-z])(?!(?:[Tt](?:is|was|were|will|would)|em|un|ud|cause)\\b)(?:[^'\n]|(?<![.,!?;:\u2014-])'|'(?=[A-Za-z]))*"
     "(?:(?<=[.,!?;:\u2014-])'(?![A-Za-z])|$)", re.M)
+_SPEECH_WITH_SINGLE = re.compile(f"{_SPEECH.pattern}|{_STRAIGHT_SINGLE_SPEECH.pattern}", re.M)
 _LINE_OPENS = re.compile("^([\"\u201c\u2018'])", re.M)
 
 
@@ -555,7 +556,7 @@ def _speeches(text: str) -> re.Pattern:
     of its lines open with one than with any other quotation mark."""
     opens = Counter(_LINE_OPENS.findall(text))
     if opens["'"] > opens['"'] + opens["\u201c"] + opens["\u2018"]:
-        return re.compile(f"{_SPEECH.pattern}|{_STRAIGHT_SINGLE_SPEECH.pattern}", re.M)
+        return _SPEECH_WITH_SINGLE
     return _SPEECH
 
 

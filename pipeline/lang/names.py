@@ -407,7 +407,8 @@ THE_TITLES = frozenset("""king queen prince princess duke duchess emperor empres
 baroness marquis marquise marchioness earl viscount viscountess archduke archduchess tsar czar tsarina
 czarina sultan lord lady reverend rev revd honourable honorable hon comte comtesse vicomte vicomtesse duc
 duchesse marquise baronne chevalier""".split())
-# titles of a married woman ("Mrs. Waule"; pipeline.lang.aliases reads married names with them)
+# a married woman's titles before her husband's surname ("Mrs. Waule"; "Lady" is also a title of
+# birth: not one); pipeline.lang.aliases reads married names with them
 MARRIED_TITLES = frozenset({"mrs", "madame", "mme", "frau", "signora", "señora", "senora"})
 MISS_TITLES = frozenset({"miss", "mlle", "mademoiselle", "master", "signorina", "senorita", "señorita",
                          "fraulein", "fräulein"})

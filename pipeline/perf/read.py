@@ -8,7 +8,9 @@ Runs ``extract`` and ``generate`` on the corpus as a user runs them (through
 :func:`pipeline.cli.main`, into ``--out``; an ``--out`` that already holds ``quadruples.parquet``
 is reused, and so is ``--quadruples FILE``), draws ``--n`` quadruples with ``--seed`` spread over
 the books (round robin over the books in a seeded order, a seeded order within each book; one
-quadruple per window unless ``--all-windows``), and
+quadruple per window unless ``--all-windows``; ``--exclude FILE.tsv ...`` leaves out the
+quadruples listed in earlier verdict files, and the other quadruples of their windows, so that a
+new read of the same books reads what nobody read before), and
 prints each one for a reader to judge: book, pattern, the original text with the four persons'
 mentions and the pronoun marked (``[[C1:Kitty]]``, ``[[A=C1:Kitty]]`` for the candidate A,
 ``{{she}}``), the text before the window when the corpus is known, swap-1 marked the same way
@@ -78,14 +80,19 @@ def window_key(row: dict) -> tuple[str, str]:
     return row["book_id"], " ".join(row["text"].split()[:12])
 
 
-def sample(quads: dict[str, dict[str, dict]], seed: int, n: int, per_window: bool = True) -> list[str]:
+def sample(quads: dict[str, dict[str, dict]], seed: int, n: int, per_window: bool = True,
+           exclude: frozenset[str] = frozenset()) -> list[str]:
     """``n`` quadruple ids drawn with ``seed``, spread over the books: the books in a seeded
     order, each book's quadruples in a seeded order, then one from each book in turn. With
     ``per_window`` only the first quadruple drawn of a window (:func:`window_key`) counts: the
-    others of that window, its other pronouns, are left out."""
+    others of that window, its other pronouns, are left out. The ids in ``exclude`` (read
+    before) are never drawn, nor, with ``per_window``, the other quadruples of their windows."""
     rng = random.Random(seed)
+    read_windows = {window_key(quads[q]["original"]) for q in exclude if q in quads} if per_window else set()
     by_book: dict[str, list[str]] = defaultdict(list)
     for qid in sorted(quads):
+        if qid in exclude or window_key(quads[qid]["original"]) in read_windows:
+            continue
         by_book[quads[qid]["original"]["book_id"]].append(qid)
     books = sorted(by_book)
     rng.shuffle(books)
@@ -357,6 +364,19 @@ def read_verdicts(path: Path) -> list[dict]:
     return rows
 
 
+def read_ids(path: Path) -> set[str]:
+    """The quadruple ids of a verdict TSV, filled or not (``--exclude``); a file without the
+    verdict header is an InputError naming it."""
+    if not path.is_file():
+        raise InputError("not a file", path)
+    with open(path, encoding="utf-8", newline="") as f:
+        reader = csv.reader(f, delimiter="\t")
+        header = next(reader, None)
+        if header is None or [h.strip() for h in header[:1]] != [COLUMNS[0]]:
+            raise InputError(f"not a verdict file: the header must start with {COLUMNS[0]}", path, 1)
+        return {rec[0].strip() for rec in reader if rec and rec[0].strip()}
+
+
 def summarise_verdicts(path: Path) -> str:
     from pipeline.vocab import pct
 
@@ -408,10 +428,14 @@ def book_texts(corpus: Path | None, book_ids: set[str]) -> dict[str, str]:
 def read(args) -> int:
     path = ensure_quadruples(args)
     quads = load_quadruples(path)
-    ids = sample(quads, args.seed, args.n, per_window=not args.all_windows)
+    exclude = frozenset().union(*(read_ids(p) for p in args.exclude or ()))
+    ids = sample(quads, args.seed, args.n, per_window=not args.all_windows, exclude=exclude)
+    if not ids:
+        raise InputError("every quadruple was read before (--exclude)", path)
     texts = book_texts(args.corpus, {quads[q]["original"]["book_id"] for q in ids})
     books = Counter(quads[q]["original"]["book"] for q in ids)
-    head = (f"{len(ids)} of {len(quads)} quadruples of {path}, seed {args.seed}, "
+    left_out = f" ({sum(q in quads for q in exclude)} read before left out, with their windows)" if exclude else ""
+    head = (f"{len(ids)} of {len(quads)} quadruples{left_out} of {path}, seed {args.seed}, "
             f"{len(books)} books: " + ", ".join(f"{b} {c}" for b, c in sorted(books.items())))
     body = "\n\n".join([head] + [render_quadruple(k, len(ids), quads[q], texts.get(quads[q]["original"]["book_id"]))
                                  for k, q in enumerate(ids, 1)])
@@ -449,6 +473,8 @@ def options() -> list:
         opt.option("--n", type=int, default=50, help="quadruples to draw (default 50)"),
         opt.flag("--all-windows",
                  "let several quadruples of one window (one per pronoun) be drawn (default: one per window)"),
+        opt.many("--exclude", type=opt.PATH, metavar="FILE.tsv",
+                 help="verdict files of earlier reads: their quadruples and windows are not drawn again"),
         opt.option("--workers", type=int, default=1, help="extract's processes (default 1)"),
         opt.option("--model", help="spaCy pipeline for extract and generate"),
         opt.option("--summarise", type=opt.PATH, metavar="FILE.tsv",

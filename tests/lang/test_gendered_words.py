@@ -203,6 +203,19 @@ def test_flip_of_flip_has_the_original_gender():
     ("He bade her farewell.", "her", 0, "him"),
     ("She wished her good-night.", "her", 0, "him"),
     ("He bade her sister farewell.", "her", 0, "his"),
+    # a verb that is no noun after "her": a bare infinitive, "her" its subject (read, seed 20261175:
+    # "who had never known her perform so well" -> "known his perform")
+    ("It was to the wonder of Amelia, who had never known her perform so well.", "her", 0, "him"),
+    ("He had known her suffer.", "her", 0, "him"),
+    ("The child made her weep.", "her", 0, "him"),
+    ("Thea had one friend in the person of her addle-pated aunt.", "her", 0, "his"),
+    ("He took her perfume.", "her", 0, "his"),
+    ("They watched her dance.", "her", 0, "his"),       # a noun too: the tagger decides
+    # "wont", split "wo" "nt" like a "won't" without its apostrophe (read, seed 20261175: "as
+    # was her wont" -> "as was him wont")
+    ("Bessy was rocking herself violently backwards and forwards, as was her wont (Margaret knew by "
+     "this time) when she was agitated.", "her", 0, "his"),
+    ("It was his wont to walk by the river.", "his", 0, "her"),
 ])
 def test_her_and_his_in_idioms_and_italics(nlp, text, word, nth, flipped):
     doc = nlp(text)

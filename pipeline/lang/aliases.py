@@ -53,7 +53,8 @@ TOGETHER_MIN = 3
 SURNAME_SHARE = 2 / 3       # of a given name's full names, with one surname: the name's surname
 NEVER_TOGETHER_MIN = 20     # titled uses of a wife's surname, and ...
 NEVER_TOGETHER_FULL = 10    # ... full names of her given name, never in one sentence: one woman
-WIFE_SHARE = 0.25          # of a given name's full names, with a surname a married woman bears: perhaps hers
+WIFE_SHARE = 0.25          # of a given name's full names, with a surname a married woman bears: perhaps hers;
+WIFE_MIN = 2                # ... or this many of her names' full names (her pet forms' too)
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
@@ -81,6 +82,10 @@ WIFE_TITLES = frozenset({"mrs", "lady", "madame", "mme", "frau", "signora", "se�
 # titles of rank a family's plain title never stands for: "Sir Walter Elliot" is never "Mr Elliot",
 # "Lady Russell" never "Mrs. Russell"
 NOBLE_TITLES = frozenset({"sir", "lady", "lord"})
+# a married man's titles before his surname alone (not a peer's: "Sir Pitt" and his son "Pitt
+# Crawley"), and a son's
+HUSBAND_TITLES = frozenset({"mr", "mister", "m", "monsieur", "herr", "signor", "señor", "senor"})
+MASTER_TITLES = frozenset({"master"})
 
 
 def _kind(title: str) -> str:
@@ -186,12 +191,20 @@ class BookAliases:
         ("Jane Featherstone" twice and "Jane Waule" once in *Middlemarch*, whose "Mrs. Waule"
         is Jane; read, seed 20261169), though :meth:`surname_of` gives only the first; in at
         least ``WIFE_SHARE`` of its full names ("Jane Bates" once against "Jane Fairfax" 40
-        times in *Emma* is her mother)."""
+        times in *Emma* is her mother), or in ``WIFE_MIN`` full names of the name and its pet
+        forms or formal name ("Rebecca Crawley" 4 times: Becky, whom the book calls "Becky Sharp"
+        and "Rebecca Sharp" 26 times, may be the "Mrs. Crawley" beside her)."""
         found = self.by_given.get(given, Counter())
-        if not found or name_gender_of(given) == MASCULINE:
+        if name_gender_of(given) == MASCULINE:
             return frozenset()              # "John Waule" is her husband or her son
         n = sum(found.values())
-        return frozenset(y for y, k in found.items() if k >= WIFE_SHARE * n
+        # her other names' full names too ("Rebecca Crawley" 4 times for Becky, "Becky Sharp"
+        # and "Rebecca Sharp" 26: *Vanity Fair*'s "Mrs. Crawley" may be Becky; read, seed 20261175)
+        merged = Counter()
+        for other, surnames in self.by_given.items():
+            if other == given or self.one_person_names(other, given):
+                merged.update(surnames)
+        return frozenset(y for y, k in merged.items() if (found[y] >= WIFE_SHARE * n or k >= WIFE_MIN)
                          and any(t in MARRIED_TITLES for t in self.titled.get(y, ())))
 
     @_remembered
@@ -303,6 +316,12 @@ class BookAliases:
             # Thatcher", "Becky Thatcher") are written the same way
             if t in WIFE_TITLES and gender == FEMININE and not others and not self._miss_of(surname):
                 return JOIN if self._never_together(t, surname, given) else AMBIGUOUS
+            # "Mr. Kronborg" (59 times) and "Peter Kronborg" (11), the only man the book names
+            # Kronborg, never in one sentence: one man (*The Song of the Lark*, read of seed
+            # 20261175); a father and his son are named together ("Mr. Shaw" and "Tom")
+            if t in HUSBAND_TITLES and gender == MASCULINE and not others and not self.elder[(t, surname)] \
+                    and not self._miss_of(surname, MASTER_TITLES) and self._never_together(t, surname, given):
+                return JOIN
             return APART
         # another given name is a rival only when the book never gives it titles of another kind
         # only: "Sir Walter Elliot" cannot be the "Mr Elliot" that "Mr William Elliot" is
@@ -322,12 +341,13 @@ class BookAliases:
                 and self.titled.get(surname, Counter())[title] >= NEVER_TOGETHER_MIN
                 and self.by_given.get(given, Counter())[surname] >= NEVER_TOGETHER_FULL)
 
-    def _miss_of(self, surname: str) -> bool:
-        """The book writes "Miss" (or another unmarried title) before the surname, alone or in a
-        full name ("Miss Bennet", "Miss Amelia Sedley"): a daughter of the family."""
-        if any(x in MISS_TITLES for x in self.titled.get(surname, ())):
+    def _miss_of(self, surname: str, titles: frozenset[str] = MISS_TITLES) -> bool:
+        """The book writes "Miss" (or another unmarried title; or one of ``titles``: "Master"
+        for a son) before the surname, alone or in a full name ("Miss Bennet", "Miss Amelia
+        Sedley"): a daughter (a son) of the family."""
+        if any(x in titles for x in self.titled.get(surname, ())):
             return True
-        return any(x in MISS_TITLES for g in self.by_surname.get(surname, ())
+        return any(x in titles for g in self.by_surname.get(surname, ())
                    for x in self.titled_full.get((g, surname), ()))
 
     def bare_surname(self, surname: str, given: str, gender: str) -> str:

@@ -345,9 +345,15 @@ REJECT_SPOKEN = "a given name only spoken, beside a titled surname of that gende
 # a name only spoken, rarely, that respells a name of the book (BookEvidence.spoken_spellings):
 # Tana's "What Miz Pats want dinner?" is Mrs. Patch, Gloria, beside her
 REJECT_RESPELT = "a rare spoken name that respells a name of the book (Miz Pats for Mrs. Patch)"
+# a word the cast makes no person (an animal, a place) that the book writes as the given name of
+# one of the four persons' surnames: "If Tom doesn't come back" beside Carmichael, in a book whose
+# Tom is a tame cougar and Tom Carmichael a man (read, seed 20261175)
+REJECT_NOT_PERSON_NAME = "a word the book makes no person that is the given name of one of the four (Tom, a cougar, beside Carmichael)"
+GIVEN_OF_FOUR_MIN = 2       # full names "<word> <surname>" the book writes, for the rule above
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
-                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN, REJECT_RESPELT)
+                     REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN, REJECT_RESPELT,
+                     REJECT_NOT_PERSON_NAME)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -487,6 +493,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
         if cut:
             found.setdefault(REJECT_CUT, f"{m.text} {cut}")
             break
+    named = _not_person_given_name(doc, not_persons & in_window, covered, words,
+                                   evidence if evidence is not None else doc.user_data.get(EVIDENCE_KEY))
+    if named:
+        found.setdefault(REJECT_NOT_PERSON_NAME, named)
     glued = _glued_name(tokens, mentions, words, evidence)
     if glued:
         found.setdefault(REJECT_GLUED, glued)
@@ -740,6 +750,27 @@ def _family_of_the_four(plural: str, words: set[str]) -> bool:
     whose name words (lower case) are ``words``: "the Westons" beside Mr. Weston."""
     low = plural.lower()
     return low[:-1] in words or low[:-2] in words
+
+
+def _not_person_given_name(doc, indices, covered: set[int], words, evidence) -> str:
+    """"Tom (Tom Carmichael)" when a capitalised word at one of ``indices`` (PERSON entity words
+    the cast found no person: an animal, a place) is a given name the book writes before the
+    surname of one of the four persons (their name words ``words``, lower case) in at least
+    ``GIVEN_OF_FOUR_MIN`` full names: the word may be that person after all ("If Tom doesn't
+    come back pretty soon" beside Carmichael, in *The Man of the Forest*, whose Tom is mostly a
+    tame cougar), and a swap would leave it. Empty otherwise, and without a book."""
+    by_given = getattr(getattr(evidence, "aliases", None), "by_given", None) or {}
+    if not by_given:
+        return ""
+    for i in sorted(indices):
+        tok = doc[i]
+        if i in covered or not tok.text[:1].isupper():
+            continue
+        low = tok.lower_
+        for s in sorted(words):
+            if s != low and by_given.get(low, {}).get(s, 0) >= GIVEN_OF_FOUR_MIN:
+                return f"{tok.text} ({tok.text} {s.title()})"
+    return ""
 
 
 def _spoken_beside_titled(persons, evidence) -> str:

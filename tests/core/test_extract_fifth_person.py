@@ -542,3 +542,28 @@ def test_a_titled_name_with_a_particle_or_inside_another_entity_is_a_fifth_perso
     doc.ents = [e for e in doc.ents if e.label_ == "PERSON"]
     insts, _, _ = instances_from_doc(doc, 0, META)
     assert len(insts) == 1
+
+
+# read of seed 20261175 (The Man of the Forest): "Tom" is a tame cougar in most of the book and
+# Tom Carmichael's given name; "If Tom doesn't come back" beside Carmichael kept Tom in every variant
+BOOK_TOM = ("Tom, the tame cougar, followed Dale. Tom purred like a big cat. The cougar Tom slept. "
+            "Tom Carmichael rode in. Tom Carmichael laughed. Mr. Carmichael said he would stay. Helen smiled. ") * 2
+WINDOW_TOM = ("Helen thought she guessed Mary's secret; and once she ventured a hint concerning Mr. Carmichael's "
+              "return. \"If Tom doesn't come back pretty soon I'll marry Milt Dale,\" retorted Mary.")
+
+
+@pytest.mark.parametrize("book,window,refused", [
+    (BOOK_TOM, WINDOW_TOM, True),
+    # the man's given name written with his surname once only: the cougar, as before
+    (BOOK_TOM.replace("Tom Carmichael laughed. ", "").replace("Tom Carmichael rode in. ", "", 1), WINDOW_TOM, False),
+    # no person of that surname among the four: the cougar, as before
+    (BOOK_TOM, WINDOW_TOM.replace("Mr. Carmichael's", "Mr. Roy's"), False),
+])
+def test_a_word_the_book_makes_no_person_but_a_given_name_of_one_of_the_four_refuses_the_window(
+        nlp, book, window, refused):
+    from pipeline.lang.book_evidence import book_evidence
+
+    ev = book_evidence(book, "t", model=None)
+    assert ev.is_animal("Tom")
+    doc = _with_persons(nlp, window, ["Helen", "Mary", "Mr. Carmichael", "Mr. Roy", "Tom", "Milt Dale"])
+    check_refusal(doc, core.REJECT_NOT_PERSON_NAME, refused, ev)

@@ -55,6 +55,8 @@ NEVER_TOGETHER_MIN = 20     # titled uses of a wife's surname, and ...
 NEVER_TOGETHER_FULL = 10    # ... full names of her given name, never in one sentence: one woman
 WIFE_SHARE = 0.25          # of a given name's full names, with a surname a married woman bears: perhaps hers;
 WIFE_MIN = 2                # ... or this many of her names' full names (her pet forms' too)
+SURNAME_OF_MIN = 5          # a word written as one person's surname this often ...
+GIVEN_OF_MIN = 2            # ... and before another surname this often: two persons' name
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
@@ -238,6 +240,24 @@ class BookAliases:
         """The book shows two given names to be two people: two surnames, or "a and b"."""
         sa, sb = self.surname_of(a), self.surname_of(b)
         return bool(sa and sb and sa != sb) or frozenset((a, b)) in self.coordinated
+
+    @_remembered
+    def two_persons_name(self, word: str) -> bool:
+        """``word`` (lower case), no known given name, is one person's surname and another's
+        given name: the book writes it after a given name in at least ``SURNAME_OF_MIN`` full names of one person
+        ("Betsey Trotwood"), titles it alone with a family's title ("Miss Trotwood"), and writes
+        it before another surname in at least ``GIVEN_OF_MIN`` full names ("Trotwood Copperfield":
+        David, renamed by his aunt). Not a known given name ("Linton": *Wuthering Heights*'
+        "Edgar Linton" and "Linton Heathcliff" stay as the name lists and the book's votes say).
+        Alone, the word may be either (read, seed 20261175: "'I don't think, Trotwood,' returned
+        Agnes" was Miss Trotwood, a woman)."""
+        if word not in self.by_surname or word not in self.titled or _given_like(word.title()):
+            return False            # (a known given name titled is hers: "Miss Helen")
+        if not any(t in FAMILY_TITLES or t in MISS_TITLES for t in self.titled[word]):
+            return False
+        if max((k for s, k in self.by_given.get(word, Counter()).items() if s != word), default=0) < GIVEN_OF_MIN:
+            return False
+        return max((self.full[(g, word)] for g in self.by_surname[word] if g != word), default=0) >= SURNAME_OF_MIN
 
     @_remembered
     def one_person_names(self, a: str, b: str) -> bool:

@@ -354,6 +354,9 @@ class BookEvidence:
                 and not sum(ev.titled.values()):
             return None             # "Yes", "How", "Oh": capitalised only where a sentence starts,
             #                         and a word of the book's in lower case
+        two = getattr(getattr(self, "aliases", None), "two_persons_name", None)
+        if bare and titles and " " not in form and two is not None and two(form.lower()):
+            return None             # "Trotwood": Miss Trotwood's surname, David's new given name
         n_t = sum(ev.titled.values()) if titles else 0
         if n_t:
             g, k = ev.titled.most_common(1)[0]

@@ -671,3 +671,28 @@ def test_a_womans_married_surname_written_with_her_other_names_makes_mrs_ambiguo
     once = BECKY.replace("Rebecca Crawley signed. " * 2, "Rebecca Crawley signed. ")
     assert book_aliases(once).wife_surnames("becky") == frozenset()
     assert grouped(text, forms, once)[1]
+
+
+# read of seed 20261175 (David Copperfield): "'I don't think, Trotwood,' returned Agnes" -- David,
+# whom his aunt renamed Trotwood Copperfield -- read as Miss Trotwood, a woman
+TROTWOOD = ("Betsey Trotwood came. " * 5 + "Miss Trotwood sat. She was stern. " * 3 + "Trotwood Copperfield signed. " * 2
+            + "Mr. Copperfield was dead. Mrs. Copperfield wept. ")
+
+
+def test_a_surname_that_is_another_persons_given_name_has_no_gender_alone():
+    from pipeline.lang.book_evidence import book_evidence
+
+    assert book_aliases(TROTWOOD).two_persons_name("trotwood")
+    assert not book_aliases(TROTWOOD).two_persons_name("copperfield")
+    ev = book_evidence(TROTWOOD, "t", model=None)
+    assert ev.gender("Trotwood") is None                 # alone: the aunt or David
+    assert ev.gender("Trotwood", bare=False) == (F, "book:titles")      # "Miss Trotwood" is hers
+    # before another surname once only, or the surname of one full name written rarely: hers
+    once = TROTWOOD.replace("Trotwood Copperfield signed. " * 2, "Trotwood Copperfield signed. ")
+    assert not book_aliases(once).two_persons_name("trotwood")
+    assert book_evidence(once, "t", model=None).gender("Trotwood") == (F, "book:titles")
+    rare = TROTWOOD.replace("Betsey Trotwood came. " * 5, "Betsey Trotwood came. " * 2)
+    assert not book_aliases(rare).two_persons_name("trotwood")
+    # a given name titled ("Miss Helen") is no surname of a family
+    helen = "Helen Rayner came. " * 6 + "Miss Helen sat. " * 3 + "Bo Helen laughed. " * 5 + "Mr. Rayner left. "
+    assert not book_aliases(helen).two_persons_name("helen")

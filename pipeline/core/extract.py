@@ -44,7 +44,6 @@ from pipeline.core.instances import GenerateError, build_instance, check_instanc
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import DocArrays, pronoun_indices
-from pipeline.lang.aliases import HUSBAND_TITLES
 from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
@@ -780,10 +779,7 @@ def _spoken_beside_titled(persons, evidence) -> str:
     speech_only`) and never with a surname, a woman's, and another woman only by a married
     title and a surname (not "Miss"): a wife married before the book starts, whose given name only her family speaks
     ("Here's Mr. Carey, Betty," said Athelny ... Mrs. Athelny was a large woman: one woman;
-    read, seeds 20261138 to 20261165); a man's and another man only by a family title ("Mr.",
-    "Monsieur"; not a peer's) and a surname: "'Do you think it did Edward harm, Clara?' asked
-    Mr. Murdstone", whose wife and sister alone call him Edward (read, seed 20261175). No rule
-    can tell the two apart, so the window is refused.
+    read, seeds 20261138 to 20261165). No rule can tell the two apart, so the window is refused.
     Empty otherwise, and without a book's evidence."""
     spoken = getattr(evidence, "speech_only", None)
     if not spoken:
@@ -792,19 +788,14 @@ def _spoken_beside_titled(persons, evidence) -> str:
     by_given = getattr(aliases, "by_given", None) or {}
     for p in persons:
         names = {m.name for m in p.mentions}
-        if p.gender not in (FEMININE, MASCULINE) or len(names) != 1 or any(m.title for m in p.mentions):
+        if p.gender != FEMININE or len(names) != 1 or any(m.title for m in p.mentions):
             continue
         given = next(iter(names))
         if " " in given or not spoken[given] or by_given.get(given.lower()):
             continue
-        # any title but "Miss" for a woman; a man's family title ("Edward" beside "Mr. Murdstone")
-        def fits(title: str) -> bool:
-            t = title.lower().rstrip(".")
-            return t not in MISS_TITLES if p.gender == FEMININE else t in HUSBAND_TITLES
-
         for q in persons:
             if q is not p and q.gender == p.gender and all(
-                    m.title and " " not in m.name and fits(m.title) for m in q.mentions):
+                    m.title and " " not in m.name and m.title.lower().rstrip(".") not in MISS_TITLES for m in q.mentions):
                 return f"{given} / {q.mentions[0].text}"
     return ""
 

@@ -567,3 +567,23 @@ def test_a_word_the_book_makes_no_person_but_a_given_name_of_one_of_the_four_ref
     assert ev.is_animal("Tom")
     doc = _with_persons(nlp, window, ["Helen", "Mary", "Mr. Carmichael", "Mr. Roy", "Tom", "Milt Dale"])
     check_refusal(doc, core.REJECT_NOT_PERSON_NAME, refused, ev)
+
+
+# read of seed 20261175 (David Copperfield): "Edward", whom only his wife and sister say, is Mr.
+# Murdstone ("'Do you think it did Edward harm, Clara?' asked Mr. Murdstone": one man as two).
+# The women's rule above, tried for men, refused 8 windows wrongly for this one (Charles beside
+# Mr. Darcy is Bingley; Gil beside Mr. Phillips is Gilbert Blythe): men's given names are spoken
+# more freely, so a man's spoken given name beside "Mr. S" stays a man of his own.
+BOOK_EDWARD = ('"Edward, be calm," said Clara. "Edward is right," said she. "Come, Edward." '
+               "Mr. Murdstone was a dark man. Mr. Murdstone said he would. Jane sat down. Clara smiled. ") * 2
+WINDOW_EDWARD = ("'But do you think it did Edward good?' asked Clara. 'Do you think it did Edward harm, Jane?' "
+                 "asked Mr. Murdstone, gravely. 'That is the point,' said his sister.")
+
+
+def test_a_mans_given_name_only_spoken_beside_mr_is_a_man_of_his_own(nlp):
+    from pipeline.lang.book_evidence import book_evidence
+
+    ev = book_evidence(BOOK_EDWARD, "t", model=None)
+    assert ev.speech_only["Edward"]
+    doc = _with_persons(nlp, WINDOW_EDWARD, ["Edward", "Clara", "Jane", "Mr. Murdstone"])
+    check_refusal(doc, core.REJECT_SPOKEN, False, ev)

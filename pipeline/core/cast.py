@@ -692,7 +692,9 @@ def _famous_unshown(doc, m: NameMention, words: list[str], evidence: BookEvidenc
     # titled, the name must not be titled elsewhere ("as nice a poet as Mr. Shakespeare", the
     # book's one "Mr. Shakespeare"), unless a rank is part of the famous name: every "King Arthur"
     # of *Anne of Green Gables* is the legend's
-    ranked = bool(m.title) and m.title.rstrip(".").lower() in THE_TITLES and _famous(m.text)
+    # (or a title no other use of the famous name goes without: "Don Juan", whom *Vanity Fair*
+    # names five times, always the legend's; read, seed 20261176)
+    ranked = bool(m.title) and _famous(m.text) and (m.title.rstrip(".").lower() in THE_TITLES or not _famous(m.name))
     for w in words:
         ev = evidence.forms.get(w)
         if ev is not None and (ev.person or sum(ev.appositions.values())

@@ -161,6 +161,15 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
      BOOK_ALLUSION, True),
     ("At least the lily maid and Guinevere had become very real people to them.", "Guinevere",
      BOOK_ALLUSION, True),
+    # ... and a title without which the name is nobody famous, however often the book writes it
+    # (read, seed 20261176, Vanity Fair: "or how should schoolboys brag of their amours, or Don
+    # Juan be popular?", the book's fourth of five "Don Juan")
+    ("Or how should schoolboys brag of their amours, or Don Juan be popular?", "Don Juan",
+     BOOK_ALLUSION + "He looked like Don Juan. The tender parts of Don Juan moved her. ", True),
+    ("He read to Lord Byron that night.", "Lord Byron", BOOK_ALLUSION + "Lord Byron came. Lord Byron sat. ", True),
+    # ... not one the book shows speaking
+    ("He read to Lord Byron that night.", "Lord Byron", BOOK_ALLUSION + '"No," said Lord Byron. Lord Byron said so. ',
+     False),
     # ... not a king of that name the book shows speaking
     ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
      BOOK_ALLUSION + '"No," said King Arthur. King Arthur said so. ', False),

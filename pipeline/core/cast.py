@@ -1193,7 +1193,7 @@ def doc_mentions(doc, evidence: BookEvidence | None = None, rejected: Counter | 
             if dropped is not None:
                 dropped.update(range(m.token_start, m.token_end))
             continue
-        out.append(_glued_title(doc, _kin_gender(doc, gender_from_book(m, evidence))))
+        out.append(_glued_title(doc, _address_gender(doc, _kin_gender(doc, gender_from_book(m, evidence)))))
     if evidence is not None:
         out.extend(_missed_persons(doc, out, evidence))
         out.sort(key=lambda m: m.start)
@@ -1232,6 +1232,34 @@ def _kin_gender(doc, m: NameMention) -> NameMention:
         m.gender, m.gender_source = gender, "kin word"
     elif m.gender != gender:
         m.gender, m.gender_source = UNGENDERED, "kin word against the name"
+    return m
+
+
+# foreign forms of address a speaker writes in lower case before a name ("Pardon me, pardon me,
+# mademoiselle St. Aubert": *The Mysteries of Udolpho*'s heroine, whose father is the book's
+# "St. Aubert"; read, seed 20261176)
+LOWER_ADDRESS = {"mademoiselle": FEMININE, "madame": FEMININE, "monsieur": MASCULINE, "signor": MASCULINE,
+                 "signora": FEMININE, "signorina": FEMININE, "señor": MASCULINE, "señora": FEMININE,
+                 "señorita": FEMININE, "senor": MASCULINE, "senora": FEMININE, "senorita": FEMININE,
+                 "fräulein": FEMININE, "fraulein": FEMININE, "frau": FEMININE, "herr": MASCULINE}
+
+
+def _address_gender(doc, m: NameMention) -> NameMention:
+    """A lower-case foreign form of address right before a name (:data:`LOWER_ADDRESS`:
+    "mademoiselle St. Aubert") says whose gender the name is, as a kin word does
+    (:func:`_kin_gender`): an ungendered name takes it, a name of the other gender loses its
+    gender (the window is not used). Not after a gendered title of the name's own, nor against
+    the researcher's cast."""
+    if m.gender_source == "cast" or (m.title and title_gender(m.title)):
+        return m
+    prev = _prev(doc, m.token_start)
+    if prev is None or prev.text != prev.lower_ or prev.lower_ not in LOWER_ADDRESS:
+        return m
+    gender = LOWER_ADDRESS[prev.lower_]
+    if m.gender == UNGENDERED:
+        m.gender, m.gender_source = gender, "form of address"
+    elif m.gender != gender:
+        m.gender, m.gender_source = UNGENDERED, "form of address against the name"
     return m
 
 

@@ -541,6 +541,13 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             if not _family_of_the_four(tok.text, words):              # "the Eltons" beside Mr. Elton
                 found.setdefault(REJECT_FAMILY, tok.text)
             continue
+        if tok.i in not_persons and tok.i not in covered and _word(tok.text) and tok.text[:1].isupper() \
+                and tok.lower_ in words and not any_title(tok.text):
+            # a word of one of the four the cast made no person here ("The Boucher children",
+            # Boucher one of the four): a swap leaves it, and another's new name may be it
+            # (read, seed 20261176: "The Boucher children ... Boucher's care he could bestow")
+            found.setdefault(REJECT_UNMARKED, tok.text)
+            continue
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:
             continue
         ent = tok.ent_type_
@@ -859,7 +866,8 @@ def _article_before(doc, m: NameMention) -> str:
     "the future Countess Bezúkhova", "a mere Mrs Smith", "an every-day Mrs Smith"; "any" and
     "another" too: "than any Senor Twankydillo"; a lower-case foreign one: "M. le Général
     Rameau"), or "": such a name is a role or a kind, and a swap would write "the Mademoiselle
-    Bourienne"."""
+    Bourienne". An untitled name after a rank and "of" too ("the Marquis of Steyne": a peerage,
+    which a swap would make "the Marchioness of Rebecca"): "Marquis of"."""
     j = m.token_start - 1
     steps = 0
     while j >= 0 and steps < 3 and (doc[j].tag_.startswith("JJ") or doc[j].tag_ == "VBN"
@@ -868,6 +876,12 @@ def _article_before(doc, m: NameMention) -> str:
         steps += 1
     if j >= 0 and (doc[j].lower_ in ("the", "a", "an", "any", "another") or doc[j].text in _FOREIGN_ARTICLES):
         return doc[j].text
+    k = m.token_start - 1
+    if not m.title and k >= 1 and doc[k].lower_ == "of" and doc[k - 1].text[:1].isupper() \
+            and (doc[k - 1].lower_ in RANK_WORDS or doc[k - 1].lower_ in ("lord", "lady")):
+        # a peerage's name: "the Marquis of Steyne" (Lord Steyne) swapped with Rebecca was "the
+        # Marchioness of Rebecca" (read, seed 20261176)
+        return f"{doc[k - 1].text} of"
     return ""
 
 

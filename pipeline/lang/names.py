@@ -693,6 +693,8 @@ _PET_FORMS = {
     # added with the aliases (docs/persons.md, "Aliases"): English diminutives the public list
     # (the ``nicknames`` package) lacks, and the Russian ones of the period's translations
     "maud": "maudie",
+    "rosamond": "rosy rosie",           # Middlemarch's "Rosy" (read, seed 20261176)
+    "rose": "rosy rosie",
     "matthew": "mat matt matty",
     "matilda": "maud tilly tilda",
     "stepan": "stiva",

@@ -436,6 +436,23 @@ def test_a_kin_word_between_a_possessive_and_a_name(nlp, text, word, gender):
     assert [m.gender for m in ms] == [gender]
 
 
+@pytest.mark.parametrize("text,word,book,gender", [
+    # a lower-case foreign form of address before a name (read, seed 20261176: "Pardon me,
+    # mademoiselle St. Aubert", Emily, whose father is the book's St. Aubert)
+    ("'Pardon me, pardon me, mademoiselle Aubert, I know not what I utter.'", "Aubert",
+     "Aubert said he would. Aubert smiled, and he left. " * 3, "ungendered"),
+    ("'Pardon me, mademoiselle Pontifex,' he said.", "Pontifex", None, "feminine"),
+    ("'Good day, signor Emilia,' she said.", "Emilia", None, "ungendered"),
+    ("'Good day, monsieur Dupont,' she said.", "Dupont", None, "masculine"),
+    # ... capitalised, it is the name's title, as before; a gendered word of the name's own
+    ("'Good day, Monsieur Dupont,' she said.", "Monsieur Dupont", None, "masculine"),
+    ("He said good day to Aubert.", "Aubert", "Aubert said he would. Aubert smiled, and he left. " * 3, "masculine"),
+])
+def test_a_lower_case_form_of_address_before_a_name(nlp, text, word, book, gender):
+    ms = doc_mentions(person_doc(nlp, text, word), book_evidence(book, "b") if book else None)
+    assert [m.gender for m in ms] == [gender]
+
+
 def test_a_well_known_place_the_book_mostly_uses_as_one_is_cut_off_despite_a_stray_title(nlp):
     """War and Peace titles "Moscow" once and gives it a few pronoun votes, but uses it as a
     place over two hundred times: "returned to Moscow Pierre" is Pierre."""

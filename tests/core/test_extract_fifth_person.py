@@ -267,6 +267,11 @@ def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refuse
     # Andrew's study", swapped to "M. le Mademoiselle Bourienne")
     ("Although she admired Clara, Eleanor would not say so to Thomas or to M. le Général William.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to le Colonel William.", True),
+    # a peerage's name after a rank and "of" (read, seed 20261176, Vanity Fair: "the Marquis of
+    # Steyne's carriage-lamps" swapped to "the Marchioness of Rebecca's")
+    ("Although she admired Clara, Eleanor saw the Marquis of William's carriage and Thomas.", True),
+    ("Although she admired Clara, Eleanor spoke to Thomas and to Lord William of the Blues.", False),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to the friend of William.", False),
 ])
 def test_a_name_after_an_article_refuses_the_window(nlp, text, refused):
     check_refusal(nlp(text), core.REJECT_ARTICLE, refused)
@@ -587,3 +592,24 @@ def test_a_mans_given_name_only_spoken_beside_mr_is_a_man_of_his_own(nlp):
     assert ev.speech_only["Edward"]
     doc = _with_persons(nlp, WINDOW_EDWARD, ["Edward", "Clara", "Jane", "Mr. Murdstone"])
     check_refusal(doc, core.REJECT_SPOKEN, False, ev)
+
+
+# read of seed 20261176 (North and South): "The Boucher children, left motherless orphans,
+# claimed what of Margaret's care she could bestow ... at the time of Boucher's death": the
+# cast makes the first "Boucher" no person (a name before a noun), the swap left it while
+# Margaret became "Boucher"
+def test_a_word_of_one_of_the_four_the_cast_makes_no_person_refuses_the_window(nlp):
+    text = ("The Boucher children claimed what of Margaret's care she could bestow, and she went to see Mary. "
+            "The neighbour had struck Margaret at the time of Boucher's death, and Nicholas paid her.")
+    doc = _with_persons(nlp, text, ["Boucher", "Margaret", "Mary", "Nicholas"])
+    assert doc[1].text == "Boucher"
+    # the first "Boucher" dropped by the cast (whatever its reason): a word of one of the four
+    mentions = [m for m in core.doc_mentions(doc) if m.token_start != 1]
+    persons, ok = core.group_persons(mentions)
+    assert ok and len(persons) == 4
+    assert core.other_person_word(doc, list(doc), mentions, persons, not_persons={1}) == (core.REJECT_UNMARKED, "Boucher")
+    # ... not when it is a word of none of the four
+    others = [m for m in mentions if m.name != "Boucher"]
+    persons, _ = core.group_persons(others)
+    got = core.other_person_word(doc, list(doc), others, persons, not_persons={1})
+    assert got is None or got[0] != core.REJECT_UNMARKED

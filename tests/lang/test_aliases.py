@@ -101,6 +101,16 @@ def test_maud_and_maudie_are_one_person():
     assert ok and got == [["Maud", "Maudie"]]
 
 
+def test_rosy_and_rosamond_are_one_person():
+    # read, seed 20261176 (Middlemarch): "It seemed magnificent to Rosamond ... 'I hope your uncle
+    # Sir Godwin will not look down on Rosy, Mr. Lydgate'" made Rosamond and Rosy two women
+    text = "It seemed magnificent to Rosamond. 'I hope Sir Godwin will not look down on Rosy, Mr. Lydgate.'"
+    got, ok, _ = grouped(text, ["Rosamond", "Sir Godwin", "Rosy", "Mr. Lydgate"], "Rosamond Vincy sang.")
+    assert ok and ["Rosamond", "Rosy"] in got
+    from pipeline.lang.names import one_given_name
+    assert one_given_name("rosy", "rose") and not one_given_name("rose", "rosamond")
+
+
 def test_maud_and_maudie_the_book_coordinates_are_two():
     got, ok, persons = grouped("Maud sat down; Maudie was tired.", ["Maud", "Maudie"], "Maud and Maudie ran.")
     assert len(got) == 2 and confusable_persons(persons) == "a name and its pet form"

@@ -542,10 +542,12 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 found.setdefault(REJECT_FAMILY, tok.text)
             continue
         if tok.i in not_persons and tok.i not in covered and _word(tok.text) and tok.text[:1].isupper() \
-                and tok.lower_ in words and not any_title(tok.text):
+                and tok.lower_ in words and not any_title(tok.text) \
+                and not (tok.i + 1 < len(doc) and doc[tok.i + 1].text[:1].isupper() and _word(doc[tok.i + 1].text)):
             # a word of one of the four the cast made no person here ("The Boucher children",
             # Boucher one of the four): a swap leaves it, and another's new name may be it
-            # (read, seed 20261176: "The Boucher children ... Boucher's care he could bestow")
+            # (read, seed 20261176: "The Boucher children ... Boucher's care he could bestow");
+            # not the first word of a place's name ("Howard Grove", Lady Howard's house)
             found.setdefault(REJECT_UNMARKED, tok.text)
             continue
         if tok.i in covered or tok.i in places or tok.i in not_persons or tok.is_space:

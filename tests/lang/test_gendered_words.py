@@ -138,6 +138,16 @@ def test_flip_of_flip_has_the_original_gender():
             assert gw.gender_of(gw.flip(gw.flip(w))) == gw.gender_of(w), w
 
 
+def test_a_gendered_noun_the_tagger_calls_a_verb_flips_when_no_verb_has_its_form():
+    # read, seed 20261177 (Middlemarch): "the time she should have to spend as bridesmaid at
+    # Lowick", "bridesmaid" tagged VBN, kept in the swap beside Mr. Tucker
+    assert gw.builtin().is_gendered_use("bridesmaid", "VBN")
+    assert gw.builtin().is_gendered_use("boys", "VBZ")
+    assert not gw.builtin().is_gendered_use("miss", "VB")           # "I miss you"
+    assert not gw.builtin().is_gendered_use("count", "VB")          # "count the money"
+    assert not gw.builtin().is_gendered_use("mothering", "VBG")
+
+
 @pytest.mark.parametrize("text,word,nth,flipped", [
     # idioms of "do": "her" is an object (issue 42)
     ("Elizabeth, to do her justice, had gone.", "her", 0, "him"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.lang.verbs import verb_only, verb_only_words
+from pipeline.lang.verbs import may_be_verb, verb_lemmas, verb_only, verb_only_words
 from pipeline.nlp import lexicon
 
 
@@ -16,9 +16,19 @@ def _index():
     return index
 
 
-def test_the_shipped_list_is_what_the_installed_pipeline_gives():
+def test_the_shipped_lists_are_what_the_installed_pipeline_gives():
     """A pipeline upgrade that changes WordNet's index fails here: run `make verbs`."""
-    assert verb_only_words() == frozenset(lexicon.verb_only(_index()))
+    index = _index()
+    assert verb_only_words() == frozenset(lexicon.verb_only(index))
+    assert verb_lemmas() == frozenset(lexicon.verbs(index))
+    assert verb_only_words() < verb_lemmas()
+
+
+def test_a_word_may_be_a_verb_in_any_of_its_forms():
+    for word in ("miss", "Misses", "counted", "fathered", "mothering", "stopped", "man", "perform"):
+        assert may_be_verb(word), word
+    for word in ("bridesmaid", "boys", "lady", "king", "Duchess", ""):
+        assert not may_be_verb(word), word
 
 
 def test_verbs_that_are_no_noun_and_words_that_are_both():

@@ -277,7 +277,7 @@ def fitted_window(mentions: list[NameMention], aliases=None) -> tuple[list | Non
     names may be either of two persons -- the book has two Mr. Osbornes; "Miss Eliza" beside
     "Elizabeth" without the book -- the window's names, else None)."""
     persons, ok = group_persons(mentions, aliases)
-    if not ok or confusable_persons(persons):
+    if not ok or confusable_persons(persons, aliases):
         return None, " / ".join(dict.fromkeys(m.text for m in mentions))[:200]
     genders = Counter(p.gender for p in persons)
     if genders.get(UNGENDERED) or genders.get(MASCULINE) != 2 or genders.get(FEMININE) != 2 or len(persons) != 4:
@@ -331,7 +331,7 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "baronet", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess",
-              "comte", "comtesse", "vicomte", "vicomtesse", "duc", "duchesse", "baronne"}
+              "comte", "comtesse", "vicomte", "vicomtesse", "duc", "duchesse", "baronne", "chevalier"}
 # one person's two names set against each other ("He was not Raymie; he was Major Wutherspoon"):
 # a swap gives both the same name ("She was not Carol; she was Carol")
 REJECT_CONTRAST = "two names of one person set against each other (he was not Raymie; he was Major Wutherspoon)"
@@ -510,8 +510,15 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             low = tok.lower_
             if low in ranks:
                 # "the Colonel" beside Colonel Brandon is most likely him, and stays in every
-                # variant while he becomes a woman; "the princess" beside Princess Mary flips
-                if gw.flip(tok.text) is None:
+                # variant while he becomes a woman; "the princess" beside Princess Mary flips,
+                # and is someone's in every variant when a man of the window is a prince; "the
+                # count" beside Count Morano with no countess among the women would be "the
+                # countess" of nobody (read, seed 20261177)
+                flipped = gw.flip(tok.text)
+                bearers = {p.gender for p in persons for m in p.mentions if m.title and m.title.rstrip(".").lower() == low}
+                others = {_title_word(m.title.rstrip(".").lower()) for p in persons if p.gender not in bearers
+                          for m in p.mentions if m.title}
+                if flipped is None or _title_word(flipped.lower()) not in others:
                     found.setdefault(REJECT_RANK, f"the {tok.text}")
                     break
             elif (low in RANK_WORDS or (low == "count" and tok.text == "Count")) and (
@@ -879,14 +886,18 @@ def _article_before(doc, m: NameMention) -> str:
     if j >= 0 and (doc[j].lower_ in ("the", "a", "an", "any", "another") or doc[j].text in _FOREIGN_ARTICLES):
         return doc[j].text
     k = m.token_start - 1
-    if not m.title and k >= 1 and doc[k].lower_ == "of" and doc[k - 1].text[:1].isupper() \
-            and (doc[k - 1].lower_ in RANK_WORDS or doc[k - 1].lower_ in ("lord", "lady")):
+    if not m.title and k >= 1 and doc[k].lower_ == "of" and (
+            (doc[k - 1].text[:1].isupper() and doc[k - 1].lower_ in RANK_WORDS)
+            or doc[k - 1].lower_ in _ESTATE_HOLDERS):
         # a peerage's name: "the Marquis of Steyne" (Lord Steyne) swapped with Rebecca was "the
-        # Marchioness of Rebecca" (read, seed 20261176)
+        # Marchioness of Rebecca" (read, seed 20261176); an estate: "the lady of Crawley" (Queen's
+        # Crawley) was "the gentleman of Miss Crawley" (read, seed 20261177)
         return f"{doc[k - 1].text} of"
     return ""
 
 
+# who holds an estate or a peerage "of" a name ("the lady of Crawley", "the master of Thornfield")
+_ESTATE_HOLDERS = frozenset({"lord", "lady", "master", "mistress"})
 # lower-case articles of French, Spanish and Italian before a titled name ("M. le Général
 # Rameau" in *War and Peace*: a swap wrote "M. le Mademoiselle Bourienne")
 _FOREIGN_ARTICLES = frozenset({"le", "la", "les", "el", "il"})

@@ -802,14 +802,18 @@ def _plain_title(title: str) -> str:
     return title.rstrip(".").lower()
 
 
-def confusable_persons(persons: list[Person]) -> str | None:
+def confusable_persons(persons: list[Person], aliases=None) -> str | None:
     """Why the persons of a context may not be the persons they seem (or None): one person
     under two titles of one gender ("Mrs. Shaw" and "Madam Shaw", "Miss Bennet" and "Mrs.
     Bennet": variant grouping made them one, but they are likely two), or two persons of one
     gender whose given names are one name and its pet form ("Miss Eliza" and "Elizabeth")
     that grouping kept apart: without the book nothing tells whether they are one person; with
     it, grouping keeps them apart only when the book gives them two surnames or writes "Will
-    and William", and a name that may be either of two people is still ambiguous."""
+    and William", and a name that may be either of two people is still ambiguous. With the
+    book's alias table (``aliases``), a woman's maiden and married names as two women ("Miss
+    Brooke" and "Mrs. Casaubon", the book's :attr:`~pipeline.lang.aliases.BookAliases.married`
+    Dorothea Brooke: "Miss Brooke ... Not long after that dinner-party she had become Mrs.
+    Casaubon", read of seed 20261177; *Middlemarch* has two Miss Brookes, so nothing joins them)."""
     for p in persons:       # (a gendered and an ungendered title: extract's REJECT_TITLE_CLASH)
         if len({_plain_title(m.title) for m in p.mentions if m.title and title_gender(m.title)}) > 1:
             return "one surname under two titles"
@@ -817,4 +821,14 @@ def confusable_persons(persons: list[Person]) -> str | None:
         for b in persons[i + 1:]:
             if a.gender == b.gender and any(one_given_name(x, y) for x in a.key_tokens for y in b.key_tokens):
                 return "a name and its pet form"
+    married = getattr(aliases, "married", None) or {}
+    if married:
+        maiden = {aliases.surname_of(g) for g in married.values()}
+        misses = {m.key_tokens[-1] for p in persons for m in p.mentions
+                  if m.title and _title_key(m.title) in MISS_TITLES and m.key_tokens and m.key_tokens[-1] in maiden}
+        for p in persons:
+            for m in p.mentions:
+                if m.title and _title_key(m.title) in MARRIED_TITLES and m.key_tokens \
+                        and aliases.surname_of(married.get(m.key_tokens[-1], "")) in misses:
+                    return "a maiden name and a married name of one woman"
     return None

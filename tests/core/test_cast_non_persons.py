@@ -170,6 +170,10 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     # ... not one the book shows speaking
     ("He read to Lord Byron that night.", "Lord Byron", BOOK_ALLUSION + '"No," said Lord Byron. Lord Byron said so. ',
      False),
+    # an oath (read, seed 20261177, The Mysteries of Udolpho: "Holy St. Mark! I hear the oars")
+    ("Holy St. Mark! I hear the oars on the canal.", "St. Mark", None, True),
+    ("Holy Peter, he is here!", "Peter", None, True),
+    ("The holy man met Peter.", "Peter", None, False),
     # ... not a king of that name the book shows speaking
     ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
      BOOK_ALLUSION + '"No," said King Arthur. King Arthur said so. ', False),

@@ -220,9 +220,17 @@ def test_a_name_after_a_stop_dash_is_one_of_the_four_or_a_fifth_person(nlp):
     # an unnamed colonel is someone else, whose pronouns flip with the rest
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. She thanked the Colonel.",
      False),
-    # the rank of one of the four persons: most likely that person, who flips with it
+    # the rank of one of the four persons: most likely that person, who flips with it, when a
+    # person of the other gender bears the flipped rank ("the princess" beside Princess Mary and
+    # Prince Andrew); else the flipped rank is nobody's in a swap (read, seed 20261177: "the
+    # count's further addresses" beside Count Morano -> "the countess's", no countess there)
+    ("Although she admired Princess Clara, Eleanor would not say so to Prince Thomas or to William. He bowed to the "
+     "princess.", False),
     ("Although she admired Princess Clara, Eleanor would not say so to Thomas or to William. He bowed to the princess.",
-     False),
+     True),
+    # a rank no swap flips, none of the four's: "the Chevalier's discernment" (Valancourt)
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. She praised the Chevalier's taste.",
+     True),
     # a rank before a name or "of", a rank without "the", a common "count"
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He bowed to a duke.", False),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He lost the count of the days.",
@@ -271,6 +279,8 @@ def test_a_nickname_made_of_a_gendered_noun_refuses_the_window(nlp, text, refuse
     # Steyne's carriage-lamps" swapped to "the Marchioness of Rebecca's")
     ("Although she admired Clara, Eleanor saw the Marquis of William's carriage and Thomas.", True),
     ("Although she admired Clara, Eleanor spoke to Thomas and to Lord William of the Blues.", False),
+    # an estate's holder (read, seed 20261177, Vanity Fair: "this was the lady of Crawley herself")
+    ("Although she admired Clara, Eleanor said the lady of William was ill, and Thomas agreed.", True),
     ("Although she admired Clara, Eleanor would not say so to Thomas or to the friend of William.", False),
 ])
 def test_a_name_after_an_article_refuses_the_window(nlp, text, refused):

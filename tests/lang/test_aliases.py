@@ -492,6 +492,22 @@ def test_dorothea_and_mrs_casaubon_are_one_woman_in_a_window():
     assert ["Dorothea"] in got and ["Mrs. Casaubon"] in got       # no married name: two women, as before
 
 
+def test_a_maiden_and_a_married_name_of_one_woman_are_confusable_in_a_window():
+    # read, seed 20261177 (Middlemarch): "Evidently Miss Brooke was not Mr. Lydgate's style ...
+    # Not long after that dinner-party she had become Mrs. Casaubon" held two women
+    from pipeline.lang.names import confusable_persons, group_persons
+    text = "Miss Brooke was not Mr. Lydgate's style; Mr. Chichely agreed. She had become Mrs. Casaubon."
+    forms = ["Miss Brooke", "Mr. Lydgate", "Mr. Chichely", "Mrs. Casaubon"]
+    aliases = book_aliases(COURTSHIP + MARRIED)
+    persons, ok = group_persons(mentions(text, *forms), aliases)
+    assert ok and len(persons) == 4
+    assert confusable_persons(persons, aliases) == "a maiden name and a married name of one woman"
+    assert confusable_persons(persons) is None                  # without the book: nothing known
+    # no married name read from the book: two women, as before
+    other = book_aliases(COURTSHIP + MARRIED.replace("Dorothea sat", "She sat"))
+    assert confusable_persons(group_persons(mentions(text, *forms), other)[0], other) is None
+
+
 # two men of one given name: a bare surname the book writes with it may be the one beside it
 TWO_CHARLESES = ("Charles Hayter came. " * 6 + "Charles Musgrove came. " * 3 + "Mr. Hayter sat. Mr. Musgrove sat. Mrs. Musgrove sat. ")
 

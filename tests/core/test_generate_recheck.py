@@ -38,16 +38,23 @@ def test_a_fifth_person_fails_the_recheck(nlp):
 
 
 def test_a_gendered_word_left_unflipped_fails_the_recheck(nlp):
-    # extract's tagger read "sister" as a verb, so the swaps keep it; the variants' own parse
-    # reads a noun of the original gender beside flipped pronouns
-    inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that her sister was late.",
+    # extract's tagger read "mother" as a verb (a word that may be one: "to mother"), so the
+    # swaps keep it; the variants' own parse reads a noun of the original gender beside flipped
+    # pronouns. (A word no verb has the form of, "sister", is flipped whatever the tag.)
+    inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that her mother was late.",
                           PERSONS, ("her", 0), ("C1", 0), ("C2", 0))
-    k = inst["tokens"].index("sister")
+    k = inst["tokens"].index("mother")
     inst["token_tags"][k] = "VB"
     (reason, variant, detail), rows = recheck(nlp, inst)
-    assert "her sister" not in rows["swap-1"]["text"] and "sister" in rows["swap-1"]["text"]
-    assert (reason, variant, detail) == (RECHECK_WORD_KEPT, "swap-1", "sister")
+    assert "her mother" not in rows["swap-1"]["text"] and "mother" in rows["swap-1"]["text"]
+    assert (reason, variant, detail) == (RECHECK_WORD_KEPT, "swap-1", "mother")
     inst["token_tags"][k] = "NN"             # as the tagger should have read it: flipped, passes
+    (reason, _, _), rows = recheck(nlp, inst)
+    assert reason is None and "his father" in rows["swap-1"]["text"]
+    # "sister" tagged a verb: flipped all the same
+    inst = build_instance(nlp, "Mrs. Goddard met Mr. Knightley and Harriet. Tom said that her sister was late.",
+                          PERSONS, ("her", 0), ("C1", 0), ("C2", 0))
+    inst["token_tags"][inst["tokens"].index("sister")] = "VB"
     (reason, _, _), rows = recheck(nlp, inst)
     assert reason is None and "his brother" in rows["swap-1"]["text"]
 

@@ -32,7 +32,8 @@ label is known as well (the tagger often calls an independent "his" PRP$: "a fri
 
 May import: the standard library, :mod:`pipeline.vocab`, :mod:`pipeline.lang.pronouns`,
 :mod:`pipeline.formats.word_lists` and :mod:`pipeline.formats.resources` (to read the lists),
-:mod:`pipeline.lang.verbs` (the verbs that are no noun).
+WordNet's verbs as the spaCy pipeline ships them (``resources/verb_only_words.txt``,
+``resources/verbs.txt``, written by :mod:`pipeline.nlp.lexicon`, ``make verbs``; below, "Verbs").
 """
 
 from __future__ import annotations
@@ -42,7 +43,6 @@ from pathlib import Path
 from typing import Iterable, Mapping
 
 from pipeline.lang.pronouns import FEMININE, MASCULINE
-from pipeline.lang.verbs import may_be_verb, verb_only
 
 # Category whose masculine form is gender-neutral: only feminine -> masculine flips.
 MARKED_FEMININE = "marked-feminine"
@@ -299,6 +299,55 @@ def flip_title(word: str, period: bool = True) -> str | None:
     return builtin().flip_title(word, period)
 
 
+# ------------------------------------------------------------------------------ verbs ----
+# WordNet's verbs: those that are no noun or adjective ("perform", "weep"): after "her", a bare
+# infinitive, so "her" is its subject ("known her perform"); and every verb lemma: a listed
+# gendered noun the tagger tags a verb is a noun when no verb has its form ("to spend as
+# bridesmaid", tagged VBN). Shipped lists, written by pipeline.nlp.lexicon (make verbs), read here
+# so that no extract process loads the lookups.
+
+VERB_ONLY_RESOURCE = "verb_only_words.txt"
+VERBS_RESOURCE = "verbs.txt"
+
+
+@functools.lru_cache(maxsize=2)
+def _verb_words(name: str) -> frozenset[str]:
+    from pipeline.formats.resources import resource
+
+    text = resource(name).read_text(encoding="utf-8")
+    return frozenset(line for line in text.split("\n") if line and not line.startswith("#"))
+
+
+def verb_only_words() -> frozenset[str]:
+    """The shipped list (lower case, base forms)."""
+    return _verb_words(VERB_ONLY_RESOURCE)
+
+
+def verb_lemmas() -> frozenset[str]:
+    """Every verb lemma of the shipped ``resources/verbs.txt`` (lower case)."""
+    return _verb_words(VERBS_RESOURCE)
+
+
+def may_be_verb(word: str) -> bool:
+    """``word`` (any case, any form) may be a form of a verb: it, or it without a verb's ending
+    (-s, -es, -ed, -d, -ing, with a final "e" put back or a doubled consonant undone), is a verb
+    lemma. "bridesmaid" is none, so a tagger's VBN on it is an error; "misses", "counted" are."""
+    w = word.lower()
+    cands = {w}
+    for suffix in ("s", "es", "ed", "d", "ing"):
+        if w.endswith(suffix) and len(w) > len(suffix) + 1:
+            stem = w[:-len(suffix)]
+            cands |= {stem, stem + "e"}
+            if len(stem) > 2 and stem[-1] == stem[-2]:
+                cands.add(stem[:-1])
+    return bool(cands & verb_lemmas())
+
+
+def verb_only(word: str) -> bool:
+    """``word`` (any case) is the base form of a verb that is no noun or adjective."""
+    return word.lower() in verb_only_words()
+
+
 # ----------------------------------------------------------------- her / his in context ----
 
 # "to do her justice", "it does her credit", "did her good": "her" is the indirect object of
@@ -494,7 +543,7 @@ def pronoun_case(doc) -> int:
     * "her" tagged a determiner before modifiers and a noun, but labelled a subject because the
       parser took a participle for a verb ("her marked thin-lipped smile"): a determiner;
     * "her" before a word that is only ever a verb ("had never known her perform so well", "saw
-      her weep"; WordNet's verb-only lemmas, :mod:`pipeline.lang.verbs`): its subject (PRP,
+      her weep"; WordNet's verb-only lemmas, :func:`verb_only`): its subject (PRP,
       ``nsubj``), whatever the tagger said -- a possessive needs a noun; not the first word of a
       compound ("her addle-pated aunt");
     * "her" / "his" before "wont" ("as was her wont"), which the tokenizer splits as "wo" "nt"

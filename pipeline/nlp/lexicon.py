@@ -8,7 +8,7 @@ the tagger misses when it takes the word for a noun.
 ``make verbs`` writes ``resources/verb_only_words.txt`` with :func:`write_verb_only` and
 ``resources/verbs.txt`` (every verb lemma: a listed gendered noun the tagger calls a verb is one
 when the word is no verb at all, "to spend as bridesmaid" tagged VBN) with :func:`write_verbs`;
-the rules read the shipped lists (:mod:`pipeline.lang.verbs`), so no extract process loads the
+the rules read the shipped lists (:mod:`pipeline.lang.gendered_words`), so no extract process loads the
 lookups, and a test checks the lists are still what the installed pipeline gives.
 
 May import: spacy (its lookups), :mod:`pipeline.nlp.load` (which package the pipeline is), the

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pipeline.lang.verbs import may_be_verb, verb_lemmas, verb_only, verb_only_words
+from pipeline.lang.gendered_words import may_be_verb, verb_lemmas, verb_only, verb_only_words
 from pipeline.nlp import lexicon
 
 

@@ -345,7 +345,7 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if evidence is not None and guess(word)[0] == UNGENDERED and evidence.only_place(word):
             return "place-in-book"
         if evidence is not None and known_place(word) and not evidence.is_person(word) \
-                and not _surname_not_place(word, evidence) \
+                and not _surname_not_place(word, evidence) and not _listed_with_persons(doc, m) \
                 and (guess(word)[0] == UNGENDERED or (evidence.n_words >= BOOK_WORDS and _no_first_name(word, evidence))
                      or (evidence.shown_place_only(word) and not _speech_next(doc, m))):
             return "known-place"        # "at York", "to Odessa": a place no one in the book is called;
@@ -425,6 +425,25 @@ def _self_coordinated(doc, m: NameMention) -> bool:
     # a verb after it: one thing only when the coordination is the subject and the verb is
     # singular ("Jarndyce and Jarndyce was the curtain of Rick's cradle"; two people "were")
     return first.dep_ in ("nsubj", "nsubjpass") and (nxt.tag_ == "VBZ" or nxt.lower_ == "was")
+
+
+def _listed_with_persons(doc, m: NameMention) -> bool:
+    """The mention stands in a list with a PERSON entity that is no known place, across a comma
+    or "and" / "or" ("he had dismissed Jacques, Francis, and Mary": the servant Mary, whom *The
+    Mysteries of Udolpho* names too rarely to show, is no city of Turkmenistan; read, seed
+    20261177). Read from the tokens: the parser often breaks such lists."""
+    def neighbour(i: int, step: int):
+        seen_link = False
+        while 0 <= i < len(doc) and (doc[i].text in (",", "and", "or", "&") or doc[i].is_space):
+            seen_link = seen_link or not doc[i].is_space
+            i += step
+        return doc[i] if seen_link and 0 <= i < len(doc) else None
+
+    for other in (neighbour(m.token_start - 1, -1), neighbour(m.token_end, 1)):
+        if other is not None and other.ent_type_ == "PERSON" and other.text[:1].isupper() \
+                and not known_place(other.text):
+            return True
+    return False
 
 
 def _place_or_title_around(doc, m: NameMention, words: list[str], prev, nxt,

@@ -536,3 +536,29 @@ def test_a_speech_verb_after_an_article_is_no_person_use_and_th_is_the():
     from pipeline.lang.book_evidence import _DIALECT_THE, _the
     text = "He's i' th' Union, and Th' Union's men said so."
     assert _DIALECT_THE.sub(_the, text) == "He's i' the Union, and The Union's men said so."
+
+
+@pytest.mark.parametrize("text,forms,word,listed", [
+    # read, seed 20261177 (The Mysteries of Udolpho): "he had dismissed Jacques, Francis, and
+    # Mary" -- a city of Turkmenistan to the gazetteer, a servant in a list of servants
+    ("He had dismissed Jacques, Francis, and\nMary, and detained only Theresa.", ["Jacques", "Francis", "Mary"],
+     "Mary", True),
+    ("Mary and Theresa came.", ["Mary", "Theresa"], "Mary", True),
+    # ... not beside a place, nor alone
+    ("They went to York and Mary.", ["York", "Mary"], "Mary", False),
+    ("They went to Mary at noon.", ["Mary"], "Mary", False),
+])
+def test_a_name_listed_with_persons_is_no_known_place(nlp, text, forms, word, listed):
+    from spacy.tokens import Span
+
+    from pipeline.core.cast import _listed_with_persons
+    from pipeline.lang.names import mention_from_span
+
+    doc = nlp(text)
+    spans = []
+    for form in forms:
+        i = next(t.i for t in doc if t.text == form)
+        spans.append(Span(doc, i, i + 1, label="PERSON"))
+    doc.ents = spans
+    span = next(s for s in doc.ents if s.text == word)
+    assert _listed_with_persons(doc, mention_from_span(span)) is listed

@@ -273,6 +273,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
     if nxt is not None and nxt.i == m.token_end and nxt.text[:1].isupper() and not m.title and len(words) == 1 \
             and _family_seat([words[0], nxt.text], evidence) and not _given_in_book(words[0], evidence):
         return "estate"                 # "coming with it to Howard Grove": the NER took only "Howard" (read, seed 20261148)
+    if not m.title and _of_a_named_person(doc, m):
+        return "estate"                 # "Mr. Erskine of Treadley" (read, seed 20261180)
     why = _place_or_title_around(doc, m, words, prev, nxt, evidence)
     if why:
         return why
@@ -425,6 +427,22 @@ def _self_coordinated(doc, m: NameMention) -> bool:
     # a verb after it: one thing only when the coordination is the subject and the verb is
     # singular ("Jarndyce and Jarndyce was the curtain of Rick's cradle"; two people "were")
     return first.dep_ in ("nsubj", "nsubjpass") and (nxt.tag_ == "VBZ" or nxt.lower_ == "was")
+
+
+def _of_a_named_person(doc, m: NameMention) -> bool:
+    """An untitled name right after a titled person's name and "of": the person's seat ("The
+    post on her left was occupied by Mr. Erskine of Treadley, an old gentleman of considerable
+    charm": Treadley had been a man of the window, read of seed 20261180; "Mr. Darcy of
+    Pemberley", "Sir Walter Elliot of Kellynch Hall")."""
+    k = m.token_start - 1
+    if k < 2 or doc[k].lower_ != "of":
+        return False
+    j = k - 1
+    while j >= 0 and doc[j].ent_type_ == "PERSON" and doc[j].text[:1].isupper():
+        j -= 1
+    if j == k - 1:
+        return False                    # no name before "of"
+    return any(title_gender(doc[i].text) or any_title(doc[i].text) for i in range(j, k))
 
 
 def _listed_with_persons(doc, m: NameMention) -> bool:

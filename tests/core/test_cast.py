@@ -562,3 +562,26 @@ def test_a_name_listed_with_persons_is_no_known_place(nlp, text, forms, word, li
     doc.ents = spans
     span = next(s for s in doc.ents if s.text == word)
     assert _listed_with_persons(doc, mention_from_span(span)) is listed
+
+
+@pytest.mark.parametrize("text,ents,kept", [
+    # read, seed 20261180 (The Picture of Dorian Gray): "occupied by Mr. Erskine of Treadley, an
+    # old gentleman" made Treadley a man of the window
+    ("The post on her left was occupied by Mr. Erskine of Treadley, an old gentleman.", ["Erskine", "Treadley"],
+     ["Mr. Erskine"]),
+    ("He spoke of Sir Walter Elliot of Kellynch, and left.", ["Walter Elliot", "Kellynch"], ["Sir Walter Elliot"]),
+    # ... not after an untitled name ("the friend of Tom"), nor a titled one after "of"
+    ("He was a friend of Tom of Harry's age.", ["Tom", "Harry"], ["Tom", "Harry"]),
+    ("It was the wife of Mr. Erskine of Mrs. Grey.", ["Erskine", "Grey"], ["Mr. Erskine", "Mrs. Grey"]),
+])
+def test_a_name_after_a_titled_persons_name_and_of_is_a_seat(nlp, text, ents, kept):
+    from spacy.tokens import Span
+
+    doc = nlp(text)
+    spans = []
+    for e in ents:
+        words = e.split()
+        i = next(t.i for t in doc if [x.text for x in doc[t.i:t.i + len(words)]] == words)
+        spans.append(Span(doc, i, i + len(words), label="PERSON"))
+    doc.ents = spans
+    assert [m.text for m in doc_mentions(doc)] == kept

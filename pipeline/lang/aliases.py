@@ -206,7 +206,7 @@ class BookAliases:
         for other, surnames in self.by_given.items():
             if other == given or self.one_person_names(other, given):
                 merged.update(surnames)
-        return frozenset(y for y, k in merged.items() if (found[y] >= WIFE_SHARE * n or k >= WIFE_MIN)
+        return frozenset(y for y, k in merged.items() if ((n and found[y] >= WIFE_SHARE * n) or k >= WIFE_MIN)
                          and any(t in MARRIED_TITLES for t in self.titled.get(y, ())))
 
     @_remembered

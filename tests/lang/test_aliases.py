@@ -697,6 +697,9 @@ def test_a_womans_married_surname_written_with_her_other_names_makes_mrs_ambiguo
     once = BECKY.replace("Rebecca Crawley signed. " * 2, "Rebecca Crawley signed. ")
     assert book_aliases(once).wife_surnames("becky") == frozenset()
     assert grouped(text, forms, once)[1]
+    # ... also for a pet form the book never writes with a surname of its own
+    pet = once.replace("Becky Sharp smiled. " * 6, "Becky smiled. " * 6)
+    assert book_aliases(pet).wife_surnames("becky") == frozenset()
 
 
 # read of seed 20261175 (David Copperfield): "'I don't think, Trotwood,' returned Agnes" -- David,

@@ -440,8 +440,8 @@ def _of_a_named_person(doc, m: NameMention) -> bool:
     j = k - 1
     while j >= 0 and doc[j].ent_type_ == "PERSON" and doc[j].text[:1].isupper():
         j -= 1
-    if j == k - 1:
-        return False                    # no name before "of"
+    if j == k - 1 or all(any_title(doc[i].text) for i in range(j + 1, k)):
+        return False                    # no name before "of" ("the Marquis of Steyne": a peerage)
     return any(title_gender(doc[i].text) or any_title(doc[i].text) for i in range(j, k))
 
 

@@ -573,6 +573,8 @@ def test_a_name_listed_with_persons_is_no_known_place(nlp, text, forms, word, li
     # ... not after an untitled name ("the friend of Tom"), nor a titled one after "of"
     ("He was a friend of Tom of Harry's age.", ["Tom", "Harry"], ["Tom", "Harry"]),
     ("It was the wife of Mr. Erskine of Mrs. Grey.", ["Erskine", "Grey"], ["Mr. Erskine", "Mrs. Grey"]),
+    # ... nor after a rank alone: a peerage's name, which the window rules refuse
+    ("She saw the Marquis of William's carriage.", ["Marquis", "William"], ["William"]),
 ])
 def test_a_name_after_a_titled_persons_name_and_of_is_a_seat(nlp, text, ents, kept):
     from spacy.tokens import Span

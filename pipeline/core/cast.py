@@ -442,7 +442,7 @@ def _of_a_named_person(doc, m: NameMention) -> bool:
         j -= 1
     if j == k - 1 or all(any_title(doc[i].text) for i in range(j + 1, k)):
         return False                    # no name before "of" ("the Marquis of Steyne": a peerage)
-    return any(title_gender(doc[i].text) or any_title(doc[i].text) for i in range(j, k))
+    return any(title_gender(doc[i].text) or any_title(doc[i].text) for i in range(max(j, 0), k))
 
 
 def _listed_with_persons(doc, m: NameMention) -> bool:

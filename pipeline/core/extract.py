@@ -354,13 +354,19 @@ GIVEN_OF_FOUR_MIN = 2       # full names "<word> <surname>" the book writes, for
 # its names capitalised that rarely): a name in passing, an allusion ("perhaps of Isaac Johnson
 # himself", "Anne Hathaway", "a votary of Dame Fashion"), not a character a test item may
 # rename; in the read verdicts, windows with such a person were clean 28 times in 62
+# a pronoun capitalised inside a sentence is the deity's ("prayed to God that He would make his
+# club-foot whole", "after Him"): a swap would turn it with the persons' words (read, seed 20261180)
+REJECT_DEITY = "a he, him or his capitalised inside a sentence (God's: prayed that He would)"
+DEITY_PRONOUNS = frozenset({"He", "Him", "His", "Himself"})
+# a word said of one sex with no counterpart (lang.gendered_words.ONE_SEX_WORDS): no swap is sound
+REJECT_ONE_SEX = "a word of one sex that no swap can turn (his matronly days, a pregnant prince)"
 REJECT_RARE = "a person of the four the book names at most twice (Isaac Johnson, Boston's founder, in passing)"
 RARE_MAX = 2
 RARE_MIN_WORDS = 20000      # only in a book this long (a short text names its persons rarely)
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
                      REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN, REJECT_RESPELT,
-                     REJECT_NOT_PERSON_NAME, REJECT_RARE)
+                     REJECT_NOT_PERSON_NAME, REJECT_RARE, REJECT_DEITY, REJECT_ONE_SEX)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -548,6 +554,14 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
                 # "a rebuke from the Archbishop" is no actor of the window)
                 found.setdefault(REJECT_RANK, f"the {tok.text}")
                 break
+    for tok in tokens:
+        if gw.one_sex(tok.text):
+            found.setdefault(REJECT_ONE_SEX, tok.text)
+            break
+    for tok in tokens:
+        if tok.text in DEITY_PRONOUNS and _inside_sentence(doc, tok):
+            found.setdefault(REJECT_DEITY, f"{doc[tok.i - 1].text} {tok.text}")
+            break
     for tok in tokens:
         if tok.i not in covered and tok.lower_ not in ranks and _kin_name(doc, tok):
             # (not a title one of the four bears: "You have met him, Aunt?" beside Aunt Sophia)
@@ -797,6 +811,20 @@ def _not_person_given_name(doc, indices, covered: set[int], words, evidence) -> 
             if s != low and by_given.get(low, {}).get(s, 0) >= GIVEN_OF_FOUR_MIN:
                 return f"{tok.text} ({tok.text} {s.title()})"
     return ""
+
+
+def _inside_sentence(doc, tok) -> bool:
+    """``tok`` follows a lower-case word or a comma or semicolon in its sentence ("that He
+    would", "if He wishes"), not a quotation mark, a colon or a dash."""
+    if tok.is_sent_start or tok.i == 0:
+        return False
+    j = tok.i - 1
+    while j >= 0 and doc[j].is_space:
+        j -= 1
+    if j < 0:
+        return False
+    before = doc[j]
+    return (before.is_alpha and before.is_lower) or before.text in (",", ";")
 
 
 def _rare_person(persons, evidence) -> str:

@@ -356,7 +356,9 @@ def _lady_addressed(i: int, toks: list[str]) -> bool:
 _FIXED_AFTER = {"mother": frozenset({"earth", "nature", "tongue", "country", "church", "wit", "land", "ship"}),
                 "father": frozenset({"time", "christmas", "thames"}),
                 "maiden": frozenset({"voyage", "speech", "over"}),
-                "lady": frozenset({"luck", "day", "chapel"})}
+                "lady": frozenset({"luck", "day", "chapel"}),
+                # the noun "miss", a lack: "Aged people feel the miss of children" (read, seed 20261180)
+                "miss": frozenset({"of"})}
 
 
 _NAME_DETERMINERS = frozenset("the a an this that these those his her my your our their its".split())

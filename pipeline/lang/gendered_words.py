@@ -50,6 +50,17 @@ PRONOUN = "pronoun"
 ANIMAL = "animal"       # "tiger" / "tigress": no person; a gender-swapped variant leaves them
 # Pronouns whose opposite depends on the tag; always gendered, whatever the tagger said.
 AMBIGUOUS_PRONOUNS = {"her", "his", "him", "hers"}
+# Words said of one sex that have no counterpart a swap could write ("his matronly days", "an
+# effeminate woman", "the pretty, pregnant prince"): a window holding one cannot be swapped
+# (read of seed 20261176 and 20261177: "her matronly" left beside a swapped man). Across the
+# 122 novels of ../shared they occur about 200 times in all.
+ONE_SEX_WORDS = frozenset("""matronly matronlike maidenly unmaidenly buxom pregnant pregnancy
+effeminate effeminacy virile virility womanish mannish spinsterish ladyish""".split())
+
+
+def one_sex(word: str) -> bool:
+    """``word`` is said of one sex only and has no opposite (:data:`ONE_SEX_WORDS`)."""
+    return word.lower() in ONE_SEX_WORDS
 # The fixed pronoun rules (her / his by tag in flip_lower).
 _PRONOUN_GENDER = {"he": MASCULINE, "she": FEMININE, "him": MASCULINE, "her": FEMININE,
                    "his": MASCULINE, "hers": FEMININE, "himself": MASCULINE, "herself": FEMININE}

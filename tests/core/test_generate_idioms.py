@@ -52,6 +52,10 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; he said, 'Thank you, sir.'"),
     ("Frank saw John with Emma and Anne; she said they would miss him.", "she",
      "Emma saw Anne with Frank and John; he said they would miss her."),
+    # "the miss of", the noun (a lack), is nobody's (read, seed 20261180: "Aged people feel the
+    # miss of children" -> "the sir of children")
+    ("Frank saw John with Emma and Anne; she said old people feel the miss of children.", "she",
+     "Emma saw Anne with Frank and John; he said old people feel the miss of children."),
     # "lady" as an address is "sir" for a man (read, seed 20261144: '"Lady," said Gamut' ->
     # '"Gentleman,"'); the lady spoken of is a gentleman
     ("Frank saw John with Emma and Anne; 'Lady,' she said, 'come in.'", "she",

@@ -1,0 +1,95 @@
+"""Three window rules from the read of seed 20261180 (the development books' windows): a person
+of the four whom the whole book names at most twice (a name in passing, an allusion) and a
+pronoun capitalised inside a sentence (the deity's) and a word of one sex with no counterpart
+("his matronly days") refuse the window."""
+
+from collections import Counter
+
+import pytest
+
+from pipeline.core import extract as core
+from pipeline.core.extract import BookMeta
+from pipeline.lang.book_evidence import book_evidence
+
+META = BookMeta("t", "T", "A")
+# a book long enough (over RARE_MIN_WORDS words) whose Clara, Eleanor, Thomas and William are
+# its characters
+FILLER = "Clara and Eleanor walked with Thomas and William in the garden of the old house. " * 1600
+
+
+def refusals(nlp, window, book=None):
+    ev = book_evidence(book if book is not None else FILLER + window, "t", model=None) if book != "" else None
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(window), 0, META, evidence=ev, rejected=rejected)
+    return insts, rejected
+
+
+@pytest.mark.parametrize("window,refused", [
+    # "perhaps of Isaac Johnson himself" (The Scarlet Letter): Boston's founder, written once
+    # (titled here: the once-written allusion rule of the cast leaves titled names alone)
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to Mr. Isaac Johnson.", True),
+    # written twice in the whole book: still in passing
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to Isaac Johnson. "
+     "Isaac Johnson was long dead.", True),
+    # the book's own four characters
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William.", False),
+    # a name written three times is kept
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to Isaac Johnson. "
+     "Isaac Johnson was long dead. Isaac Johnson had founded the town.", False),
+])
+def test_a_person_the_book_names_at_most_twice_refuses_the_window(nlp, window, refused):
+    insts, rejected = refusals(nlp, window)
+    assert (rejected.get(core.REJECT_RARE, 0) > 0) is refused, rejected
+    assert bool(insts) is not refused
+
+
+def test_a_short_text_or_no_book_names_its_persons_rarely_and_keeps_the_window(nlp):
+    window = "Although she admired Clara, Eleanor would not say so to Thomas or to Isaac Johnson."
+    for book in (window * 3, ""):                  # far below RARE_MIN_WORDS words; no evidence
+        insts, rejected = refusals(nlp, window, book)
+        assert not rejected.get(core.REJECT_RARE), rejected
+        assert insts
+
+
+def test_a_word_the_books_counter_never_saw_says_nothing(nlp):
+    # "O'Dowd" is no capitalised word to the counter (the apostrophe): 0 is no "rare"
+    window = "Although she admired Clara, Eleanor would not say so to Thomas or to O'Dowd."
+    ev = book_evidence(FILLER + window, "t", model=None)
+    assert ev.capital["O'Dowd"] == 0
+    insts, rejected = refusals(nlp, window)
+    assert not rejected.get(core.REJECT_RARE), rejected
+
+
+@pytest.mark.parametrize("window,refused", [
+    # "prayed to God that He would make his club-foot whole": the deity's He, inside a sentence
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William, and she prayed that "
+     "He would forgive them.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William; she left all to Him.", True),
+    # at a sentence's start, or after a quotation mark: an ordinary pronoun
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William. He would forgive them.", False),
+    ('Although she admired Clara, Eleanor would not say so to Thomas or to William. "He is kind," she said.', False),
+])
+def test_a_pronoun_capitalised_inside_a_sentence_refuses_the_window(nlp, window, refused):
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(window), 0, META, rejected=rejected)
+    assert (rejected.get(core.REJECT_DEITY, 0) > 0) is refused, rejected
+    if not refused:
+        assert insts
+
+
+@pytest.mark.parametrize("tail,refused", [
+    (", in her matronly days.", True),          # read of seeds 20261176 and 20261177: "his matronly days"
+    (", and she was pregnant.", True),
+    (", in her motherly way.", False),          # a pair the swap turns: "his fatherly way"
+    (", in her later days.", False),
+])
+def test_a_word_of_one_sex_with_no_counterpart_refuses_the_window(nlp, tail, refused):
+    from pipeline.lang import gendered_words as gw
+
+    assert gw.one_sex("Matronly") and not gw.one_sex("motherly")
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(
+        nlp("Although she admired Clara, Eleanor would not say so to Thomas or to William" + tail), 0, META,
+        rejected=rejected)
+    assert (rejected.get(core.REJECT_ONE_SEX, 0) > 0) is refused, rejected
+    assert bool(insts) is not refused

@@ -571,11 +571,17 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     untitled: "the offending Adam", "Paul and Silas's prison"); a name a verb of naming gives
     (:func:`_named_as`: "called me Daisy", "called herself Mrs. Carey", "a corruption of
     David"); an untitled name after "no" ("herself no Lillian Russell": a kind); a name after
-    "Holy", an oath ("Holy St. Mark! I hear the oars on the canal")."""
+    "Holy", an oath ("Holy St. Mark! I hear the oars on the canal"); a name titled "Saint"
+    written out ("then Saint Joseph")."""
     if _named_as(doc, m):
         return "a name talked of as a name (called me Daisy)"
     if m.token_start > 0 and doc[m.token_start - 1].text == "Holy":
         return "an oath (Holy St. Mark!)"    # read, seed 20261177: "Holy St. Mark! I hear the oars"
+    if m.title == "Saint" or (m.token_start > 0 and doc[m.token_start - 1].text == "Saint"):
+        # the title spelled out names a saint ("the Blessed Virgin and then Saint Joseph", read,
+        # seed 20261180; the 122 novels: Saint Patrick, Saint Paul, Saint Lucy...); "St." is
+        # also a surname's ("St. John Rivers", "St. Aubert")
+        return "a saint (Saint Joseph)"
     if _famous_unshown(doc, m, m.name.split(), evidence):
         return "a well-known person the book never shows as one"
     if _once_in_book(doc, m, evidence):

@@ -174,6 +174,11 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ("Holy St. Mark! I hear the oars on the canal.", "St. Mark", None, True),
     ("Holy Peter, he is here!", "Peter", None, True),
     ("The holy man met Peter.", "Peter", None, False),
+    # a saint: the title spelled out (read, seed 20261180, Ulysses: "the Blessed Virgin and then
+    # Saint Joseph"); "St." is a surname's too ("St. John Rivers", "Emily St. Aubert")
+    ("She prayed to the Blessed Virgin and then Saint Joseph.", "Joseph", None, True),
+    ("She prayed to the Blessed Virgin and then Saint Joseph.", "Saint Joseph", None, True),
+    ("She walked with St. John along the moor.", "St. John", None, False),
     # ... not a king of that name the book shows speaking
     ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
      BOOK_ALLUSION + '"No," said King Arthur. King Arthur said so. ', False),

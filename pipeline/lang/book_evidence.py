@@ -179,8 +179,18 @@ _SINGLE_OPEN = re.compile(r"‘")
 # what a subject's gender shows after it: he/she, and the possessive and reflexive that can only
 # be the subject's own ("Tana opened and closed his mouth", "Tana ... a conception of himself");
 # "him" / "her" are left out (an object is mostly someone else: "Tana reassured him")
-_OWN_PRONOUN = re.compile(r"\b(he|she|his|himself|herself)\b", re.IGNORECASE)
-_OWN_GENDER = {"he": "he", "his": "he", "himself": "he", "she": "she", "herself": "she"}
+# "her" before a lower-case word that follows no object pronoun is a possessive ("Marian alone,
+# thanks to her bottle of liquor"): it votes as "his" does ("her" as an object is someone else)
+_NOT_AFTER_POSSESSIVE = """the a an his her my their its our your this that these those some any no every
+to in at on of for with from by up down out off away back into about over through as than like upon
+and but or nor that if when so then while till until because though although before after since
+again too very well now here there not all still once more most much also only even never ever
+he she it they we you i me him them us herself himself itself what which who whom whose how why where
+is was be been being were are am had has have do did does would could should will shall may might must
+one ones something nothing anything everything everybody nobody anybody someone""".split()
+_OWN_PRONOUN = re.compile(r"\b(he|she|his|himself|herself|her(?=\s+(?!(?:%s)\b)(?-i:[a-z])))\b"
+                          % "|".join(_NOT_AFTER_POSSESSIVE), re.IGNORECASE)
+_OWN_GENDER = {"he": "he", "his": "he", "himself": "he", "she": "she", "herself": "she", "her": "she"}
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 
 # animals a book names; words said as often of people ("goose", "pig", "dog" in "the old

@@ -114,3 +114,23 @@ def test_a_name_inside_single_quoted_speech_gives_no_pronoun_vote():
     # an apostrophe is no quote: the subject's own pronoun still votes
     plain = "Trot didn’t run home, and he laughed at the door. " * 4
     assert book_evidence(plain, "b").forms["Trot"].pronouns["masculine"] == 4
+
+
+@pytest.mark.parametrize("sentence,votes", [
+    # a possessive "her" votes as "his" does (read, seed 20261180, Tess: "Marian alone, thanks
+    # to her bottle of liquor and her stoutness of build" gave no vote; Marian, 1:1 against
+    # gender-guesser's "male", was a man in the windows; Tess herself 76:25, undecided)
+    ("Marian alone, thanks to her bottle of liquor, stood the strain. ", {"feminine": 1}),
+    ("Marian took up her own pail and went. ", {"feminine": 1}),
+    # an object "her" is someone else: no vote
+    ("Marian told her the news at the gate. ", {}),
+    ("Marian saw her at the gate. ", {}),
+    ("Marian gave her a look. ", {}),
+    # the first pronoun after the name decides, as before
+    ("Marian took his arm at the gate. ", {"masculine": 1}),
+])
+def test_a_possessive_her_after_the_subject_votes_feminine(sentence, votes):
+    from pipeline.lang.book_evidence import book_evidence
+
+    fe = book_evidence(sentence * 3, "b", model=None).forms.get("Marian", FormEvidence())
+    assert {g: n // 3 for g, n in fe.pronouns.items() if n} == votes

@@ -830,11 +830,13 @@ def _inside_sentence(doc, tok) -> bool:
 def _rare_person(persons, evidence) -> str:
     """The name of a person of ``persons`` whose name words the whole book (at least
     ``RARE_MIN_WORDS`` words) writes capitalised at most ``RARE_MAX`` times each, or "". A word
-    the book's counter never saw (0: "O'Dowd", "Em’ly") says nothing. Without a book: ""."""
+    the book's counter never saw (0: "O'Dowd", "Em’ly") says nothing; a word in capitals counts
+    its title-case uses too ("MADAME DUVAL" heading a letter). Without a book: ""."""
     if evidence is None or not getattr(evidence, "text_rules", False) or evidence.n_words < RARE_MIN_WORDS:
         return ""
     for p in persons:
-        counts = [evidence.capital[w] for m in p.mentions for w in _name_words(m)]
+        counts = [max(evidence.capital[w], evidence.capital[w.title()] if w.isupper() else 0)
+                  for m in p.mentions for w in _name_words(m)]     # "MADAME DUVAL": Duval's too
         if counts and min(counts) > 0 and max(counts) <= RARE_MAX:
             return p.mentions[0].text
     return ""

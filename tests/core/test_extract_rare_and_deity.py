@@ -93,3 +93,17 @@ def test_a_word_of_one_sex_with_no_counterpart_refuses_the_window(nlp, tail, ref
         rejected=rejected)
     assert (rejected.get(core.REJECT_ONE_SEX, 0) > 0) is refused, rejected
     assert bool(insts) is not refused
+
+
+def test_a_name_in_capitals_counts_its_title_case_uses():
+    # "MADAME DUVAL" heading a letter (Evelina), Madame Duval everywhere else
+    from types import SimpleNamespace
+
+    from pipeline.lang.names import NameMention
+
+    ev = book_evidence(FILLER + "MADAME DUVAL wrote. Madame Duval came. Madame Duval left. Madame Duval sat.", "t",
+                       model=None)
+    duval = SimpleNamespace(mentions=[NameMention(0, 12, "MADAME DUVAL", "MADAME", "DUVAL", "feminine", "title")])
+    assert core._rare_person([duval], ev) == ""
+    rare = SimpleNamespace(mentions=[NameMention(0, 12, "Mr. Hume", "Mr.", "Hume", "masculine", "title")])
+    assert core._rare_person([duval, rare], book_evidence(FILLER + "Mr. Hume came.", "t", model=None)) == "Mr. Hume"

@@ -572,9 +572,12 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     (:func:`_named_as`: "called me Daisy", "called herself Mrs. Carey", "a corruption of
     David"); an untitled name after "no" ("herself no Lillian Russell": a kind); a name after
     "Holy", an oath ("Holy St. Mark! I hear the oars on the canal"); a name titled "Saint"
-    written out ("then Saint Joseph")."""
+    written out ("then Saint Joseph"); a name that is all its quotation holds (a song's title:
+    :func:`_quoted_title`)."""
     if _named_as(doc, m):
         return "a name talked of as a name (called me Daisy)"
+    if _quoted_title(doc, m):
+        return "a name quoted as a title (singing “Pretty Bobby Shafto”)"
     if m.token_start > 0 and doc[m.token_start - 1].text == "Holy":
         return "an oath (Holy St. Mark!)"    # read, seed 20261177: "Holy St. Mark! I hear the oars"
     if m.title == "Saint" or (m.token_start > 0 and doc[m.token_start - 1].text == "Saint"):
@@ -622,6 +625,26 @@ NAME_NOUNS = frozenset("""corruption corruptions abbreviation diminutive diminut
 short name title""".split())
 # "changed his name to Vandeleur" (read, seed 20261131): an assumed name
 CHANGE_VERBS = frozenset("change changes changed changing alter alters altered altering".split())
+
+
+_OPENING_QUOTES = {'"', "“", "‘"}
+_CLOSING_QUOTES = {'"', "”", "’"}
+
+
+def _quoted_title(doc, m: NameMention) -> bool:
+    """The mention is all a quotation holds, with at most one capitalised word before it: a
+    song's, a book's or a costume's title ("singing “Pretty Bobby Shafto” at the top of her
+    voice", "to dance with “Bobby Shafto”"), no character. A vocative ("“Tom!” she cried",
+    "“Tom,” said she") has its punctuation inside the quotes and stays."""
+    i = m.token_start - 1
+    if i >= 0 and doc[i].text[:1].isupper() and doc[i].is_alpha:
+        i -= 1                          # "Pretty"
+    if i < 0 or doc[i].text not in _OPENING_QUOTES:
+        return False
+    j = m.token_end
+    if j < len(doc) and doc[j].text in ("'s", "’s"):
+        j += 1
+    return j < len(doc) and doc[j].text in _CLOSING_QUOTES
 
 
 def _named_as(doc, m: NameMention) -> bool:

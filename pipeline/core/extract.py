@@ -464,6 +464,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     if rare:
         found[REJECT_RARE] = rare
     for p in persons:
+        if all(not m.title and m.name.lower() in KIN_NAMES for m in p.mentions):
+            # "Mamma" as one of the four (An Old-Fashioned Girl's Mrs. Minot, beside "Minot"):
+            # a kin word is nobody's name (sixteenth session: once a possessive "her" voted,
+            # the NER's PERSON "Mamma" had a gender and made windows)
+            found.setdefault(REJECT_KIN_NAME, p.mentions[0].text)
         titles = {m.title for m in p.mentions if m.title}
         if any(title_gender(t) for t in titles) and any(not title_gender(t) for t in titles):
             found.setdefault(REJECT_TITLE_CLASH, " / ".join(sorted(titles)))

@@ -107,3 +107,26 @@ def test_a_name_in_capitals_counts_its_title_case_uses():
     assert core._rare_person([duval], ev) == ""
     rare = SimpleNamespace(mentions=[NameMention(0, 12, "Mr. Hume", "Mr.", "Hume", "masculine", "title")])
     assert core._rare_person([duval, rare], book_evidence(FILLER + "Mr. Hume came.", "t", model=None)) == "Mr. Hume"
+
+
+@pytest.mark.parametrize("window,refused", [
+    # "Mamma" as one of the four persons (Jack and Jill: Mrs. Minot, beside "Minot")
+    ("Clara and Mamma talked with Thomas and William, and after some urging Mamma went to her room.", True),
+    ("Clara and Mary talked with Thomas and William, and after some urging Mary went to her room.", False),
+])
+def test_a_kin_word_as_one_of_the_four_refuses_the_window(nlp, window, refused):
+    from spacy.tokens import Span
+
+    doc = nlp(window)
+    ents = [e for e in doc.ents if e.label_ == "PERSON"]
+    for w in ("Mamma", "Mary", "Clara", "Thomas", "William"):
+        k = next((t.i for t in doc if t.text == w), None)
+        if k is not None and not any(e.start <= k < e.end for e in ents):
+            ents.append(Span(doc, k, k + 1, label="PERSON"))
+    doc.ents = sorted(ents, key=lambda e: e.start)
+    # the book's possessive "her" after "Mamma" gives the word its gender
+    ev = book_evidence(("Mamma smiled at her own child. Mary shook her head. " * 5) + FILLER + window, "t", model=None)
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(doc, 0, META, evidence=ev, rejected=rejected)
+    assert (rejected.get(core.REJECT_KIN_NAME, 0) > 0) is refused, rejected
+    assert bool(insts) is not refused

@@ -708,6 +708,13 @@ _PET_FORMS = {
     "ekaterina": "katya katerina kitty",
     "pyotr": "petya",
     "ilya": "ilyusha",
+    # the period's diminutives the public list lacks (sixteenth session: Tom Jones's "Sophy" is
+    # Sophia Western, beside her in windows of the development books)
+    "sophia": "sophy",
+    "charlotte": "lotty lottie",
+    "letitia": "letty",
+    "oliver": "nol noll",
+    "alice": "ally",
 }
 PET_FORMS: dict[str, frozenset[str]] = {}
 for _formal, _pets in _PET_FORMS.items():

@@ -111,6 +111,13 @@ def test_rosy_and_rosamond_are_one_person():
     assert one_given_name("rosy", "rose") and not one_given_name("rose", "rosamond")
 
 
+def test_sophy_and_sophia_are_one_person():
+    # Tom Jones: "Sophy" is Sophia Western, beside her in windows of the development books
+    text = "Sophia blushed when her father cried, 'Sophy, come hither!' and Tom looked at Blifil."
+    got, ok, _ = grouped(text, ["Sophia", "Sophy", "Tom", "Blifil"], "Sophia Western sang.")
+    assert ok and ["Sophia", "Sophy"] in got
+
+
 def test_maud_and_maudie_the_book_coordinates_are_two():
     got, ok, persons = grouped("Maud sat down; Maudie was tired.", ["Maud", "Maudie"], "Maud and Maudie ran.")
     assert len(got) == 2 and confusable_persons(persons) == "a name and its pet form"

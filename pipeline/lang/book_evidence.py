@@ -803,6 +803,9 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
             continue                # the name or the way to the pronoun inside single-quoted speech
         if any(w not in ((), words) for _, _, w, _ in _runs(sent[end:p.start()], proper)):
             continue
+        if p.group(1).lower() in ("her", "his") and not sent[end:p.start()].strip(" \t\n,"):
+            continue                # an apposition's possessive is someone else's: "Tom
+            #                         Marjoribanks, her cousin, was at sea"
         if not _after_title(text, sm.start() + start, run):
             _vote(forms, words, _OWN_GENDER[p.group(1).lower()])
 

@@ -576,7 +576,7 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     :func:`_quoted_title`)."""
     if _named_as(doc, m):
         return "a name talked of as a name (called me Daisy)"
-    if _quoted_title(doc, m):
+    if _quoted_title(doc, m, evidence):
         return "a name quoted as a title (singing “Pretty Bobby Shafto”)"
     if m.token_start > 0 and doc[m.token_start - 1].text == "Holy":
         return "an oath (Holy St. Mark!)"    # read, seed 20261177: "Holy St. Mark! I hear the oars"
@@ -631,11 +631,21 @@ _OPENING_QUOTES = {'"', "“", "‘"}
 _CLOSING_QUOTES = {'"', "”", "’"}
 
 
-def _quoted_title(doc, m: NameMention) -> bool:
-    """The mention is all a quotation holds, with at most one capitalised word before it: a
-    song's, a book's or a costume's title ("singing “Pretty Bobby Shafto” at the top of her
-    voice", "to dance with “Bobby Shafto”"), no character. A vocative ("“Tom!” she cried",
-    "“Tom,” said she") has its punctuation inside the quotes and stays."""
+QUOTED_TITLE_MAX = 5    # capitalised uses of each name word, at most, for a quoted name to be a title
+
+
+def _quoted_title(doc, m: NameMention, evidence: BookEvidence | None = None) -> bool:
+    """The mention is all a quotation holds, with at most one capitalised word before it, and
+    the book writes each of its words capitalised at most ``QUOTED_TITLE_MAX`` times: a song's,
+    a book's or a costume's title ("singing “Pretty Bobby Shafto” at the top of her voice", "to
+    dance with “Bobby Shafto”"), a signature, no character. A character's name quoted for its
+    sound ("communed with her own heart concerning "Troy"", "an enquiry from him about
+    "Jeanne"") is written often, and stays; so does a vocative ("“Tom!” she cried"), whose
+    punctuation is inside the quotes. Only with a book's evidence."""
+    if evidence is None or not evidence.text_rules:
+        return False
+    if any(evidence.capital[w] > QUOTED_TITLE_MAX for w in _words(m)):
+        return False
     i = m.token_start - 1
     if i >= 0 and doc[i].text[:1].isupper() and doc[i].is_alpha:
         i -= 1                          # "Pretty"

@@ -179,11 +179,17 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ("She prayed to the Blessed Virgin and then Saint Joseph.", "Joseph", None, True),
     ("She prayed to the Blessed Virgin and then Saint Joseph.", "Saint Joseph", None, True),
     ("She walked with St. John along the moor.", "St. John", None, False),
-    # a song's title, all a quotation holds (Jack and Jill: singing “Pretty Bobby Shafto”)
-    ("She burst out singing “Pretty Bobby Shafto” at the top of her voice.", "Bobby Shafto", None, True),
-    ("The fine lady left her horse to dance with “Bobby Shafto” then.", "Bobby Shafto", None, True),
-    # ... not a vocative, whose punctuation is inside the quotes
-    ("“Tom!” she cried, and ran.", "Tom", None, False),
+    # a song's title, all a quotation holds, in a book that writes it rarely (Jack and Jill:
+    # singing “Pretty Bobby Shafto”)
+    ("She burst out singing “Pretty Bobby Shafto” at the top of her voice.", "Bobby Shafto", BOOK_ALLUSION, True),
+    ("The fine lady left her horse to dance with “Bobby Shafto” then.", "Bobby Shafto", BOOK_ALLUSION, True),
+    # ... not a character's name quoted for its sound, which the book writes often (Far from the
+    # Madding Crowd: "communed with her own heart concerning "Troy""), nor without a book
+    ('She had only communed with her own heart concerning "Troy".', "Troy",
+     BOOK_ALLUSION + "Troy came. Troy left. Troy sat. Troy stood. Troy ran. Troy laughed. ", False),
+    ("She burst out singing “Pretty Bobby Shafto” at the top of her voice.", "Bobby Shafto", None, False),
+    # ... nor a vocative, whose punctuation is inside the quotes
+    ("“Ned!” she cried, and ran.", "Ned", BOOK_ALLUSION, False),
     # ... not a king of that name the book shows speaking
     ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
      BOOK_ALLUSION + '"No," said King Arthur. King Arthur said so. ', False),

@@ -172,6 +172,9 @@ _APPOSITION_AFTER = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir)\s+(?
 # an address in speech: "Take your hands away, Huckleberry;", "Come here, Jo!" (after a comma,
 # before "!", "?", ";", a dash or a closing quote; one word)
 _VOCATIVE = re.compile(rf",\s+({_WORD})\b(?!['’]|-[^-])(?=[!?;]|--|—|[.,]?[”\"])")
+# a name between a comma (or "dear") and a comma or a stop is someone spoken to
+_ADDRESSED = re.compile(r"(?:,|\bdear)\s*$")
+_ADDRESS_END = re.compile(r"\s*[,!?;.]")
 _QUOTE = re.compile(r'["“”]')       # "Tess," he said: the pronoun is the speaker
 # a single opening quote ("‘It’s nothing, Trot,’ said my aunt; she ..." in Dickens): the closing
 # one is the apostrophe's character, so only the opening one is looked for
@@ -798,6 +801,9 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         before = _LAST_WORD.search(sent, max(0, start - 12), start)
         if (before and before.group(1) in NOT_SUBJECT_BEFORE) or run.split()[0].lower() in NOT_SUBJECT_BEFORE:
             continue                # "In Petersburg he …", "The French … he": no subject
+        if _ADDRESSED.search(sent, max(0, start - 10), start) and _ADDRESS_END.match(sent, end):
+            continue                # an address, in speech whose quote opened sentences before:
+            #                         "She will be rejoiced, Copperfield, to renew her acquaintance"
         p = _OWN_PRONOUN.search(sent, end, end + PRONOUN_REACH)
         if not p or _QUOTE.search(sent, end, p.start()) or _SINGLE_OPEN.search(sent, 0, p.start()):
             continue                # the name or the way to the pronoun inside single-quoted speech

@@ -129,6 +129,10 @@ def test_a_name_inside_single_quoted_speech_gives_no_pronoun_vote():
     # an apposition's possessive is someone else's
     ("Tom Marjoribanks, her cousin, was at sea. ", {}),
     ("Tom Marjoribanks, his cousin, was at sea. ", {}),
+    # a name spoken to, in speech whose quote opened sentences before (David Copperfield:
+    # "She will be rejoiced, Copperfield, to renew her acquaintance"): no vote
+    ("And she would wait, Marian, till she was sixty. ", {}),
+    ("My dear Marian, she is the only starry spot. ", {}),
     # the first pronoun after the name decides, as before
     ("Marian took his arm at the gate. ", {"masculine": 1}),
 ])

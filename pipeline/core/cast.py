@@ -636,7 +636,7 @@ QUOTED_TITLE_MAX = 5    # capitalised uses of each name word, at most, for a quo
 
 def _quoted_title(doc, m: NameMention, evidence: BookEvidence | None = None) -> bool:
     """The mention is all a quotation holds, with at most one capitalised word before it, and
-    the book writes each of its words capitalised at most ``QUOTED_TITLE_MAX`` times: a song's,
+    the book writes one of its words capitalised at most ``QUOTED_TITLE_MAX`` times: a song's,
     a book's or a costume's title ("singing “Pretty Bobby Shafto” at the top of her voice", "to
     dance with “Bobby Shafto”"), a signature, no character. A character's name quoted for its
     sound ("communed with her own heart concerning "Troy"", "an enquiry from him about
@@ -644,8 +644,8 @@ def _quoted_title(doc, m: NameMention, evidence: BookEvidence | None = None) -> 
     punctuation is inside the quotes. Only with a book's evidence."""
     if evidence is None or not evidence.text_rules:
         return False
-    if any(evidence.capital[w] > QUOTED_TITLE_MAX for w in _words(m)):
-        return False
+    if min((evidence.capital[w] for w in _words(m)), default=0) > QUOTED_TITLE_MAX:
+        return False                    # (one rare word will do: the signature “Jane Pecq”)
     i = m.token_start - 1
     if i >= 0 and doc[i].text[:1].isupper() and doc[i].is_alpha:
         i -= 1                          # "Pretty"

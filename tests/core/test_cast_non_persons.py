@@ -183,6 +183,8 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     # singing “Pretty Bobby Shafto”)
     ("She burst out singing “Pretty Bobby Shafto” at the top of her voice.", "Bobby Shafto", BOOK_ALLUSION, True),
     ("The fine lady left her horse to dance with “Bobby Shafto” then.", "Bobby Shafto", BOOK_ALLUSION, True),
+    # a signature in quotes, its given name common (Jack and Jill: Jill's letter signed “Jane Pecq”)
+    ("He read the note signed “Tom Pecq” and laughed.", "Tom Pecq", BOOK_ALLUSION, True),
     # ... not a character's name quoted for its sound, which the book writes often (Far from the
     # Madding Crowd: "communed with her own heart concerning "Troy""), nor without a book
     ('She had only communed with her own heart concerning "Troy".', "Troy",

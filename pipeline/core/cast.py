@@ -42,7 +42,7 @@ from pipeline.lang.book_evidence import (FEW_VOTES, FOREIGN_ARTICLES, MOTION_WOR
                                          BookEvidence)
 from pipeline.lang.aliases import cast_join
 from pipeline.lang.doc_arrays import DocArrays
-from pipeline.lang.names import (MISS_TITLES, THE_TITLES, NameMention, any_title, glued_pieces, guess, mention_from_span, profession_title,
+from pipeline.lang.names import (MISS_TITLES, THE_TITLES, NameMention, any_title, contested, glued_pieces, guess, mention_from_span, profession_title,
                                  title_gender)
 from pipeline.lang.frequency import zipf as common_word
 from pipeline.lang.places import known_place
@@ -1136,7 +1136,7 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
             m.gender, m.gender_source = found       # "Mrs. Griffin" throughout the book; not
             return m                                # "Mrs Charles" (his wife) beside Charles's "he"
     strong = evidence.contradicts(words[0], m.gender) or _described_as(words[0], m.gender, evidence) \
-        or _few_against(m, words, evidence)
+        or _few_against(m, words, evidence) or _contested_against(m, words, evidence)
     if strong:
         m.gender, m.gender_source = strong
     return m
@@ -1157,6 +1157,23 @@ def _few_against(m: NameMention, words: list[str], evidence: BookEvidence) -> tu
     if len(said) == 1 and m.gender not in said and sum(votes.values()) >= FEW_VOTES:
         return said.pop(), "book:pronouns"
     return None
+
+
+def _contested_against(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:
+    """(gender, source) when an untitled one-word name has gender-guesser's worldwide gender,
+    which its answer for Great Britain does not share (:func:`pipeline.lang.names.contested`),
+    and the book's own pronoun votes give the other gender by the book's ordinary rule
+    (``PRONOUN_MIN`` votes, ``PRONOUN_SHARE`` of them): "Marian", male worldwide and female in
+    Great Britain, the milkmaid of *Tess* by 4 votes to 1 (read, seed 20261180); a name the
+    lists agree on ("Joe", 4 to 1 feminine in *Anne of Avonlea*, a boy) keeps its gender."""
+    if m.title or len(words) != 1 or not m.gender_source.startswith("gender-guesser") \
+            or not contested(words[0]):
+        return None
+    ev = evidence.forms.get(words[0])
+    if ev is None or ev.titled.get(m.gender):
+        return None
+    said = evidence._votes(ev.pronouns)
+    return said if said is not None and said[0] != m.gender else None
 
 
 def _family_surname(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:

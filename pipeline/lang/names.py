@@ -229,6 +229,22 @@ def guess(first_name: str) -> tuple[str, str]:
     return _GUESSER_MAP.get(label, UNGENDERED), label
 
 
+@functools.lru_cache(maxsize=4096)
+def contested(first_name: str) -> bool:
+    """gender-guesser gives ``first_name`` a worldwide "male" or "female" that its answer for
+    Great Britain does not share ("Marian": male worldwide, female in Great Britain; "Eppie":
+    male, andy; "Jacky": male, mostly male). The worldwide answer of such a name may be
+    another country's, so a book that says otherwise may be believed (core.cast); "Joe",
+    "Polly", "Paul", the same everywhere, are not contested."""
+    cleaned = title_case(first_name.strip(EDGE_CHARS + ".,;:!?"))
+    if not cleaned:
+        return False
+    world = _detector().get_gender(cleaned)
+    if world not in ("male", "female"):
+        return False
+    return _detector().get_gender(cleaned, "great_britain") != world
+
+
 def fold_accents(word: str) -> str:
     """The word without combining accents: "Natásha" -> "Natasha", "Nikolái" -> "Nikolai".
     Translations mark stress ("Borís", "Sónya") on names that gender-guesser lists without it;

@@ -489,6 +489,18 @@ def test_few_unanimous_votes_outweigh_gender_guessers_list(nlp):
     assert m.gender == "feminine"                       # one vote: the name list stands
 
 
+@pytest.mark.parametrize("name,book_gender", [("Marian", "feminine"), ("Joe", "masculine")])
+def test_the_book_beats_a_contested_name_list_gender(nlp, name, book_gender):
+    # read, seed 20261180 (Tess): Marian, male worldwide to gender-guesser and female in Great
+    # Britain, a milkmaid the book's votes call a woman 4 to 1, was a man in her windows; Joe,
+    # male everywhere, keeps his gender against the same votes (Anne of Avonlea's Joe Sloane,
+    # 4 to 1 "feminine" by the women near him)
+    book = (f"{name} alone, thanks to her bottle of liquor, stood the strain. {name} took up her pail. "
+            f"{name} lifted her skirts. {name} shook her head. {name} saw his hat. ")
+    m = doc_mentions(person_doc(nlp, f"{name} looked at the fire.", name), book_evidence(book, "b"))[0]
+    assert m.gender == book_gender
+
+
 BOOK_FAMILIES = ("Mr. Gaverick came. Lady Gaverick smiled. John Cole said so. Mr. Cole left. "
                  "The Heights were green. The Heights stood high. ") * 3
 

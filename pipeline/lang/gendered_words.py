@@ -439,7 +439,10 @@ ESCORT_FORMS = _forms_of({"accompany", "attend", "take", "bring", "see", "walk",
 # either case ("afford her consoling satisfaction", "had given her years and years ago",
 # "getting her new clothes"); the sentence alone does not decide (:func:`ambiguous_her`)
 DITRANSITIVE_LEMMAS = frozenset({"give", "afford", "bring", "get", "buy", "send", "offer", "lend", "owe", "hand",
-                                 "grant", "fetch", "spare", "sell"})
+                                 "grant", "fetch", "spare", "sell",
+                                 # read, seed 20261181: "He showed her photos" (to her), "passed her
+                                 # weary hours" (her own), "taught her songs": either case
+                                 "show", "pass", "teach"})
 # nouns that after "her" make a possessive idiom or belong to her, whatever the verb
 IDIOM_NOUNS = frozenset("""respects compliments regards thanks adieu adieus farewell attention love duty leave
 consent word permission blessing hand hands""".split())
@@ -494,7 +497,7 @@ def _noun_follows(doc, i: int) -> bool:
         t = doc[j]
         if t.tag_ in ("NN", "NNS") and t.text[:1].islower():
             return True
-        if not (t.tag_[:2] in ("JJ", "VB", "RB") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
+        if not (t.tag_[:2] in ("JJ", "VB", "RB", "NN") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
             return False
     return False
 
@@ -525,7 +528,9 @@ def ambiguous_her(doc, tok) -> bool:
         return False                    # "gave her hand to him", "pay her respects": hers
     if nxt.tag_ in ("NN", "NNS"):
         return nxt.lower_ not in _INDEFINITE_PRONOUNS
-    return nxt.tag_ in ("JJ", "JJS", "VBG") and _noun_follows(doc, tok.i)    # "her new clothes"
+    lower_proper = nxt.tag_ == "NNP" and nxt.text[:1].islower()     # the tagger's "fresher"
+    return (nxt.tag_ in ("JJ", "JJR", "JJS", "VBG") or lower_proper) and _noun_follows(doc, tok.i)    # "her new clothes",
+    #                                                           "give her fresher intelligence" (read, seed 20261181)
 
 
 def pronoun_case(doc) -> int:

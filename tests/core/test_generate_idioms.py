@@ -103,6 +103,12 @@ def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     ("It was an old desk, which Amelia had given her years and years ago.", True),
     ("This would hereafter afford her consoling satisfaction.", True),
     ("She was busy in getting her new clothes.", True),
+    # read, seed 20261181: "showed her photos" (to her) -> "his photos"; "passed her weary
+    # hours" (her own) -> "him weary hours"; "give her fresher intelligence" -> "his fresher"
+    ("He showed her photos, books, sketches.", True),
+    ("Isabella passed her weary hours without food.", True),
+    ("It was in his power to give her fresher intelligence of her friends.", True),
+    ("He showed her the garden.", False),      # a determiner: the object
     ("He gave her a book.", False),            # a determiner: "her" is the object
     ("He told her father.", False),            # kin: hers
     ("He gave her hand a squeeze.", False),    # the body: hers

@@ -110,6 +110,9 @@ sound strait cape mountains hills valley canal parish township""".split())
 # the last word of a street's or square's name: a name ending so is a place ("in Russell Square",
 # "Mr. Smee has forgotten where Russell Square is now": read, seed 20261132)
 STREET_WORDS = frozenset("street square lane road avenue terrace crescent gardens row".split())
+# ... and of an institution's ("at Hilton Tennis Club" as a man: read, seed 20261181)
+INSTITUTION_WORDS = frozenset("""club hotel company society college school chapel bank hospital museum
+theatre theater library institute academy university association railway cathedral seminary""".split())
 HEADING = re.compile(r"\b(?:CHAPTER|Chapter|BOOK|VOLUME|Volume|PART|ADVENTURE|STAVE|CANTO)\b")
 POSSESSIVE = {"'s", "’s"}
 # dialect spellings of function words and archaic oaths that gender-guesser lists as names
@@ -232,8 +235,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "place-name"             # "in Prince Edward island", "to Regent street"
     if _second_word_of_a_place(doc, m, evidence):
         return "place-name"             # "the house in Pall Mall": the NER took "Mall"
-    if not m.title and len(words) > 1 and words[-1].lower() in STREET_WORDS and doc[m.token_end - 1].text[:1].isupper():
-        return "place-name"             # "Russell Square", "Parley Street": a street named like a man
+    if not m.title and len(words) > 1 and words[-1].lower() in STREET_WORDS | INSTITUTION_WORDS \
+            and doc[m.token_end - 1].text[:1].isupper():
+        return "place-name"             # "Russell Square", "Parley Street": a street named like a man;
+        #                                 "Hilton Tennis Club"
     if m.title and len(words) == 1 and words[0].endswith("s") and evidence is not None:
         prev_t = _prev(doc, m.token_start)
         singular = words[0][:-2] if words[0].endswith("es") and evidence.capital[words[0][:-2]] else words[0][:-1]

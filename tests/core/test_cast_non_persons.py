@@ -681,6 +681,9 @@ def test_a_sentence_opening_word_glued_to_a_name_is_dropped(nlp, text, word, fou
     ("Mr. Smee has forgotten where Russell Square is now.", "Russell Square", False),
     ("She lived in Parley Street for years.", "Parley Street", False),
     ("Then Russell Street came in and sat down.", "Russell", True),        # a surname alone
+    # an institution (read, seed 20261181, Howards End: "a great row at Hilton Tennis Club")
+    ("There had been a great row at Hilton Tennis Club last week.", "Hilton Tennis Club", False),
+    ("He stayed at the Grand Hotel with Tom Banks.", "Tom Banks", True),
 ])
 def test_a_name_ending_in_a_street_word_is_a_place(nlp, text, word, person):
     doc = person_doc(nlp, text, word)

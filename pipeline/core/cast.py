@@ -221,6 +221,8 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         return "heading"
     if (not m.title and (all(_roman(w) for w in words) or _after_heading_word(doc, m))) or _heading_line(doc, m):
         return "heading"                # "CHAPTER LIV" (gender-guesser: Liv), "BOOK II", "CHAPTER 39. WICKFIELD AND HEEP"
+    if not m.title and len(words) > 1 and _roman(words[0]):
+        return "heading"                # "IX Clifford and Phoebe", a chapter's number and title (read, seed 20261181)
     if not m.title and _gendered_noun(words[-1]) and not (len(words) == 1 and _given_with_surname(words[0], evidence)):
         return "a gendered noun (the Story Girl)"
     if not m.title and _modifier(doc, m):

@@ -56,6 +56,8 @@ def test_a_form_the_book_names_like_a_thing_is_no_person(nlp, text, word, book, 
     ("He read the first chapter. Heep came in.", "Heep", True),
     ("Book the First. Tom came in.", "Tom", True),
     ("King Louis XIV was there.", "Louis XIV", True),
+    # a chapter's number and title (read, seed 20261181, The House of the Seven Gables)
+    ("It was a family feud.\n\nIX Clifford and Phoebe\n\nThe sun rose.", "IX Clifford", False),
     ("She gave the book to LIVIA, and left.", "LIVIA", True),
 ])
 def test_headings_and_roman_numerals_are_no_persons(nlp, text, word, person):

@@ -234,6 +234,11 @@ VOCATIVES = frozenset({"miss"})
 # "maid" after "old" is an unmarried woman ("an old maid", "old maids"), whose counterpart is a
 # bachelor, not the valet of "her maid" (the 47 reading novels write it 25 times)
 _OLD_MAID = {"maid": "bachelor", "maids": "bachelors"}
+# "dame" as a common noun is a woman, mostly an old one ("the poor dame had reason to repent of her
+# kindness", "an old dame"): a man, not the knight of the title "Dame" (read, seed 20261181: "the
+# poor knight"); not in French ("ces dames", "la belle dame")
+_DAME = {"dame": "man", "dames": "men"}
+_FRENCH_BEFORE = frozenset("les ces des de la une vos votre nos notre mes ma belle petite vieille".split())
 
 
 def _with_case(word: str, like: str) -> str:
@@ -309,6 +314,8 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             new = words.flip(tok, gw.pronoun_tag(tok, tag, dep))
             if i and toks[i - 1].lower() == "old" and tok.lower() in _OLD_MAID:
                 new = _with_case(_OLD_MAID[tok.lower()], tok)   # "an old maid": a spinster, no servant
+            if tok in _DAME and new is not None and not (i and toks[i - 1].lower() in _FRENCH_BEFORE):
+                new = _DAME[tok]                                # "the poor dame" -> "the poor man"
             if tok.lower() == "lady" and _lady_addressed(i, toks):
                 new = "Sir" if tok[:1].isupper() else "sir"     # '"Lady," said Gamut' -> '"Sir,"'
         if new is not None and new != tok:

@@ -39,6 +39,10 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # "an old maid" is a spinster: "an old bachelor", not "an old valet" (eighth session); her maid is a servant
     ("Frank saw John with Emma and Anne; she would die an old maid, she said.", "she",
      "Emma saw Anne with Frank and John; he would die an old bachelor, he said."),
+    # "dame" the common noun is an old woman, not the title (read, seed 20261181: "the poor dame"
+    # -> "the poor knight")
+    ("Frank saw John with Emma and Anne; the poor dame had reason to repent of her kindness.", "her",
+     "Emma saw Anne with Frank and John; the poor man had reason to repent of his kindness."),
     ("Frank saw John with Emma and Anne; Old maids are happy, she said, and rang for her maid.", "she",
      "Emma saw Anne with Frank and John; Old bachelors are happy, he said, and rang for his valet."),
     # a plural possessive's bare apostrophe (read, seed 20261140: "young gentlemen' hearts")

@@ -236,6 +236,12 @@ class BookAliases:
             return None
         return a > b
 
+    def shared_given(self, given: str) -> bool:
+        """The book writes ``given`` (lower case) with two surnames or more, each in at least
+        ``GIVEN_OF_MIN`` full names: two people share it ("George Amberson" 31 times, "George
+        Minafer" 22), so a pet form of it may be either."""
+        return sum(1 for k in self.by_given.get(given, Counter()).values() if k >= GIVEN_OF_MIN) >= 2
+
     def distinct(self, a: str, b: str) -> bool:
         """The book shows two given names to be two people: two surnames, or "a and b"."""
         sa, sb = self.surname_of(a), self.surname_of(b)

@@ -542,7 +542,14 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
     else:
         tier = 0
         for t in toks:
-            if t in own or any(aliases.one_person_names(t, u) for u in p.given):
+            if t in own:
+                continue
+            pets = [u for u in p.given if aliases.one_person_names(t, u)]
+            if pets:
+                if any(getattr(aliases, "shared_given", lambda _: False)(x) for x in (t, *pets)):
+                    return (1, AMBIGUOUS)   # "Georgie" beside "George", whom the book names George
+                    #                         Amberson and George Minafer: perhaps the uncle (read,
+                    #                         seed 20261181, The Magnificent Ambersons)
                 continue
             if t not in p.expanded:
                 if not is_titled and len(key_tokens) == 1 and _written_with(aliases, p.given, t):

@@ -111,6 +111,20 @@ def test_rosy_and_rosamond_are_one_person():
     assert one_given_name("rosy", "rose") and not one_given_name("rose", "rosamond")
 
 
+def test_a_pet_form_of_a_given_name_two_people_share_is_ambiguous():
+    # read, seed 20261181 (The Magnificent Ambersons): "Georgie" (George Minafer) and "brother
+    # George" (George Amberson, his uncle) were grouped as one man
+    book = ("George Amberson laughed. George Amberson left. George Minafer came. George Minafer sat. "
+            "Mr. Amberson and Mrs. Minafer smiled. ")
+    text = "It is hard for you, Georgie, and your brother George, said Isabel."
+    got, ok, _ = grouped(text, ["Georgie", "George", "Isabel"], book)
+    assert not ok
+    # one George in the book: the pet form is his
+    got, ok, _ = grouped(text, ["Georgie", "George", "Isabel"],
+                         "George Minafer came. George Minafer sat. Mrs. Minafer smiled. ")
+    assert ok and ["George", "Georgie"] in got
+
+
 def test_sophy_and_sophia_are_one_person():
     # Tom Jones: "Sophy" is Sophia Western, beside her in windows of the development books
     text = "Sophia blushed when her father cried, 'Sophy, come hither!' and Tom looked at Blifil."

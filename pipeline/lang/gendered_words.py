@@ -493,13 +493,18 @@ def _real_neighbour(doc, i: int, step: int):
 def _noun_follows(doc, i: int) -> bool:
     """A common noun follows token ``i`` across modifiers (adjectives, participles, adverbs,
     hyphens) within four tokens: "her marked thin-lipped smile"."""
+    return _noun_after(doc, i) is not None
+
+
+def _noun_after(doc, i: int):
+    """The common noun that follows token ``i`` across modifiers within four tokens, or None."""
     for j in range(i + 1, min(len(doc), i + 6)):
         t = doc[j]
         if t.tag_ in ("NN", "NNS") and t.text[:1].islower():
-            return True
+            return t
         if not (t.tag_[:2] in ("JJ", "VB", "RB", "NN") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
-            return False
-    return False
+            return None
+    return None
 
 
 def ambiguous_her(doc, tok) -> bool:
@@ -529,7 +534,11 @@ def ambiguous_her(doc, tok) -> bool:
     if nxt.tag_ in ("NN", "NNS"):
         return nxt.lower_ not in _INDEFINITE_PRONOUNS
     lower_proper = nxt.tag_ == "NNP" and nxt.text[:1].islower()     # the tagger's "fresher"
-    return (nxt.tag_ in ("JJ", "JJR", "JJS", "VBG") or lower_proper) and _noun_follows(doc, tok.i)    # "her new clothes",
+    if not (nxt.tag_ in ("JJ", "JJR", "JJS", "VBG") or lower_proper):
+        return False
+    noun = _noun_after(doc, tok.i)
+    return noun is not None and noun.lower_ not in OWNED_NOUNS and noun.lower_ not in IDIOM_NOUNS \
+        and gender_of(noun.text) is None    # "her new clothes"; not "show her married daughter": hers
     #                                                           "give her fresher intelligence" (read, seed 20261181)
 
 

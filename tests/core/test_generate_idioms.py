@@ -113,6 +113,7 @@ def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     ("Isabella passed her weary hours without food.", True),
     ("It was in his power to give her fresher intelligence of her friends.", True),
     ("He showed her the garden.", False),      # a determiner: the object
+    ("She would be able to show her married daughter in the neighbourhood.", False),   # kin: hers
     ("He gave her a book.", False),            # a determiner: "her" is the object
     ("He told her father.", False),            # kin: hers
     ("He gave her hand a squeeze.", False),    # the body: hers

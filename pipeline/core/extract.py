@@ -999,18 +999,21 @@ def _contrasted(doc, mentions: list[NameMention]) -> str:
 
 
 def _generation(doc, m: NameMention) -> str:
-    """The word before ``m`` that names another generation ("the late Mr. Darcy"; "old",
-    "young" and "little" only before a bare untitled name: "old Wickham", "young Perkins",
-    "little Arthur", not "poor old Mr. Woodhouse"), or ""."""
+    """The word before ``m`` that names another generation ("the late Mr. Darcy"; "old" and
+    "young" only before a bare untitled name: "old Wickham", "young Perkins", not "poor old Mr.
+    Woodhouse"), or ""."""
     j = m.token_start - 1
     while j >= 0 and doc[j].is_space:
         j -= 1
     if j < 0:
         return ""
     word = doc[j].lower_
-    if word in GENERATION_WORDS or (word in ("old", "young", "little") and not m.title and doc[j].text == word):
-        return word                     # "young Perkins" (the son) beside "Mrs. Perkins"; "little
-        #                                 Arthur" (the son) beside Arthur, his father (read, seed 20261181)
+    if word in GENERATION_WORDS or (word in ("old", "young") and not m.title and doc[j].text == word):
+        return word                     # "young Perkins" (the son) beside "Mrs. Perkins"; not
+        #                                 "little": tried for "little Arthur" (the son) beside Arthur,
+        #                                 his father (read, seed 20261181), it refused 21 windows of
+        #                                 the 18 novels where "little Polly", "little Maudie" is the
+        #                                 same girl, for that one
     return ""
 
 

@@ -440,9 +440,11 @@ ESCORT_FORMS = _forms_of({"accompany", "attend", "take", "bring", "see", "walk",
 # "getting her new clothes"); the sentence alone does not decide (:func:`ambiguous_her`)
 DITRANSITIVE_LEMMAS = frozenset({"give", "afford", "bring", "get", "buy", "send", "offer", "lend", "owe", "hand",
                                  "grant", "fetch", "spare", "sell",
-                                 # read, seed 20261181: "He showed her photos" (to her), "passed her
-                                 # weary hours" (her own), "taught her songs": either case
-                                 "show", "pass", "teach"})
+                                 # read, seed 20261181: "passed her weary hours" (her own), "taught
+                                 # her songs": either case. Not "show": "He showed her photos" (to
+                                 # her) was the read's, but "show her gratitude", "showing her
+                                 # dimples", "show her sense" (hers) are the books' many
+                                 "pass", "teach"})
 # nouns that after "her" make a possessive idiom or belong to her, whatever the verb
 IDIOM_NOUNS = frozenset("""respects compliments regards thanks adieu adieus farewell attention love duty leave
 consent word permission blessing hand hands""".split())

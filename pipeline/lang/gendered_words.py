@@ -440,11 +440,11 @@ ESCORT_FORMS = _forms_of({"accompany", "attend", "take", "bring", "see", "walk",
 # "getting her new clothes"); the sentence alone does not decide (:func:`ambiguous_her`)
 DITRANSITIVE_LEMMAS = frozenset({"give", "afford", "bring", "get", "buy", "send", "offer", "lend", "owe", "hand",
                                  "grant", "fetch", "spare", "sell",
-                                 # read, seed 20261181: "passed her weary hours" (her own), "taught
-                                 # her songs": either case. Not "show": "He showed her photos" (to
-                                 # her) was the read's, but "show her gratitude", "showing her
-                                 # dimples", "show her sense" (hers) are the books' many
-                                 "pass", "teach"})
+                                 # read, seed 20261181: "taught her songs": either case. Not "show":
+                                 # "He showed her photos" (to her) was the read's, but "show her
+                                 # gratitude", "showing her dimples", "show her sense" (hers) are
+                                 # the books' many; "pass" before a bare noun: pronoun_case
+                                 "teach"})
 # nouns that after "her" make a possessive idiom or belong to her, whatever the verb
 IDIOM_NOUNS = frozenset("""respects compliments regards thanks adieu adieus farewell attention love duty leave
 consent word permission blessing hand hands""".split())
@@ -478,6 +478,7 @@ EVERY_TIME_NOUNS = frozenset("""day days morning evening night week month year h
 afternoon now other second season spring summer autumn winter sunday monday tuesday wednesday thursday
 friday saturday christmas fortnight""".split())
 PERCEPTION_FORMS = _forms_of(PERCEPTION_LEMMAS)
+PASS_FORMS = _forms_of(frozenset({"pass"}))
 SAY_FORMS = _forms_of(SAY_IDIOM[1])
 DITRANSITIVE_FORMS = _forms_of(DITRANSITIVE_LEMMAS)
 # verbs that name someone something: "called her maid" is her maid summoned, or the woman named a
@@ -631,6 +632,11 @@ def pronoun_case(doc) -> int:
             #                                 (read, seed 20261153: a noun as a clause is her state)
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
+        elif low == "her" and prev is not None and prev.lower_ in PASS_FORMS and prev.tag_.startswith("VB") \
+                and nxt is not None and nxt.text[:1].islower() and nxt.tag_ not in ("DT", "PDT", "PRP$", "IN", "TO", "RP", "CC", "RB") \
+                and (nxt.tag_ in ("NN", "NNS") or _noun_follows(doc, tok.i)):
+            tag, dep = "PRP$", "poss"       # "passed her weary hours", "passed her door" -> "his" (read,
+            #                                 seed 20261181: "him weary hours"); "passed her the salt" an object
         elif low == "her" and nxt is not None and nxt.lower_ == "every":
             if prev is not None and prev.lower_ in DOUBLE_OBJECT_FORMS and prev.tag_.startswith("VB"):
                 tag, dep = "PRP", "dative"  # "wished her every happiness" -> "him every happiness"

@@ -39,6 +39,12 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # "an old maid" is a spinster: "an old bachelor", not "an old valet" (eighth session); her maid is a servant
     ("Frank saw John with Emma and Anne; she would die an old maid, she said.", "she",
      "Emma saw Anne with Frank and John; he would die an old bachelor, he said."),
+    # "pass her" before a bare noun phrase is hers (read, seed 20261181: "Isabella passed her
+    # weary hours" -> "Jennings passed him weary hours"); before a determiner an object
+    ("Frank saw John with Emma and Anne; she passed her weary hours alone.", "she",
+     "Emma saw Anne with Frank and John; he passed his weary hours alone."),
+    ("Frank saw John with Emma and Anne; he passed her the salt, and she smiled.", "she",
+     "Emma saw Anne with Frank and John; she passed him the salt, and he smiled."),
     # "dame" the common noun is an old woman, not the title (read, seed 20261181: "the poor dame"
     # -> "the poor knight")
     ("Frank saw John with Emma and Anne; the poor dame had reason to repent of her kindness.", "her",
@@ -110,7 +116,7 @@ def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     # read, seed 20261181: "showed her photos" (to her) -> "his photos"; "passed her weary
     # hours" (her own) -> "him weary hours"; "give her fresher intelligence" -> "his fresher"
     ("He showed her photos, books, sketches.", False),  # "show her gratitude" is hers far more often
-    ("Isabella passed her weary hours without food.", True),
+    ("Isabella passed her weary hours without food.", False),  # hers: pronoun_case below
     ("It was in his power to give her fresher intelligence of her friends.", True),
     ("He showed her the garden.", False),      # a determiner: the object
     ("She would be able to show her married daughter in the neighbourhood.", False),   # kin: hers

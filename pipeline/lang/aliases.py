@@ -239,7 +239,10 @@ class BookAliases:
     def shared_given(self, given: str) -> bool:
         """The book writes ``given`` (lower case) with two surnames or more, each in at least
         ``GIVEN_OF_MIN`` full names: two people share it ("George Amberson" 31 times, "George
-        Minafer" 22), so a pet form of it may be either."""
+        Minafer" 22), so a pet form of it may be either. Not a woman's name: her maiden and
+        married surnames are one woman's ("Rebecca Sharp", "Rebecca Crawley"; "Becky" is both)."""
+        if name_gender_of(given) == FEMININE:
+            return False
         return sum(1 for k in self.by_given.get(given, Counter()).values() if k >= GIVEN_OF_MIN) >= 2
 
     def distinct(self, a: str, b: str) -> bool:

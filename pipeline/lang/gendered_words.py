@@ -632,6 +632,11 @@ def pronoun_case(doc) -> int:
             #                                 (read, seed 20261153: a noun as a clause is her state)
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
+        elif low == "her" and prev is not None and prev.tag_ in ("IN", "TO") and nxt is not None \
+                and nxt.tag_ in ("RB", "RBS", "RBR") and _noun_after(doc, tok.i) is None:
+            tag, dep = "PRP", "pobj"        # "It seemed to her most unnatural that" -> "to him" (read,
+            #                                 seed 20261182: "to his most unnatural"); "to her most
+            #                                 intimate friend" keeps its noun: hers
         elif low == "her" and prev is not None and prev.lower_ in PASS_FORMS and prev.tag_.startswith("VB") \
                 and nxt is not None and nxt.text[:1].islower() and nxt.tag_ not in ("DT", "PDT", "PRP$", "IN", "TO", "RP", "CC", "RB") \
                 and (nxt.tag_ in ("NN", "NNS") or _noun_follows(doc, tok.i)):

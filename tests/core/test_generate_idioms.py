@@ -39,6 +39,12 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # "an old maid" is a spinster: "an old bachelor", not "an old valet" (eighth session); her maid is a servant
     ("Frank saw John with Emma and Anne; she would die an old maid, she said.", "she",
      "Emma saw Anne with Frank and John; he would die an old bachelor, he said."),
+    # "to her" before an adverb and no noun is the object (read, seed 20261182: "It seemed to
+    # her most unnatural" -> "to his most unnatural"); before a noun, hers
+    ("Frank saw John with Emma and Anne; it seemed to her most unnatural that he had gone.", "her",
+     "Emma saw Anne with Frank and John; it seemed to him most unnatural that she had gone."),
+    ("Frank saw John with Emma and Anne; she gave it to her most intimate friend.", "she",
+     "Emma saw Anne with Frank and John; he gave it to his most intimate friend."),
     # "pass her" before a bare noun phrase is hers (read, seed 20261181: "Isabella passed her
     # weary hours" -> "Jennings passed him weary hours"); before a determiner an object
     ("Frank saw John with Emma and Anne; she passed her weary hours alone.", "she",

@@ -585,6 +585,11 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
         return "a name talked of as a name (called me Daisy)"
     if _quoted_title(doc, m, evidence):
         return "a name quoted as a title (singing “Pretty Bobby Shafto”)"
+    nxt = _next(doc, m.token_end)
+    if nxt is not None and nxt.text in ("sort", "kind", "type"):
+        return "a name used as a kind (Flora MacFlimsy sort)"   # read, seed 20261182 (Ulysses)
+    if _personified(m, evidence):
+        return "a personification (Dame Nature)"
     if m.token_start > 0 and doc[m.token_start - 1].text == "Holy":
         return "an oath (Holy St. Mark!)"    # read, seed 20261177: "Holy St. Mark! I hear the oars"
     if m.title == "Saint" or (m.token_start > 0 and doc[m.token_start - 1].text == "Saint"):
@@ -636,6 +641,28 @@ CHANGE_VERBS = frozenset("change changes changed changing alter alters altered a
 
 _OPENING_QUOTES = {'"', "“", "‘"}
 _CLOSING_QUOTES = {'"', "”", "’"}
+
+
+# titles before a common noun that make a personification: "the vulpine slyness of Dame Nature"
+# (read, seed 20261182, Tess), "Mother Nature", "Dame Fortune", "Dame Fashion"
+PERSONIFYING_TITLES = frozenset({"Dame", "Mother", "Father", "Lady"})
+PERSONIFY_LOWER_MIN = 5         # lower-case uses of the word, at least ...
+PERSONIFY_RATIO = 3             # ... and this many per capitalised one
+
+
+def _personified(m: NameMention, evidence: BookEvidence | None) -> bool:
+    """A one-word name after a title of :data:`PERSONIFYING_TITLES` that the book writes in
+    lower case as a common word, at least ``PERSONIFY_LOWER_MIN`` times and ``PERSONIFY_RATIO``
+    times as often as capitalised: a personification ("Dame Nature", "Mother Nature"), no
+    character. "Lady Grey", "Father Brown", whose names the book writes capitalised far more
+    often than the colours, stay. Only with a book's evidence."""
+    if evidence is None or not evidence.text_rules or m.title.rstrip(".") not in PERSONIFYING_TITLES:
+        return False
+    words = _words(m)
+    if len(words) != 1:
+        return False
+    low = evidence.lower[words[0].lower()]
+    return low >= PERSONIFY_LOWER_MIN and low >= PERSONIFY_RATIO * evidence.capital[words[0]]
 
 
 QUOTED_TITLE_MAX = 5    # capitalised uses of each name word, at most, for a quoted name to be a title

@@ -840,11 +840,20 @@ def _rare_person(persons, evidence) -> str:
     if evidence is None or not getattr(evidence, "text_rules", False) or evidence.n_words < RARE_MIN_WORDS:
         return ""
     for p in persons:
-        counts = [max(evidence.capital[w], evidence.capital[w.title()] if w.isupper() else 0)
-                  for m in p.mentions for w in _name_words(m)]     # "MADAME DUVAL": Duval's too
+        counts = [_capital_count(evidence, w) for m in p.mentions for w in _name_words(m)]
         if counts and min(counts) > 0 and max(counts) <= RARE_MAX:
             return p.mentions[0].text
     return ""
+
+
+def _capital_count(evidence, word: str) -> int:
+    """Capitalised uses of ``word`` in the book: a word in capitals counts its title-case uses
+    too ("MADAME DUVAL": Duval's), a hyphenated one its parts' ("M. Sully-Prudhomme", which
+    the counter keeps as "Sully" and "Prudhomme": the most written part)."""
+    n = max(evidence.capital[word], evidence.capital[word.title()] if word.isupper() else 0)
+    if not n and "-" in word:
+        n = max((evidence.capital[x] for x in word.split("-") if x[:1].isupper()), default=0)
+    return n
 
 
 def _name_words(m: NameMention) -> list[str]:

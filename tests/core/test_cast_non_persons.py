@@ -192,6 +192,16 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ('She had only communed with her own heart concerning "Troy".', "Troy",
      BOOK_ALLUSION + "Troy came. Troy left. Troy sat. Troy stood. Troy ran. Troy laughed. ", False),
     ("She burst out singing “Pretty Bobby Shafto” at the top of her voice.", "Bobby Shafto", None, False),
+    # a name used as a kind (read, seed 20261182, Ulysses: "None of your spoilt beauties, Flora
+    # MacFlimsy sort, was Cissy Caffrey")
+    ("None of your spoilt beauties, Flora MacFlimsy sort, was Cissy.", "Flora MacFlimsy", None, True),
+    ("Flora MacFlimsy sorted the letters.", "Flora MacFlimsy", None, False),
+    # a personification: a title before a word the book writes in lower case (Tess: "the vulpine
+    # slyness of Dame Nature")
+    ("Yet such is the vulpine slyness of Dame Nature that she was hoodwinked.", "Dame Nature",
+     BOOK_ALLUSION + "The nature of things. Human nature. A kind nature. In nature. By nature. ", True),
+    ("Yet such is the slyness of Lady Grey that she was hoodwinked.", "Lady Grey",
+     BOOK_ALLUSION + "Lady Grey came. Lady Grey sat. Lady Grey left. A grey coat. ", False),
     # ... nor a vocative, whose punctuation is inside the quotes
     ("“Ned!” she cried, and ran.", "Ned", BOOK_ALLUSION, False),
     # ... not a king of that name the book shows speaking

@@ -105,6 +105,11 @@ def test_a_name_in_capitals_counts_its_title_case_uses():
                        model=None)
     duval = SimpleNamespace(mentions=[NameMention(0, 12, "MADAME DUVAL", "MADAME", "DUVAL", "feminine", "title")])
     assert core._rare_person([duval], ev) == ""
+    # a hyphenated name counts its parts (Tess: "in the words of M. Sully-Prudhomme", the poet)
+    poet = SimpleNamespace(mentions=[NameMention(0, 19, "M. Sully-Prudhomme", "M.", "Sully-Prudhomme", "masculine",
+                                                 "title")])
+    assert core._rare_person([poet], book_evidence(FILLER + "M. Sully-Prudhomme wrote.", "t", model=None)) \
+        == "M. Sully-Prudhomme"
     rare = SimpleNamespace(mentions=[NameMention(0, 12, "Mr. Hume", "Mr.", "Hume", "masculine", "title")])
     assert core._rare_person([duval, rare], book_evidence(FILLER + "Mr. Hume came.", "t", model=None)) == "Mr. Hume"
 

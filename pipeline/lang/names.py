@@ -637,6 +637,9 @@ def group_persons(mentions: list[NameMention], aliases=None) -> tuple[list[Perso
         ms = forms[key]
         toks = frozenset(key_tokens)
         weak = all(m.gender_source.startswith("gender-guesser") for m in ms)
+        if weak and len(key_tokens) == 1 and aliases is not None and aliases.is_given(key_tokens[0]):
+            weak = False                # a given name is no surname a title may take: "Joe" (the
+            #                             blacksmith) is not "Mrs. Joe", his wife (read, seed 20261183)
         fits: list[tuple[int, int, str]] = []
         for i, p in enumerate(persons):
             if not (gender == p.gender or gender == UNGENDERED or (not is_titled and titled[i] and weak)):

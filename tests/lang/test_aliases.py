@@ -111,6 +111,18 @@ def test_rosy_and_rosamond_are_one_person():
     assert one_given_name("rosy", "rose") and not one_given_name("rose", "rosamond")
 
 
+def test_a_married_title_before_a_mans_given_name_is_his_wife():
+    # read, seed 20261183 (Great Expectations): "I told Joe ... to Mrs. Joe and Pumblechook"
+    # grouped Joe the blacksmith with Mrs. Joe, his wife
+    book = "Joe Gargery laughed. Joe Gargery was a blacksmith. Mrs. Joe was cross. Mr. Gargery smiled. "
+    got, ok, _ = grouped("I told Joe, and I told Mrs. Joe and Pumblechook.", ["Joe", "Mrs. Joe", "Pumblechook"], book)
+    assert ["Joe"] in got and ["Mrs. Joe"] in got
+    # a surname the title takes stays one person ("Weston" beside "Mrs. Weston")
+    got, ok, _ = grouped("Weston came, and Mrs. Weston smiled.", ["Weston", "Mrs. Weston"],
+                         "Mrs. Weston sang. Mr. Weston left. ", genders={"Weston": ("masculine", "gender-guesser:male")})
+    assert ["Mrs. Weston", "Weston"] in got
+
+
 def test_a_pet_form_of_a_given_name_two_people_share_is_ambiguous():
     # read, seed 20261181 (The Magnificent Ambersons): "Georgie" (George Minafer) and "brother
     # George" (George Amberson, his uncle) were grouped as one man

@@ -630,6 +630,10 @@ def pronoun_case(doc) -> int:
                 and nxt.head == prev:
             tag, dep = "PRP", "nsubj"       # "had made her fat and blousy" -> "him fat", not "his fat"
             #                                 (read, seed 20261153: a noun as a clause is her state)
+        elif low == "her" and nxt is not None and nxt.text[:1].isupper() and nxt.tag_ in ("NNP", "NNPS") \
+                and after is not None and after.text in ("'s", "’s"):
+            tag, dep = "PRP", "dative"      # "to show her Linton's will" -> "him": a possessive cannot
+            #                                 stand before another's (read, seed 20261183: "his Zillah's will")
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and prev is not None and prev.tag_ in ("IN", "TO") and nxt is not None \

@@ -45,6 +45,10 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; it seemed to him most unnatural that she had gone."),
     ("Frank saw John with Emma and Anne; she gave it to her most intimate friend.", "she",
      "Emma saw Anne with Frank and John; he gave it to his most intimate friend."),
+    # "her" before another's possessive is an object (read, seed 20261183: "to show her Linton's
+    # will" -> "to show his Zillah's will")
+    ("Frank saw John with Emma and Anne; she went up once, to show her Frank's will.", "she",
+     "Emma saw Anne with Frank and John; he went up once, to show him Emma's will."),
     # "pass her" before a bare noun phrase is hers (read, seed 20261181: "Isabella passed her
     # weary hours" -> "Jennings passed him weary hours"); before a determiner an object
     ("Frank saw John with Emma and Anne; she passed her weary hours alone.", "she",

@@ -592,7 +592,7 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
         return "a personification (Dame Nature)"
     if m.token_start > 0 and doc[m.token_start - 1].text == "Holy":
         return "an oath (Holy St. Mark!)"    # read, seed 20261177: "Holy St. Mark! I hear the oars"
-    if m.title == "Saint" or (m.token_start > 0 and doc[m.token_start - 1].text == "Saint"):
+    if m.title == "Saint" or (m.token_start > 0 and doc[m.token_start - 1].text in ("Saint", "saint")):
         # the title spelled out names a saint ("the Blessed Virgin and then Saint Joseph", read,
         # seed 20261180; the 122 novels: Saint Patrick, Saint Paul, Saint Lucy...); "St." is
         # also a surname's ("St. John Rivers", "St. Aubert")

@@ -180,6 +180,7 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     # Saint Joseph"); "St." is a surname's too ("St. John Rivers", "Emily St. Aubert")
     ("She prayed to the Blessed Virgin and then Saint Joseph.", "Joseph", None, True),
     ("She prayed to the Blessed Virgin and then Saint Joseph.", "Saint Joseph", None, True),
+    ("what the great saint Bernard said in his famous prayer", "Bernard", None, True),   # read, seed 20261183
     ("She walked with St. John along the moor.", "St. John", None, False),
     # a song's title, all a quotation holds, in a book that writes it rarely (Jack and Jill:
     # singing “Pretty Bobby Shafto”)

@@ -899,8 +899,9 @@ def _spoken_beside_titled(persons, evidence) -> str:
 def _appositive_peer(doc, persons) -> str:
     """An untitled one-word name of one person right before a comma and a peer's titled name of
     another ("John, Lord Greystoke, and Lady Alice, his wife"): an apposition (one man, his
-    given name and his peerage) or a list (two men), which the window cannot tell: the text,
-    else ""."""
+    given name and his peerage) or a list (two men), which the window cannot tell; or a name of
+    one person in parentheses right after a name of another of that gender ("Marion (Molly)"):
+    the text, else ""."""
     owner = {(m.token_start, m.token_end): i for i, p in enumerate(persons) for m in p.mentions}
     starts = {s: (e, i) for (s, e), i in owner.items()}
     for (s, e), i in owner.items():
@@ -915,6 +916,16 @@ def _appositive_peer(doc, persons) -> str:
         other = next(x for x in persons[nxt[1]].mentions if x.token_start == e + 1)
         if other.title and other.title.rstrip(".").lower() in PEER_TITLES:
             return f"{m.text}, {other.text}"
+    # a name in parentheses right after another's: the same person's other name ("his wife
+    # Marion (Molly) Bloom", read, seed 20261183; "Mrs. Jo (Mrs. Bhaer)")
+    ends = {e: i for (s, e), i in owner.items()}
+    for (s, e), i in owner.items():
+        if s >= 2 and e < len(doc) and doc[s - 1].text == "(" and doc[e].text == ")":
+            j = ends.get(s - 1)
+            if j is not None and j != i and persons[j].gender == persons[i].gender:
+                before = next(x for x in persons[j].mentions if x.token_end == s - 1)
+                m = next(x for x in persons[i].mentions if x.token_start == s)
+                return f"{before.text} ({m.text})"
     return ""
 
 

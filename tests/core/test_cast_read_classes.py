@@ -258,3 +258,16 @@ def test_a_name_then_a_peers_title_after_a_comma_refuses_the_window(nlp):
     text = "And here John and Lord Greystoke met Lady Alice; Mary wept for Alice and said that she would wait."
     _, rejected = _window_refusals(nlp, text)
     assert not rejected[REJECT_APPOSITION]
+
+
+def test_a_name_in_parentheses_after_another_of_that_gender_refuses_the_window(nlp):
+    # read, seed 20261183 (Ulysses): "his wife Marion (Molly) Bloom" made Marion and Molly two women
+    from pipeline.core.extract import REJECT_APPOSITION
+
+    text = "Tom thought of John and of his wife Ada (Bella) Grey; he said that she would wait."
+    insts, rejected = _window_refusals(nlp, text)
+    assert rejected[REJECT_APPOSITION], rejected
+    # a parenthesis that holds a man beside a woman names two people: no refusal for it
+    text = "Tom thought of Mary (John) and of Jane; he said that she would wait."
+    _, rejected = _window_refusals(nlp, text)
+    assert not rejected[REJECT_APPOSITION]

@@ -586,8 +586,10 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     if _quoted_title(doc, m, evidence):
         return "a name quoted as a title (singing “Pretty Bobby Shafto”)"
     nxt = _next(doc, m.token_end)
-    if nxt is not None and nxt.text in ("sort", "kind", "type"):
-        return "a name used as a kind (Flora MacFlimsy sort)"   # read, seed 20261182 (Ulysses)
+    if nxt is not None and nxt.text in ("sort", "kind", "type") and not (
+            nxt.i + 1 < len(doc) and doc[nxt.i + 1].lower_ == "of"):
+        return "a name used as a kind (Flora MacFlimsy sort)"   # read, seed 20261182 (Ulysses); not
+        #                                                         "Jim sort of grinned"
     if _personified(m, evidence):
         return "a personification (Dame Nature)"
     if m.token_start > 0 and doc[m.token_start - 1].text == "Holy":

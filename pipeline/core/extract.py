@@ -350,16 +350,16 @@ REJECT_RESPELT = "a rare spoken name that respells a name of the book (Miz Pats 
 # Tom is a tame cougar and Tom Carmichael a man (read, seed 20261175)
 REJECT_NOT_PERSON_NAME = "a word the book makes no person that is the given name of one of the four (Tom, a cougar, beside Carmichael)"
 GIVEN_OF_FOUR_MIN = 2       # full names "<word> <surname>" the book writes, for the rule above
-# a person of the four whom the whole book names at most RARE_MAX times (every word of each of
-# its names capitalised that rarely): a name in passing, an allusion ("perhaps of Isaac Johnson
-# himself", "Anne Hathaway", "a votary of Dame Fashion"), not a character a test item may
-# rename; in the read verdicts, windows with such a person were clean 28 times in 62
 # a pronoun capitalised inside a sentence is the deity's ("prayed to God that He would make his
 # club-foot whole", "after Him"): a swap would turn it with the persons' words (read, seed 20261180)
 REJECT_DEITY = "a he, him or his capitalised inside a sentence (God's: prayed that He would)"
 DEITY_PRONOUNS = frozenset({"He", "Him", "His", "Himself"})
 # a word said of one sex with no counterpart (lang.gendered_words.ONE_SEX_WORDS): no swap is sound
 REJECT_ONE_SEX = "a word of one sex that no swap can turn (his matronly days, a pregnant prince)"
+# a person of the four whom the whole book names at most RARE_MAX times (every word of each of
+# its names capitalised that rarely): a name in passing, an allusion ("perhaps of Isaac Johnson
+# himself", "Anne Hathaway", "a votary of Dame Fashion"), not a character a test item may
+# rename; in the read verdicts, windows with such a person were clean 28 times in 62
 REJECT_RARE = "a person of the four the book names at most twice (Isaac Johnson, Boston's founder, in passing)"
 RARE_MAX = 2
 RARE_MIN_WORDS = 20000      # only in a book this long (a short text names its persons rarely)

@@ -540,9 +540,10 @@ def ambiguous_her(doc, tok) -> bool:
     if not (nxt.tag_ in ("JJ", "JJR", "JJS", "VBG") or lower_proper):
         return False
     noun = _noun_after(doc, tok.i)
+    # "her new clothes", "give her fresher intelligence" (read, seed 20261181); not "giving her
+    # beloved sister": hers
     return noun is not None and noun.lower_ not in OWNED_NOUNS and noun.lower_ not in IDIOM_NOUNS \
-        and gender_of(noun.text) is None    # "her new clothes"; not "show her married daughter": hers
-    #                                                           "give her fresher intelligence" (read, seed 20261181)
+        and gender_of(noun.text) is None
 
 
 def pronoun_case(doc) -> int:

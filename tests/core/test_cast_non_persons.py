@@ -197,6 +197,7 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     # MacFlimsy sort, was Cissy Caffrey")
     ("None of your spoilt beauties, Flora MacFlimsy sort, was Cissy.", "Flora MacFlimsy", None, True),
     ("Flora MacFlimsy sorted the letters.", "Flora MacFlimsy", None, False),
+    ("Then Flora MacFlimsy sort of smiled.", "Flora MacFlimsy", None, False),      # the adverb
     # a personification: a title before a word the book writes in lower case (Tess: "the vulpine
     # slyness of Dame Nature")
     ("Yet such is the vulpine slyness of Dame Nature that she was hoodwinked.", "Dame Nature",

@@ -477,6 +477,15 @@ bedding lodging lodgings stuffing needlework""".split())
 EVERY_TIME_NOUNS = frozenset("""day days morning evening night week month year hour minute moment time
 afternoon now other second season spring summer autumn winter sunday monday tuesday wednesday thursday
 friday saturday christmas fortnight""".split())
+# verbs that take an object and what it is judged to be ("believed her partial", "thought her
+# pretty", "may make her less particular"): an adjective after "her" with no noun to follow is
+# her state, "her" an object (read, seed 20261184: "believed his partial", "make his less particular")
+JUDGING_FORMS = SMALL_CLAUSE_FORMS | _forms_of({"think", "believe", "consider", "deem", "judge", "suppose",
+                                                "fancy", "imagine", "declare", "pronounce", "find", "wish"}) \
+    | {"thought", "found"}
+# adjectives that stand for a noun after a possessive: "did her best", "made her own", "her utmost"
+NOMINAL_ADJECTIVES = frozenset({"own", "best", "utmost", "worst", "all", "most", "least", "last", "first",
+                                "uttermost", "fill", "due"})
 PERCEPTION_FORMS = _forms_of(PERCEPTION_LEMMAS)
 PASS_FORMS = _forms_of(frozenset({"pass"}))
 SAY_FORMS = _forms_of(SAY_IDIOM[1])
@@ -508,6 +517,48 @@ def _noun_after(doc, i: int):
         if not (t.tag_[:2] in ("JJ", "VB", "RB", "NN") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
             return None
     return None
+
+
+def _name_alone(doc, nxt) -> bool:
+    """Whether the capitalised words from ``nxt`` on end without a common noun after them
+    ("her Darcy, with": a name; "her Paris bonnet", "her Sunday gown": a modifier of her noun)."""
+    j = nxt.i
+    while j < len(doc) and doc[j].text[:1].isupper() and doc[j].tag_ in ("NNP", "NNPS"):
+        j += 1
+    follow = doc[j] if j < len(doc) else None
+    return follow is None or not (follow.tag_ in ("NN", "NNS") or follow.tag_[:2] in ("JJ", "VB") and follow.dep_ == "amod"
+                                  or follow.text in ("'s", "’s"))
+
+
+def _state_after(doc, nxt) -> bool:
+    """Whether the words from ``nxt`` on are an adjective phrase and nothing more: adverbs or
+    comparatives ("less", "very"), an adjective, then no noun: punctuation, a conjunction, a
+    preposition, "to", or the end ("her less particular--", "her partial, to make")."""
+    j, adjective = nxt.i, False
+    while j < len(doc):
+        t = doc[j]
+        word = t.text.rstrip("-—–")
+        if not word:
+            break
+        if not word[:1].islower() or not word.isalpha():
+            break
+        if word.lower() in NOMINAL_ADJECTIVES:
+            return False
+        if t.tag_ in ("RB", "RBR", "RBS") or word.lower() in ("less", "more", "most", "least", "so", "too", "very"):
+            j += 1
+            if word != t.text:
+                break
+            continue
+        if t.tag_ in ("JJ", "JJR", "JJS") or (word != t.text and t.tag_ in ("NN", "JJ")):
+            adjective = True
+            j += 1
+            break
+        return False
+    if not adjective:
+        return False
+    follow = doc[j] if j < len(doc) else None
+    return follow is None or doc[j - 1].text != doc[j - 1].text.rstrip("-—–") or follow.is_punct \
+        or follow.tag_ in ("CC", "IN", "TO") or follow.lower_ in ("to", "and", "but", "or")
 
 
 def ambiguous_her(doc, tok) -> bool:
@@ -635,6 +686,14 @@ def pronoun_case(doc) -> int:
                 and after is not None and after.text in ("'s", "’s"):
             tag, dep = "PRP", "dative"      # "to show her Linton's will" -> "him": a possessive cannot
             #                                 stand before another's (read, seed 20261183: "his Zillah's will")
+        elif low == "her" and nxt is not None and nxt.text[:1].isupper() and nxt.tag_ in ("NNP", "NNPS") \
+                and prev is not None and prev.lower_ in DOUBLE_OBJECT_FORMS and prev.tag_.startswith("VB") \
+                and _name_alone(doc, nxt):
+            tag, dep = "PRP", "dative"      # "a glance showed her Darcy" -> "him Elizabeth": after a verb
+            #                                 of giving a name is the thing given (read, seed 20261184)
+        elif low == "her" and prev is not None and prev.lower_ in JUDGING_FORMS and prev.tag_.startswith("VB") \
+                and nxt is not None and _state_after(doc, nxt):
+            tag, dep = "PRP", "dobj"        # "believed her partial," -> "him partial"
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and prev is not None and prev.tag_ in ("IN", "TO") and nxt is not None \

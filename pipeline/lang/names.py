@@ -300,7 +300,7 @@ def _is_title_period(doc, i: int) -> bool:
 
 # Lower-case particles of surnames that the small NER leaves outside the entity ("de Bourgh",
 # "van Tassel", "von Hoffmann"); "le" and "la" are left out ("à la Mode").
-NAME_PARTICLES = {"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della"}
+NAME_PARTICLES = frozenset({"de", "du", "des", "van", "von", "der", "den", "di", "da", "del", "della"})
 
 
 _PATRONYMIC = re.compile(r"[A-Z]\w+(?:ovna|evna|ichna|ovich|evich|ovitch|evitch|ovitsh|itch)$")
@@ -361,8 +361,12 @@ def mention_from_span(span) -> NameMention | None:
         if name_start + 1 < end_tok and doc[name_start].text == ".":
             name_start += 1
     if not title and start_tok > 0 and doc[start_tok - 1].text in NAME_PARTICLES and doc[start_tok].text[:1].isupper():
-        start_tok -= 1                  # "the family of de Bourgh": the particle is the name's
+        while start_tok > 0 and doc[start_tok - 1].text in NAME_PARTICLES:
+            start_tok -= 1              # "the family of de Bourgh", "van der Luyden": the particles are the name's
         name_start = start_tok
+        before = _title_before(doc, start_tok)
+        if before is not None:          # "Mr. van der Luyden" when the NER's span was "Luyden"
+            start_tok, title = before
     if name_start >= end_tok:
         return None
     if title and saint_place(doc, start_tok, end_tok):

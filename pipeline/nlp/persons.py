@@ -50,7 +50,7 @@ import os
 
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import pronoun_case
-from pipeline.lang.names import guess, title_gender
+from pipeline.lang.names import NAME_PARTICLES, guess, title_gender
 from pipeline.lang.pronouns import FEMININE, MASCULINE
 
 PERSON_LAYER = "person_layer"
@@ -267,7 +267,7 @@ def _may_replace(cands, cand, ent) -> bool:
 
 
 # lower-case words inside a name: "Vincent van Gogh", "Alexander the Great", "Joan of Arc"
-NAME_PARTICLES = {"van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "la", "le", "ten", "ter",
+INNER_NAME_WORDS = {"van", "von", "de", "der", "den", "del", "della", "di", "da", "du", "la", "le", "ten", "ter",
                   "bin", "ibn", "al", "y", "e", "of", "the", "d'", "o'", "st", "st."}
 # two names in one entity ("Mr. and Mrs. Weston", "Anna's and Vronsky"): core.cast cuts them
 COORDINATORS = {"and", "or", "&"}
@@ -292,7 +292,7 @@ def trimmed(ent) -> tuple[int, int]:
     if not caps:
         return start, end
     for t in ent[1:]:
-        if _lower_word(t) and (t.text.lower().strip("-—–") not in NAME_PARTICLES | COORDINATORS or t.i > caps[-1]):
+        if _lower_word(t) and (t.text.lower().strip("-—–") not in INNER_NAME_WORDS | COORDINATORS or t.i > caps[-1]):
             end = t.i
             break
         if t.text in POSSESSIVES and t.i + 1 < ent.end and doc[t.i + 1].text.lower() not in COORDINATORS \
@@ -330,13 +330,36 @@ def _trim_persons(doc) -> list:
     return out
 
 
+def _join_particles(doc, ents: list) -> list:
+    """Two PERSON entities with only a surname's lower-case particles between them are one
+    name: the small NER reads "Mr. Henry van der Luyden" as "Henry van" and "Luyden", so the
+    trimmed "Henry" and the particle-less "Luyden" would be two people. Particles of
+    ``lang.names.NAME_PARTICLES`` only ("van", "der", "de", "von"...), not "of"/"the"/"and":
+    "Tom and Mary" stay two."""
+    from spacy.tokens import Span
+
+    out, changed = [], False
+    for e in ents:
+        prev = out[-1] if out else None
+        if prev is not None and e.label_ == "PERSON" and prev.label_ == "PERSON" and e.start > prev.end \
+                and all(t.text in NAME_PARTICLES for t in doc[prev.end:e.start]) \
+                and all(t.whitespace_ for t in doc[prev.end - 1:e.start]):
+            out[-1] = Span(doc, prev.start, e.end, label="PERSON")
+            changed = True
+            continue
+        out.append(e)
+    if changed:
+        doc.ents = out
+    return out
+
+
 def add_persons(doc):
     """Merge the rule-based person spans into ``doc.ents`` (see the module docstring)."""
     from spacy.tokens import Span
     from spacy.util import filter_spans
 
     pronoun_case(doc)                   # her / his in idioms and italics (lang.gendered_words)
-    ents = _trim_persons(doc)
+    ents = _join_particles(doc, _trim_persons(doc))
     places = {(e.start, e.end) for e in ents if e.label_ == "PERSON" and len(e) > 1 and _place_like(e, False)}
     if places:                          # NER's "Bartlett's Buildings": a place, not a person
         ents = [Span(doc, e.start, e.end, label="FAC") if (e.start, e.end) in places else e for e in ents]

@@ -270,3 +270,46 @@ def test_remembered_lookups_answer_as_a_fresh_list(monkeypatch):
     assert len(small._bases) <= 3
     monkeypatch.setattr(gw, "_MAX_REMEMBERED", 10**6)
     assert got == answers(reference)
+
+
+# ------------------------------------------- pronoun case on the tagger's own readings ------
+# (read, seed 20261184: in the book's chunk the tagger read these "her" as determiners; a Doc
+# built with those tags tests the rule whatever the tagger says of the sentence alone)
+
+def _tagged(words_tags):
+    import spacy
+    from spacy.tokens import Doc
+
+    words = [w for w, _ in words_tags]
+    tags = [t for _, t in words_tags]
+    deps = ["poss" if t == "PRP$" else "dep" for t in tags]
+    return Doc(spacy.blank("en").vocab, words=words, tags=tags, deps=deps, heads=list(range(len(words))))
+
+
+@pytest.mark.parametrize("words_tags,case", [
+    # after a verb of giving, a name alone is the thing given: "her" the one it is given to
+    ([("a", "DT"), ("glance", "NN"), ("showed", "VBD"), ("her", "PRP$"), ("Darcy", "NNP"), (",", ","),
+      ("with", "IN"), ("a", "DT"), ("smile", "NN")], "PRP"),
+    ([("he", "PRP"), ("told", "VBD"), ("her", "PRP$"), ("Mr.", "NNP"), ("Collins", "NNP"), ("was", "VBD"),
+      ("ill", "JJ")], "PRP"),
+    # a proper noun before her noun is its modifier: hers
+    ([("she", "PRP"), ("showed", "VBD"), ("her", "PRP$"), ("Paris", "NNP"), ("bonnet", "NN"), (".", ".")], "PRP$"),
+    ([("she", "PRP"), ("gave", "VBD"), ("her", "PRP$"), ("Sunday", "NNP"), ("gown", "NN"), ("away", "RB")], "PRP$"),
+    # a verb of judging, an adjective and no noun: her state, "her" an object
+    ([("she", "PRP"), ("believed", "VBD"), ("her", "PRP$"), ("partial", "JJ"), (",", ","), ("to", "TO"),
+      ("make", "VB")], "PRP"),
+    ([("it", "PRP"), ("may", "MD"), ("make", "VB"), ("her", "PRP$"), ("less", "JJR"), ("particular--", "NN")], "PRP"),
+    ([("he", "PRP"), ("thought", "VBD"), ("her", "PRP$"), ("very", "RB"), ("clever", "JJ"), (".", ".")], "PRP"),
+    # ... but an adjective before a noun, and the adjectives that stand for a noun, are hers
+    ([("he", "PRP"), ("thought", "VBD"), ("her", "PRP$"), ("kind", "JJ"), ("thoughts", "NNS"), (".", ".")], "PRP$"),
+    ([("she", "PRP"), ("made", "VBD"), ("her", "PRP$"), ("own", "JJ"), (".", ".")], "PRP$"),
+    ([("she", "PRP"), ("found", "VBD"), ("her", "PRP$"), ("best", "JJS"), ("and", "CC"), ("left", "VBD")], "PRP$"),
+    ([("she", "PRP"), ("kept", "VBD"), ("her", "PRP$"), ("head", "NN"), (".", ".")], "PRP$"),
+])
+def test_her_case_after_verbs_of_giving_and_judging(words_tags, case):
+    from pipeline.lang.gendered_words import pronoun_case
+
+    doc = _tagged(words_tags)
+    pronoun_case(doc)
+    her = next(t for t in doc if t.lower_ == "her")
+    assert her.tag_ == case, [(t.text, t.tag_) for t in doc]

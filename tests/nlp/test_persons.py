@@ -274,3 +274,36 @@ def test_a_possessive_before_a_place_word_keeps_the_place(nlp):
     doc = add_persons(doc)
     assert not [e for e in doc.ents if e.label_ == "PERSON" and "Bartlett" in e.text]
     assert [e.label_ for e in doc.ents if e.text == "Bartlett's Buildings"] == ["FAC"]
+
+
+@pytest.mark.parametrize("text,name", [
+    # the small NER reads "Henry van" and "Luyden": surname particles join the two (read 20261184)
+    ("Between them appeared Mr. Henry van der Luyden, tall and spare.", "Henry van der Luyden"),
+    ("It was Mr. Henry van der Luyden who came.", "Henry van der Luyden"),
+])
+def test_surname_particles_join_the_ner_halves_of_one_name(nlp, text, name):
+    found = _persons(nlp, text)
+    assert name in found, found
+    assert "Luyden" not in found and "Henry" not in found
+
+
+@pytest.mark.parametrize("text,names", [
+    ("Tom and Mary came in.", ["Tom", "Mary"]),          # "and" is no particle
+    ("Walter of Henry's house came.", None),             # "of" is no surname particle
+])
+def test_other_words_between_names_do_not_join_them(nlp, text, names):
+    found = _persons(nlp, text)
+    if names:
+        assert all(n in found for n in names), found
+    assert not any(" and " in f or " of " in f for f in found), found
+
+
+def test_the_particles_of_a_titled_surname_belong_to_the_mention(nlp):
+    """"Mr. van der Luyden" when the NER's span is only "Luyden" (or "der Luyden"): every
+    particle and the title before them are the mention's."""
+    from spacy.tokens import Span
+
+    doc = nlp("Mr. van der Luyden greeted her.")
+    i = next(t.i for t in doc if t.text == "Luyden")
+    m = mention_from_span(Span(doc, i, i + 1, label="PERSON"))
+    assert m is not None and m.text == "Mr. van der Luyden" and m.title.startswith("Mr")

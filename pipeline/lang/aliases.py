@@ -272,11 +272,16 @@ class BookAliases:
     def one_person_names(self, a: str, b: str) -> bool:
         """Two different given names (lower case) of one person in this book: a pet form of the
         hand-written table, or of the public list when the book writes both with one surname
-        ("Jos Sedley", "Joseph Sedley"); never when the book shows two people (:meth:`distinct`)."""
+        ("Jos Sedley", "Joseph Sedley") or both after one title, one of them never with a
+        surname ("Lady Bridget O'Hara", "Lady Biddy"); never when the book shows two people (:meth:`distinct`)."""
         if a == b or self.distinct(a, b):
             return False
         if one_given_name(a, b):
             return True
+        if public_nicknames(a, b) and set(self.titled_given.get(a, ())) & set(self.titled_given.get(b, ())) \
+                and not (self.surname_of(a) and self.surname_of(b)):
+            return True                 # "Lady Bridget O'Hara" and "Lady Biddy": one title before both
+            #                             given names (read, seed 20261184)
         sa = self.surname_of(a)
         if not (sa and sa == self.surname_of(b)):
             return False

@@ -57,6 +57,7 @@ WIFE_SHARE = 0.25          # of a given name's full names, with a surname a marr
 WIFE_MIN = 2                # ... or this many of her names' full names (her pet forms' too)
 SURNAME_OF_MIN = 5          # a word written as one person's surname this often ...
 GIVEN_OF_MIN = 2            # ... and before another surname this often: two persons' name
+FULL_NAME_MIN = 2           # full names that tie a given name to a surname for a titled surname's doubt
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
@@ -356,6 +357,14 @@ class BookAliases:
             if t in HUSBAND_TITLES and gender == MASCULINE and not others and not self.elder[(t, surname)] \
                     and not self._miss_of(surname, MASTER_TITLES) and self._never_together(t, surname, given):
                 return JOIN
+            # ... and when they are too rare to tell and never named together: perhaps one man
+            # ("Walter", 3 times "Walter Hargrave", and "Mr. Hargrave" in *The Tenant of Wildfell
+            # Hall*; read, seed 20261184), perhaps his father or another man of the name; not when
+            # the book titles his full name otherwise ("Sir Walter Elliot" is no "Mr Elliot")
+            if t in HUSBAND_TITLES and gender == MASCULINE and not self.elder[(t, surname)] and not written \
+                    and not self._miss_of(surname, MASTER_TITLES) and self.together[(t, surname, given)] == 0 \
+                    and self.by_given.get(given, Counter())[surname] >= FULL_NAME_MIN:
+                return AMBIGUOUS
             return APART
         # another given name is a rival only when the book never gives it titles of another kind
         # only: "Sir Walter Elliot" cannot be the "Mr Elliot" that "Mr William Elliot" is

@@ -725,11 +725,22 @@ def test_a_husbands_title_and_his_given_name_never_named_together_are_one_man():
     # a peer's title is not a husband's ("Sir Pitt" and his son "Pitt Crawley")
     sir = KRONBORG.replace("Mr. Kronborg", "Sir Kronborg")
     assert book_aliases(sir).titled_surname("Sir", "kronborg", "peter", M) != JOIN
-    # too few uses to say: as before
+    # too few uses to say, never together, no other man of the name: either one man or his
+    # father ("Walter", "Walter Hargrave" 3 times and "Mr. Hargrave"; read, seed 20261184)
     few = KRONBORG.replace("Mr. Kronborg preached. The church was cold and the wind was high. " * 20,
                            "Mr. Kronborg preached. The church was cold and the wind was high. " * 5)
-    assert book_aliases(few).titled_surname("Mr.", "kronborg", "peter", M) == APART
-    assert AMBIGUOUS != JOIN
+    assert book_aliases(few).titled_surname("Mr.", "kronborg", "peter", M) == AMBIGUOUS
+    hargrave = "Walter Hargrave came. Mr. Hargrave bowed. Walter smiled. Walter Hargrave left. Esther Hargrave ran."
+    assert book_aliases(hargrave).titled_surname("Mr.", "hargrave", "walter", M) == AMBIGUOUS
+    _, ok, _ = grouped("Walter bowed, and Mr. Hargrave smiled at Esther and Milicent.",
+                       ["Walter", "Mr. Hargrave", "Esther", "Milicent"], hargrave)
+    assert not ok
+    # ... but named together, or beside an elder of the name, two men as before
+    assert book_aliases(hargrave + " Mr. Hargrave looked at Walter." * 3).titled_surname(
+        "Mr.", "hargrave", "walter", M) == APART
+    assert book_aliases(hargrave + " Old Mr. Hargrave slept.").titled_surname("Mr.", "hargrave", "walter", M) \
+        == APART
+    assert book_aliases(few + "Gunner Kronborg ran. " * 3).titled_surname("Mr.", "kronborg", "peter", M) == AMBIGUOUS
 
 
 # read of seed 20261175 (Vanity Fair): "Mrs. Crawley" and "Becky" in one window were two women;

@@ -1147,14 +1147,24 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         # say nothing of "Judge Thatcher" (read, seed 20261131)
         own = not (m.title and profession_title(m.title))
         tries = [(m.name, own)] + ([(words[0], False), (words[-1], own)] if len(words) > 1 else [])
+        lean = _votes_lean(evidence, words[0]) if not m.title else None
         for form, titled in tries:
             found = evidence.gender(form, titled, bare=not m.title)
             if found and not own and found[1] == "book:model":
                 found = None            # the convention below before the model's guess for a Judge
+            if found and found[1] == "book:model" and lean is not None and lean != found[0]:
+                found = None            # the model against the name's own votes (below)
             if found:
                 m.gender, m.gender_source = found
                 return m
         family = _family_surname(m, words, evidence)
+        if family is None and lean is not None and m.gender != UNGENDERED and lean != m.gender:
+            # a name gender-guesser calls only mostly one sex ("Edy": mostly male), whose own
+            # votes in the book lean the other way, too few to decide (3 "she" to 2 "he"): no
+            # gender, so no window counts the person (read, seed 20261184: Edy Boardman of
+            # *Ulysses*, a girl, read as a man)
+            m.gender, m.gender_source = UNGENDERED, "undecided (a weak name guess against the book's votes)"
+            return m
         if family is not None:
             m.gender, m.gender_source = family
         elif m.gender == UNGENDERED and m.title and evidence.text_rules \
@@ -1193,6 +1203,16 @@ def _few_against(m: NameMention, words: list[str], evidence: BookEvidence) -> tu
     if len(said) == 1 and m.gender not in said and sum(votes.values()) >= FEW_VOTES:
         return said.pop(), "book:pronouns"
     return None
+
+
+def _votes_lean(evidence: BookEvidence, form: str) -> str | None:
+    """The gender most of the book's pronoun votes for ``form`` give (strictly more than the
+    other's), or None."""
+    ev = evidence.forms.get(form)
+    if ev is None:
+        return None
+    m, f = ev.pronouns.get(MASCULINE, 0), ev.pronouns.get(FEMININE, 0)
+    return MASCULINE if m > f else FEMININE if f > m else None
 
 
 def _contested_against(m: NameMention, words: list[str], evidence: BookEvidence) -> tuple[str, str] | None:

@@ -599,3 +599,23 @@ def test_a_name_after_a_titled_persons_name_and_of_is_a_seat(nlp, text, ents, ke
         spans.append(Span(doc, i, i + len(words), label="PERSON"))
     doc.ents = spans
     assert [m.text for m in doc_mentions(doc)] == kept
+
+
+@pytest.mark.parametrize("votes,gender", [
+    # 3 "she" to 2 "he": too few to decide, but against a name gender-guesser calls only
+    # mostly male: no gender (read, seed 20261184: Edy Boardman of *Ulysses*, a girl, a man)
+    ("Edy shook her head. Edy lifted her skirts. Edy took her pail. Edy saw his hat. Edy took his cane. ",
+     "ungendered"),
+    # votes that agree with the guess, or a tie, leave it
+    ("Edy shook his head. Edy lifted his cane. Edy took her pail. ", "masculine"),
+    ("Edy shook his head. Edy took her pail. ", "masculine"),
+])
+def test_a_weak_name_guess_against_the_books_leaning_votes_is_undecided(nlp, votes, gender):
+    m = doc_mentions(person_doc(nlp, "Edy looked at the fire.", "Edy"), book_evidence(votes * 2, "b"))[0]
+    assert m.gender == gender
+
+
+def test_a_sure_name_guess_keeps_its_gender_against_leaning_votes(nlp):
+    book = "Jan shook her head. Jan lifted her skirts. Jan took her pail. Jan saw his hat. Jan took his cane. "
+    m = doc_mentions(person_doc(nlp, "Jan looked at the fire.", "Jan"), book_evidence(book * 2, "b"))[0]
+    assert m.gender == "masculine"          # gender-guesser: male, not mostly

@@ -44,7 +44,7 @@ from pipeline.core.instances import GenerateError, build_instance, check_instanc
 from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import DocArrays, pronoun_indices
-from pipeline.lang.names import (MISS_TITLES, NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
+from pipeline.lang.names import (MARRIED_TITLES, MISS_TITLES, NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
                                   title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
@@ -898,8 +898,9 @@ def _spoken_beside_titled(persons, evidence) -> str:
 
 def _appositive_peer(doc, persons) -> str:
     """An untitled one-word name of one person right before a comma and a peer's titled name of
-    another ("John, Lord Greystoke, and Lady Alice, his wife"): an apposition (one man, his
-    given name and his peerage) or a list (two men), which the window cannot tell; or a name of
+    another ("John, Lord Greystoke, and Lady Alice, his wife"), or a married woman's of her
+    gender ("Catherine, Mrs. Linton Heathcliff now"): an apposition (one person, the given name
+    and the peerage or the married name) or a list (two), which the window cannot tell; or a name of
     one person in parentheses right after a name of another of that gender ("Marion (Molly)"):
     the text, else ""."""
     owner = {(m.token_start, m.token_end): i for i, p in enumerate(persons) for m in p.mentions}
@@ -914,8 +915,10 @@ def _appositive_peer(doc, persons) -> str:
         if nxt is None or nxt[1] == i:
             continue
         other = next(x for x in persons[nxt[1]].mentions if x.token_start == e + 1)
-        if other.title and other.title.rstrip(".").lower() in PEER_TITLES:
-            return f"{m.text}, {other.text}"
+        title = other.title.rstrip(".").lower()
+        if title in PEER_TITLES or (title in MARRIED_TITLES and persons[nxt[1]].gender == persons[i].gender):
+            return f"{m.text}, {other.text}"    # "Catherine, Mrs. Linton Heathcliff now": her
+            #                                     married name (read, seed 20261184), or a list
     # a name in parentheses right after another's: the same person's other name ("his wife
     # Marion (Molly) Bloom", read, seed 20261183; "Mrs. Jo (Mrs. Bhaer)")
     ends = {e: i for (s, e), i in owner.items()}

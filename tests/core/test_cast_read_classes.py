@@ -271,3 +271,19 @@ def test_a_name_in_parentheses_after_another_of_that_gender_refuses_the_window(n
     text = "Tom thought of Mary (John) and of Jane; he said that she would wait."
     _, rejected = _window_refusals(nlp, text)
     assert not rejected[REJECT_APPOSITION]
+
+
+def test_a_name_then_a_married_womans_title_of_her_gender_refuses_the_window(nlp):
+    # read, seed 20261184 (Wuthering Heights): "Catherine, Mrs. Linton Heathcliff now" made
+    # Catherine and Mrs. Linton Heathcliff two women
+    from pipeline.core.extract import REJECT_APPOSITION
+
+    text = ("Tom sent John away. The funeral was hurried over; Catherine, Mrs. Linton Heathcliff now, "
+            "was suffered to stay at the Grange till her father's corpse had quitted it.")
+    _, rejected = _window_refusals(nlp, text)
+    assert rejected[REJECT_APPOSITION], rejected
+    # a married title of the other gender's person ("Catherine, Mr. Linton"), none here
+    text = ("Tom sent John away. The funeral was hurried over; Catherine, Mr. Linton and Mary stayed "
+            "at the Grange till her father's corpse had quitted it.")
+    _, rejected = _window_refusals(nlp, text)
+    assert not rejected[REJECT_APPOSITION]

@@ -57,6 +57,10 @@ WIFE_SHARE = 0.25          # of a given name's full names, with a surname a marr
 WIFE_MIN = 2                # ... or this many of her names' full names (her pet forms' too)
 SURNAME_OF_MIN = 5          # a word written as one person's surname this often ...
 GIVEN_OF_MIN = 2            # ... and before another surname this often: two persons' name
+# titles of rank written before a given name alone ("Lady Bridget", "Sir Percy"): one such title
+# before two names of the public nickname list makes them one person's; kin and family titles
+# do not ("Sister Daisy" and "Aunt Meg", "Sister Meg" are a daughter and her mother)
+RANK_BEFORE_GIVEN = frozenset({"lady", "lord", "sir", "dame", "prince", "princess"})
 FULL_NAME_MIN = 2           # full names that tie a given name to a surname for a titled surname's doubt
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
@@ -273,13 +277,14 @@ class BookAliases:
     def one_person_names(self, a: str, b: str) -> bool:
         """Two different given names (lower case) of one person in this book: a pet form of the
         hand-written table, or of the public list when the book writes both with one surname
-        ("Jos Sedley", "Joseph Sedley") or both after one title, one of them never with a
-        surname ("Lady Bridget O'Hara", "Lady Biddy"); never when the book shows two people (:meth:`distinct`)."""
+        ("Jos Sedley", "Joseph Sedley") or both after one title of rank
+        (:data:`RANK_BEFORE_GIVEN`), one of them never with a surname ("Lady Bridget O'Hara",
+        "Lady Biddy"); never when the book shows two people (:meth:`distinct`)."""
         if a == b or self.distinct(a, b):
             return False
         if one_given_name(a, b):
             return True
-        if public_nicknames(a, b) and set(self.titled_given.get(a, ())) & set(self.titled_given.get(b, ())) \
+        if public_nicknames(a, b) and set(self.titled_given.get(a, ())) & set(self.titled_given.get(b, ())) & RANK_BEFORE_GIVEN \
                 and not (self.surname_of(a) and self.surname_of(b)):
             return True                 # "Lady Bridget O'Hara" and "Lady Biddy": one title before both
             #                             given names (read, seed 20261184)

@@ -154,6 +154,15 @@ def test_lady_biddy_and_lady_bridget_are_one_person():
     #                                                         ambiguous, not read with five)
 
 
+def test_daisy_and_meg_after_a_kin_title_stay_two():
+    # Little Men: "Sister Daisy", "Aunt Meg", "Sister Meg" (both nicknames of Margaret in the
+    # public list): a daughter and her mother; a kin title is no rank
+    book = "Sister Daisy came. Aunt Meg laughed. Sister Meg left. Daisy sang. Meg smiled."
+    text = "Daisy's head lay in her lap, and Demi held her hand, and Meg put by her grief for John."
+    got, ok, _ = grouped(text, ["Daisy", "Meg", "Demi", "John"], book)
+    assert ok and ["Daisy"] in got and ["Meg"] in got
+
+
 def test_biddy_and_bridget_without_one_title_stay_two():
     # Biddy of Great Expectations is no Bridget: the public nickname alone is not enough
     book = "Bridget O'Hara came. Biddy laughed. Bridget O'Hara left. Biddy sang."

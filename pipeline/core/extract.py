@@ -297,7 +297,8 @@ def window_ambiguity(mentions: list[NameMention], aliases=None) -> str | None:
 REJECT_TITLE_CLASH = "one name with an ungendered and a gendered title (two persons?)"
 REJECT_PERSON_LEFT = "a PERSON entity word outside the four persons"
 REJECT_TITLED = "a titled name that is not one of the four persons"
-REJECT_COUPLE = "a title shared by two names (Mr. and Mrs. Weston)"
+REJECT_COUPLE = "a title shared by two names (Mr. and Mrs. Weston, Messrs. Blathers and Duff)"
+PLURAL_TITLES = frozenset({"messrs", "mssrs", "mesdames", "mmes", "misses", "mesdemoiselles"})
 REJECT_FIRST_NAME = "a first name tagged NNP that is not one of the four persons"
 REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucases)"
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
@@ -470,6 +471,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             # the NER's PERSON "Mamma" had a gender and made windows)
             found.setdefault(REJECT_KIN_NAME, p.mentions[0].text)
         titles = {m.title for m in p.mentions if m.title}
+        plural = next((m.text for m in p.mentions if m.title.rstrip(".").lower() in PLURAL_TITLES), None)
+        if plural:
+            # "Messrs. Blathers and Duff": a title of several people on one name (read, seed
+            # 20261183), which no swap can give one person of the other gender
+            found.setdefault(REJECT_COUPLE, plural)
         if any(title_gender(t) for t in titles) and any(not title_gender(t) for t in titles):
             found.setdefault(REJECT_TITLE_CLASH, " / ".join(sorted(titles)))
         for m in p.mentions:

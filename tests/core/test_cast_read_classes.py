@@ -287,3 +287,18 @@ def test_a_name_then_a_married_womans_title_of_her_gender_refuses_the_window(nlp
             "at the Grange till her father's corpse had quitted it.")
     _, rejected = _window_refusals(nlp, text)
     assert not rejected[REJECT_APPOSITION]
+
+
+def test_a_plural_title_on_one_of_the_four_refuses_the_window(nlp):
+    # read, seed 20261183 (Oliver Twist): "Messrs. Blathers and Duff", the plural title kept on
+    # one name
+    from pipeline.core.extract import REJECT_COUPLE
+
+    text = ("Messrs. Blathers came in with Tom at last; Rose and Mrs. Maylie looked at them, "
+            "and she said that they might stay.")
+    insts, rejected = _window_refusals(nlp, text)
+    assert rejected[REJECT_COUPLE] and not insts, rejected
+    text = ("Mr. Blathers came in with Tom at last; Rose and Mrs. Maylie looked at them, "
+            "and she said that they might stay.")
+    insts, rejected = _window_refusals(nlp, text)
+    assert insts and not rejected[REJECT_COUPLE]

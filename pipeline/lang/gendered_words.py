@@ -509,11 +509,15 @@ def _noun_follows(doc, i: int) -> bool:
 
 
 def _noun_after(doc, i: int):
-    """The common noun that follows token ``i`` across modifiers within four tokens, or None."""
+    """The common noun that follows token ``i`` across modifiers within four tokens, or None;
+    "and" / "or" between two modifiers too ("her loved and loving playmate": read, seed
+    20261183, "him loved and loving playmate")."""
     for j in range(i + 1, min(len(doc), i + 6)):
         t = doc[j]
         if t.tag_ in ("NN", "NNS") and t.text[:1].islower():
             return t
+        if t.lower_ in ("and", "or") and j > i + 1 and doc[j - 1].tag_[:2] in ("JJ", "VB"):
+            continue
         if not (t.tag_[:2] in ("JJ", "VB", "RB", "NN") and t.text[:1].islower() or t.tag_ == "HYPH" or t.text == "-"):
             return None
     return None
@@ -534,6 +538,9 @@ def _state_after(doc, nxt) -> bool:
     """Whether the words from ``nxt`` on are an adjective phrase and nothing more: adverbs or
     comparatives ("less", "very"), an adjective, then no noun: punctuation, a conjunction, a
     preposition, "to", or the end ("her less particular--", "her partial, to make")."""
+    noun = _noun_after(doc, nxt.i - 1)
+    if noun is not None and noun.text == noun.text.rstrip("-—–"):
+        return False                    # "her old and tired mother" (not "particular--", cut off)
     j, adjective = nxt.i, False
     while j < len(doc):
         t = doc[j]
@@ -701,6 +708,9 @@ def pronoun_case(doc) -> int:
             tag, dep = "PRP", "pobj"        # "It seemed to her most unnatural that" -> "to him" (read,
             #                                 seed 20261182: "to his most unnatural"); "to her most
             #                                 intimate friend" keeps its noun: hers
+        elif low == "her" and prev is not None and prev.tag_ in ("IN", "TO") and nxt is not None \
+                and nxt.tag_[:2] == "JJ" and _state_after(doc, nxt):
+            tag, dep = "PRP", "pobj"        # "It seemed to her strange." -> "to him strange", not "his"
         elif low == "her" and prev is not None and prev.lower_ in PASS_FORMS and prev.tag_.startswith("VB") \
                 and nxt is not None and nxt.text[:1].islower() and nxt.tag_ not in ("DT", "PDT", "PRP$", "IN", "TO", "RP", "CC", "RB") \
                 and (nxt.tag_ in ("NN", "NNS") or _noun_follows(doc, tok.i)):

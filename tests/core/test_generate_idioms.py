@@ -114,6 +114,14 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; the groom brought his horse, he said."),
     ("Frank saw John with Emma and Anne; the bride smiled, she said.", "she",
      "Emma saw Anne with Frank and John; the bridegroom smiled, he said."),
+    # modifiers joined by "and" before her noun (read, seed 20261183: "him loved and loving
+    # playmate"); an adjective alone after "to her" is her state (seed 20261184)
+    ("Frank saw John with Emma and Anne; she sat by her old and tired mother, she said.", "she",
+     "Emma saw Anne with Frank and John; he sat by his old and tired father, he said."),
+    ("Frank saw John with Emma and Anne; it seemed to her strange, she said.", "she",
+     "Emma saw Anne with Frank and John; it seemed to him strange, he said."),
+    ("Frank saw John with Emma and Anne; he wrote to her dear Frank, she said.", "she",
+     "Emma saw Anne with Frank and John; she wrote to his dear Emma, he said."),
 ])
 def test_pronoun_case_in_idioms_and_italics(nlp, text, pronoun, swapped):
     assert swap_1_of_four(nlp, text, pronoun) == swapped

@@ -356,6 +356,13 @@ class BookAliases:
             # Thatcher", "Becky Thatcher") are written the same way
             if t in WIFE_TITLES and gender == FEMININE and not others and not self._miss_of(surname):
                 return JOIN if self._never_together(t, surname, given) else AMBIGUOUS
+            # a woman's given name the book writes with two surnames, one of them this one
+            # ("Catherine Earnshaw" 9 times, "Catherine Linton" 13 in *Wuthering Heights*): her
+            # maiden and married names, so "Mrs. Linton" may be her (read, seed 20261184), or
+            # her daughter's
+            if t in WIFE_TITLES and gender == FEMININE and self.by_given.get(given, Counter())[surname] >= FULL_NAME_MIN \
+                    and sum(1 for k in self.by_given[given].values() if k >= FULL_NAME_MIN) >= 2:
+                return AMBIGUOUS
             # "Mr. Kronborg" (59 times) and "Peter Kronborg" (11), the only man the book names
             # Kronborg, never in one sentence: one man (*The Song of the Lark*, read of seed
             # 20261175); a father and his son are named together ("Mr. Shaw" and "Tom")

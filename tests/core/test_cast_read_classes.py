@@ -230,6 +230,12 @@ SISTERS_BOOK = ("Jane Bennet came in. Miss Bennet sat down. Elizabeth Bennet smi
     (SISTERS_BOOK, "Mrs.", "bennet", "elizabeth", "apart"),
     # written with her title before her full name: the same woman
     (WIFE_BOOK + "Mrs Winnie Verloc nodded. ", "Mrs", "verloc", "winnie", "join"),
+    # her given name written with two surnames, this one of them: maiden and married names, so
+    # the wife's title may be hers (read, seed 20261184: Catherine Earnshaw, Mrs. Linton) ...
+    (SISTERS_BOOK.replace("Elizabeth Bennet", "Catherine Bennet") + "Catherine Earnshaw ran. " * 2 + "Mr. Earnshaw came. ",
+     "Mrs.", "bennet", "catherine", "ambiguous"),
+    # ... not with one surname only (Elizabeth Bennet, Mrs. Bennet her mother)
+    (SISTERS_BOOK + "Elizabeth Darcy ran. ", "Mrs.", "bennet", "elizabeth", "apart"),
 ])
 def test_a_wifes_title_beside_the_only_woman_of_the_name_is_ambiguous(book, title, surname, given, decision):
     assert book_aliases(book).titled_surname(title, surname, given, "feminine") == decision

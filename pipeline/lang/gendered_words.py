@@ -486,6 +486,7 @@ JUDGING_FORMS = SMALL_CLAUSE_FORMS | _forms_of({"think", "believe", "consider", 
 # adjectives that stand for a noun after a possessive: "did her best", "made her own", "her utmost"
 NOMINAL_ADJECTIVES = frozenset({"own", "best", "utmost", "worst", "all", "most", "least", "last", "first",
                                 "uttermost", "fill", "due"})
+TRY_FORMS = _forms_of(frozenset({"try"})) | {"tried", "tries"}
 PERCEPTION_FORMS = _forms_of(PERCEPTION_LEMMAS)
 PASS_FORMS = _forms_of(frozenset({"pass"}))
 SAY_FORMS = _forms_of(SAY_IDIOM[1])
@@ -701,6 +702,9 @@ def pronoun_case(doc) -> int:
         elif low == "her" and prev is not None and prev.lower_ in JUDGING_FORMS and prev.tag_.startswith("VB") \
                 and nxt is not None and _state_after(doc, nxt):
             tag, dep = "PRP", "dobj"        # "believed her partial," -> "him partial"
+        elif low == "her" and nxt is not None and nxt.lower_ in ("best", "utmost", "uttermost", "level", "worst") \
+                and prev is not None and (prev.lower_ in DO_FORMS or prev.lower_ in TRY_FORMS):
+            tag, dep = "PRP$", "poss"       # "she did her best" -> "his best", not "him best"
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and prev is not None and prev.tag_ in ("IN", "TO") and nxt is not None \

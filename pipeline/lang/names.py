@@ -507,6 +507,14 @@ def _wife_of(aliases, given, title: str, surname: str) -> bool:
             and any(surname in wives(g) for g in given))
 
 
+def _wife_title_of(aliases, given: str, p: Person) -> bool:
+    """Person ``p`` (no given name) is named with a married woman's title before one surname
+    that the book writes after the given name ``given`` often enough to be hers
+    (:func:`_wife_of`, the other way round: the titled name met first)."""
+    return any(m.title and len(m.key_tokens) == 1 and _wife_of(aliases, frozenset({given}), m.title, m.key_tokens[0])
+               for m in p.mentions)
+
+
 # full names "<given> <surname>" the book writes before a bare surname beside that given name may
 # be the person although the surname is not the one the book ties to it (two Charleses)
 WRITTEN_WITH_MIN = 2
@@ -561,6 +569,10 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
                     #                         Charles Hayter more often: perhaps him
                 if is_titled and len(key_tokens) == 1 and p.gender != MASCULINE and _wife_of(aliases, p.given, ms[0].title, t):
                     return (1, AMBIGUOUS)   # "Mrs. Waule" beside "Jane", once "Jane Waule"
+                if not is_titled and len(key_tokens) == 1 and not p.given and gender != MASCULINE \
+                        and p.gender != MASCULINE and _wife_title_of(aliases, t, p):
+                    return (1, AMBIGUOUS)   # "Catherine" beside "Mrs. Linton" (met first): "Catherine
+                    #                         Linton" 13 times, "Catherine Earnshaw" 9 (read, seed 20261184)
                 return None
             tier = 1
     if tier == 1 and not is_titled and len(key_tokens) == 1:

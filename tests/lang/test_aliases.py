@@ -796,3 +796,21 @@ def test_a_surname_that_is_another_persons_given_name_has_no_gender_alone():
     # a given name titled ("Miss Helen") is no surname of a family
     helen = "Helen Rayner came. " * 6 + "Miss Helen sat. " * 3 + "Bo Helen laughed. " * 5 + "Mr. Rayner left. "
     assert not book_aliases(helen).two_persons_name("helen")
+
+
+def test_a_given_name_beside_a_wifes_title_met_first_is_ambiguous():
+    # Wuthering Heights (read, seed 20261184): "Mrs. Linton" and "Catherine", the book writing
+    # "Catherine Linton" and "Catherine Earnshaw": her married name, perhaps, whichever comes first
+    book = ("Catherine Linton came. Catherine Earnshaw sang. Mrs. Linton smiled. Catherine Linton left. "
+            "Catherine Earnshaw ran. Mr. Earnshaw read. Mr. Linton spoke. Catherine laughed. Mrs. Linton sat. "
+            "Catherine Linton wept. ")
+    text = "Mrs. Linton was ill, and Edgar tended her; Kenneth came, and Catherine's life was saved."
+    _, ok, _ = grouped(text, ["Mrs. Linton", "Edgar", "Kenneth", "Catherine"], book)
+    assert not ok
+    _, ok, _ = grouped("Catherine was ill, and Edgar tended Mrs. Linton; Kenneth came.",
+                       ["Mrs. Linton", "Edgar", "Kenneth", "Catherine"], book)
+    assert not ok
+    # a given name the book never writes with the wife's surname: two women
+    got, ok, _ = grouped("Mrs. Linton was ill, and Edgar tended her; Kenneth came, and Isabella wept.",
+                         ["Mrs. Linton", "Edgar", "Kenneth", "Isabella"], book + "Isabella came. ")
+    assert ok and ["Isabella"] in got and ["Mrs. Linton"] in got

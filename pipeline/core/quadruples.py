@@ -305,8 +305,10 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
         if words.category_of(tok) == gw.ANIMAL or kept_by_rule(i, toks, tags):
             continue                    # animals ("three cheers and a tiger", "her cows"); the deity,
             #                             "mother earth", "a note upon a waiter", "Vida and Guy"
-        if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP"):
-            new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves"
+        if tok[:1].isupper() and nxt[:1].isupper() and tags[i + 1].startswith("NNP") \
+                and tok.lower() not in gw.AMBIGUOUS_PRONOUNS:
+            new = words.flip_title(tok, period)     # a title before a name: "the Miss Musgroves";
+            #                                         not "Her Thanksgiving" (read, seed 20261185: "Him")
         if new is None:
             tag = tags[i]
             if tok.lower() in VOCATIVES and i and toks[i - 1] == "," and (not nxt or not nxt[:1].isalnum()):

@@ -120,6 +120,10 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; he sat by his old and tired father, he said."),
     ("Frank saw John with Emma and Anne; it seemed to her strange, she said.", "she",
      "Emma saw Anne with Frank and John; it seemed to him strange, he said."),
+    # a capitalised possessive before a proper noun is no title (read, seed 20261185: "Poor
+    # Regina! Her Thanksgiving" -> "Him Thanksgiving")
+    ("Frank saw John with Emma and Anne. Poor Anne! Her Thanksgiving was sad, she said.", "she",
+     "Emma saw Anne with Frank and John. Poor John! His Thanksgiving was sad, he said."),
     ("Frank saw John with Emma and Anne; she did her best, she said.", "she",
      "Emma saw Anne with Frank and John; he did his best, he said."),
     ("Frank saw John with Emma and Anne; she tried her utmost, she said.", "she",

@@ -539,7 +539,10 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
     for tok in tokens:
         if tok.i not in covered and _as_name(doc, tok):
             low = tok.lower_
-            if low in ranks:
+            if _title_word(low) in {_title_word(r) for r in ranks}:
+                low = next(r for r in ranks if _title_word(r) == _title_word(low))
+                # "the Doctor" beside Dr Marjoribanks is him as "the Colonel" is Colonel Brandon
+                # (read, seed 20261185: the title's abbreviation had hidden it)
                 # "the Colonel" beside Colonel Brandon is most likely him, and stays in every
                 # variant while he becomes a woman; "the princess" beside Princess Mary flips,
                 # and is someone's in every variant when a man of the window is a prince; "the

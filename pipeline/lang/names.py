@@ -549,6 +549,11 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
     own = p.key_tokens - p.husband      # "George" is not a name of Mrs. George Osborne's
     if toks <= own:
         tier = 0
+        if aliases is not None and not is_titled and len(key_tokens) == 1 and key_tokens[0] in p.given \
+                and any(len(m.key_tokens) > 1 and m.key_tokens[0] == key_tokens[0] for m in p.mentions) \
+                and getattr(aliases, "shared_given", lambda _: False)(key_tokens[0]):
+            return (0, AMBIGUOUS)       # "George" beside "George Amberson", whom the book tells from
+            #                             George Minafer (31 and 22 full names): either (read, seed 20261185)
     elif aliases is None:
         return None
     else:

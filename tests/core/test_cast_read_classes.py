@@ -340,3 +340,28 @@ def test_a_title_of_dialect_cut_by_an_apostrophe_refuses_the_window(nlp):
     assert _elided_title(doc, next(t.i for t in doc if t.text == "Molly")) == ""
     doc = nlp("It was Mis' Molly who came.")
     assert _elided_title(doc, next(t.i for t in doc if t.text == "Molly")) == "Mis'"
+
+
+def test_the_title_of_one_of_the_four_after_the_refuses_the_window(nlp):
+    # Miss Marjoribanks (read, seed 20261185): "the Doctor" beside Dr Rider stayed while his
+    # name went to another slot; the abbreviation "Dr" had hidden the title
+    from collections import Counter
+
+    from pipeline.core.extract import REJECT_RANK, BookMeta, instances_from_doc
+    from pipeline.lang.book_evidence import book_evidence
+
+    book = ("Dr Rider came in. He smiled. Dr Rider sat down and he laughed. Dr Rider said he would go. "
+            "Lucilla laughed. Mrs Chiley came. Tom ran. ") * 3
+
+    def refusals(text):
+        rejected = Counter()
+        insts, _, _ = instances_from_doc(nlp(text), 0, BookMeta("b", "T", "A"), evidence=book_evidence(book, "b"),
+                                         rejected=rejected)
+        return insts, rejected
+
+    text = ("Lucilla wore her ribbons, and Mrs Chiley smiled. Dr Rider asked about Tom, "
+            "and the Doctor said that he would advise him not to come.")
+    insts, rejected = refusals(text)
+    assert rejected[REJECT_RANK] and not insts, rejected
+    insts, rejected = refusals(text.replace("the Doctor said", "then he said"))
+    assert insts and not rejected[REJECT_RANK]

@@ -814,3 +814,16 @@ def test_a_given_name_beside_a_wifes_title_met_first_is_ambiguous():
     got, ok, _ = grouped("Mrs. Linton was ill, and Edgar tended her; Kenneth came, and Isabella wept.",
                          ["Mrs. Linton", "Edgar", "Kenneth", "Isabella"], book + "Isabella came. ")
     assert ok and ["Isabella"] in got and ["Mrs. Linton"] in got
+
+
+def test_a_given_name_two_men_of_the_book_share_beside_one_full_name_is_ambiguous():
+    # The Magnificent Ambersons (read, seed 20261185): "George's commencement" (George Minafer)
+    # grouped with "George Amberson", his uncle; the book writes both full names often
+    book = "George Amberson laughed. George Minafer frowned. " * 3 + "Mr. Amberson came. Mr. Minafer sat. "
+    _, ok, _ = grouped("Isabel came for George's commencement, and George Amberson arrived with Lucy.",
+                       ["George", "George Amberson", "Isabel", "Lucy"], book)
+    assert not ok
+    # one George in the book: one man
+    got, ok, _ = grouped("Isabel came for George's commencement, and George Amberson arrived with Lucy.",
+                         ["George", "George Amberson", "Isabel", "Lucy"], "George Amberson laughed. " * 3)
+    assert ok and ["George", "George Amberson"] in got

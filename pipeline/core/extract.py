@@ -471,7 +471,9 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             # the NER's PERSON "Mamma" had a gender and made windows)
             found.setdefault(REJECT_KIN_NAME, p.mentions[0].text)
         titles = {m.title for m in p.mentions if m.title}
-        plural = next((m.text for m in p.mentions if m.title.rstrip(".").lower() in PLURAL_TITLES), None)
+        plural = next((m.text for m in p.mentions if m.title.rstrip(".").lower() in PLURAL_TITLES
+                       or _plural_titled(doc, m, evidence if evidence is not None else doc.user_data.get(EVIDENCE_KEY))),
+                      None)
         if plural:
             # "Messrs. Blathers and Duff": a title of several people on one name (read, seed
             # 20261183), which no swap can give one person of the other gender
@@ -907,6 +909,25 @@ def _spoken_beside_titled(persons, evidence) -> str:
                     m.title and " " not in m.name and m.title.lower().rstrip(".") not in MISS_TITLES for m in q.mentions):
                 return f"{given} / {q.mentions[0].text}"
     return ""
+
+
+NUMBER_WORDS = frozenset({"two", "three", "four", "five", "six", "seven", "both"})
+
+
+def _plural_titled(doc, m: NameMention, evidence=None) -> bool:
+    """A titled name of several people: after a number ("the two Miss Allabys", read of seed
+    20261185), or after "the" with a plural "-s" of a name the book writes without it ("the
+    Miss Bennets" where the book has "Bennet")."""
+    if not m.title or m.token_start == 0:
+        return False
+    before = doc[m.token_start - 1].lower_
+    last = doc[m.token_end - 1].text
+    if not (last.endswith("s") and len(last) > 2):
+        return False
+    if before in NUMBER_WORDS:
+        return True
+    capital = getattr(evidence, "capital", None) if evidence is not None else None
+    return before == "the" and bool(capital) and capital.get(last[:-1], 0) > capital.get(last, 0)
 
 
 def _elided_title(doc, i: int) -> str:

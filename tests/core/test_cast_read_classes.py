@@ -365,3 +365,28 @@ def test_the_title_of_one_of_the_four_after_the_refuses_the_window(nlp):
     assert rejected[REJECT_RANK] and not insts, rejected
     insts, rejected = refusals(text.replace("the Doctor said", "then he said"))
     assert insts and not rejected[REJECT_RANK]
+
+
+def test_a_titled_name_of_several_people_refuses_the_window(nlp):
+    # The Way of All Flesh (read, seed 20261185): "the two Miss Allabys" read as one woman
+    from pipeline.core.extract import REJECT_COUPLE, _plural_titled
+    from pipeline.lang.book_evidence import book_evidence
+    from pipeline.lang.names import mention_from_span
+
+    text = ("When the two Miss Allabys came to stay with Christina, Theobald and John were glad, "
+            "and she smiled.")
+    insts, rejected = _window_refusals(nlp, text)
+    assert rejected[REJECT_COUPLE] and not insts, rejected
+    insts, rejected = _window_refusals(nlp, text.replace("the two Miss Allabys", "Miss Allaby"))
+    assert insts and not rejected[REJECT_COUPLE]
+
+    def mention(text, word):
+        doc = nlp(text)
+        ent = next(e for e in doc.ents if word in e.text)
+        return doc, mention_from_span(ent)
+
+    book = book_evidence("Miss Bennet came. Mr. Bennet sat. Miss Bennet smiled. Jane Bennet ran. ", "b")
+    doc, m = mention("Then the Miss Bennets came in.", "Bennets")
+    assert _plural_titled(doc, m, book)
+    doc, m = mention("Then the Miss Harris came in.", "Harris")      # a name in -s the book writes so
+    assert not _plural_titled(doc, m, book_evidence("Miss Harris came. Miss Harris sat. ", "b"))

@@ -40,7 +40,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MARRIED_TITLES, MISS_TITLES, NAME_LOWER, NAME_UPPER, PET_FORMS, at_word_start, _patronymic,
+from pipeline.lang.names import (AMBIGUOUS, APART, JOIN, MARRIED_TITLES, MISS_TITLES, NAME_LOWER, NAME_UPPER, NAME_WORD, PET_FORMS, at_word_start, _patronymic,
                                   any_title, derived_pet_form, given_like, guess, one_given_name, pet_like,
                                   public_nicknames, title_case, title_gender)
 from pipeline.lang.gendered_words import gender_of
@@ -65,7 +65,7 @@ FULL_NAME_MIN = 2           # full names that tie a given name to a surname for 
 LOWER_SHARE = 0.05          # a word the book writes in lower case this often (of its capitalised uses) is no name
 UNKNOWN_GIVEN_MIN = 2       # full names that make a word no name list knows a given name
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Nicholas Rostóv"), as the book's evidence
-_WORD = rf"[{_UP}][{_LO}]+(?:['’-][{_UP}{_LO}]+)*"
+_WORD = NAME_WORD
 _SEP = r"(?:[ \t]+|[ \t]*\r?\n[ \t]*)"
 # a run of two capitalised words or more, a title with its period allowed at its start ("Mr.
 # George Osborne")

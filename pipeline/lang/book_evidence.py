@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from pipeline.lang.aliases import book_aliases
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
-from pipeline.lang.names import (NAME_LOWER, NAME_UPPER, THE_TITLES, any_title, at_word_start, given_name_partners,
+from pipeline.lang.names import (NAME_LOWER, NAME_UPPER, NAME_WORD, THE_TITLES, any_title, at_word_start, given_name_partners,
                                   guess, profession_title, title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
@@ -118,7 +118,7 @@ FUNCTION_WORDS = frozenset("""i he she it we you they me him her us them his her
 this that these those there here who whom whose which what the a an one none each every all both
 some any such no nobody somebody everybody anybody someone everyone anyone""".split())
 _UP, _LO = NAME_UPPER, NAME_LOWER        # accented names too ("Dólokhov", "Hélène")
-_WORD = rf"[{_UP}][{_LO}]+(?:[-'’][{_UP}{_LO}]+)*"
+_WORD = NAME_WORD
 _RUN = rf"{_WORD}(?:\s+{_WORD})*"
 # a foreign article before a place's word: "to reach La Vallee", "at Le Havre" (the word after the
 # article is counted)
@@ -161,7 +161,7 @@ _SENTENCE = re.compile(r"[^.!?]+[.!?]*")
 _NAME_RUN = re.compile(at_word_start(rf"\b{_RUN}"))
 _LOWER_WORD = re.compile(at_word_start(rf"\b[{_LO}]+\b"))
 _CAPITAL_WORD = re.compile(at_word_start(rf"\b[{_UP}][{_UP}{_LO}]*\b"))
-_MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+)")
+_MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+(?:[{_UP}][{_LO}]+)?)")
 # the other order, after a possessive: "the loss of my boy, Harvey.", "his sister, Mary, came"
 # (the name before no other capitalised word, then punctuation or a lower-case word)
 # (not after "your": "I don't mean your sister, Trot, my dear" speaks to Trot; nor before an

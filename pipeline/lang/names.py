@@ -46,6 +46,11 @@ _GUESSER_MAP = {"male": MASCULINE, "mostly_male": MASCULINE,
 # Latin-1, and for the rest of a word Latin-1's small letters and Latin Extended-A (both cases)
 NAME_UPPER = "A-ZÀ-ÖØ-Þ"
 NAME_LOWER = "a-zß-öø-ÿ\u0100-\u017f"
+# a name's word as the book's regular expressions read it: a capital and lower-case letters,
+# one inner capital allowed ("McKeith", "MacDowell", "DeWitt": read as "Mc" and "Keith" they
+# were no name of the book, and "Colin Mc" its full name; read, seed 20261185), then parts
+# after a hyphen or an apostrophe ("Mary-Anne", "O'Hara")
+NAME_WORD = rf"[{NAME_UPPER}][{NAME_LOWER}]+(?:[{NAME_UPPER}][{NAME_LOWER}]+)?(?:['’-][{NAME_UPPER}{NAME_LOWER}]+)*"
 
 
 def at_word_start(pattern: str) -> str:

@@ -827,3 +827,17 @@ def test_a_given_name_two_men_of_the_book_share_beside_one_full_name_is_ambiguou
     got, ok, _ = grouped("Isabel came for George's commencement, and George Amberson arrived with Lucy.",
                          ["George", "George Amberson", "Isabel", "Lucy"], "George Amberson laughed. " * 3)
     assert ok and ["George", "George Amberson"] in got
+
+
+def test_a_surname_with_an_inner_capital_is_one_word():
+    # Lady Bridget (read, seed 20261185): "McKeith" read as "Mc" and "Keith": the book's full
+    # name "Colin Mc", and the bare "McKeith" (217 times) no name of the book
+    from pipeline.lang.book_evidence import book_evidence
+
+    book = ("Colin McKeith came. Mr McKeith smiled. Then McKeith said nothing, and he left. "
+            "Colin McKeith ran. ") * 3
+    a = book_aliases(book)
+    assert a.surname_of("colin") == "mckeith" and "mckeith" in a.titled
+    ev = book_evidence(book, "b")
+    assert ev.mid["McKeith"] and not ev.never_mid_sentence("McKeith")
+    assert ev.is_person("McKeith")

@@ -218,7 +218,7 @@ def kept_by_rule(i: int, toks: list[str], tags: list[str]) -> bool:
     tok = toks[i]
     nxt = toks[i + 1] if i + 1 < len(toks) else ""
     return (_deity(tok, toks[i - 1] if i else "", nxt) or fixed_phrase(tok, nxt) or _salver(i, toks, tags)
-            or _used_as_name(i, toks, tags))
+            or _used_as_name(i, toks, tags) or _in_place_name(i, toks, tags))
 
 
 # whether the text writes "Mr." / "Mrs." with a period (a flipped title follows its use)
@@ -387,6 +387,21 @@ def _used_as_name(i: int, toks: list[str], tags: list[str]) -> bool:
     if i + 1 < len(toks) and toks[i + 1][:1].isupper():
         return False
     return guess(tok)[0] != UNGENDERED
+
+
+def _in_place_name(i: int, toks: list[str], tags: list[str]) -> bool:
+    """A capitalised plural gendered word inside a sentence, its possessive apostrophe, then a
+    capitalised word: a place's name ("a view of the Bachelors' Quarters"; read, seed 20261186:
+    "the Spinsters' Quarters"), which no swap changes."""
+    tok = toks[i]
+    if i == 0 or not (tok[:1].isupper() and tok[1:].islower() and tok.lower().endswith("s")):
+        return False
+    if not (toks[i - 1][:1].isalpha() or toks[i - 1] == ","):
+        return False                    # first after a stop or a quote
+    j = i + 1
+    if j < len(toks) and toks[j] in ("'", "’"):
+        j += 1
+    return j > i + 1 and j < len(toks) and toks[j][:1].isupper() and toks[j][1:2].islower()
 
 
 def _salver(i: int, toks: list[str], tags: list[str]) -> bool:

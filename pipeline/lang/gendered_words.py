@@ -732,7 +732,10 @@ def pronoun_case(doc) -> int:
         elif low == "her" and tok.tag_ == "PRP$" and tok.dep_ != "poss" and _noun_follows(doc, tok.i):
             tag, dep = "PRP$", "poss"       # "her marked thin-lipped smile": the parser took "marked" for a verb
         elif marked:
-            if nxt is not None and nxt.tag_[:2] in ("NN", "JJ", "CD") and not nxt.text[:1] in MARKUP:
+            if nxt is not None and not nxt.text[:1] in MARKUP and (nxt.tag_[:2] in ("NN", "JJ", "CD") or (
+                    nxt.tag_ == "VBG" and not (prev is not None and prev.lower_ in PERCEPTION_FORMS))):
+                # "since _her_ coming away" -> "_his_ coming" (read, seed 20261186: "_him_"); "saw
+                # _her_ coming" is the object
                 tag, dep = "PRP$", "poss"
             elif nxt is None or nxt.is_punct or nxt.tag_ in ("DT", "PRP$") or nxt.lower_ in _NOT_AFTER_DETERMINER:
                 tag, dep = "PRP", ("dobj" if low == "her" else "attr")

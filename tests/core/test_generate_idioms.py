@@ -124,6 +124,13 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # Regina! Her Thanksgiving" -> "Him Thanksgiving")
     ("Frank saw John with Emma and Anne. Poor Anne! Her Thanksgiving was sad, she said.", "she",
      "Emma saw Anne with Frank and John. Poor John! His Thanksgiving was sad, he said."),
+    # a plural gendered word in a place's name (read, seed 20261186: "the Spinsters' Quarters")
+    ("Frank saw John with Emma and Anne; she had a view of the Bachelors' Quarters, she said.", "she",
+     "Emma saw Anne with Frank and John; he had a view of the Bachelors' Quarters, he said."),
+    ("Frank saw John with Emma and Anne; she liked the bachelors' quarters, she said.", "she",
+     "Emma saw Anne with Frank and John; he liked the spinsters' quarters, he said."),
+    ("Frank saw John with Emma and Anne; she had been there since _her_ coming away, she said.", "she",
+     "Emma saw Anne with Frank and John; he had been there since _his_ coming away, he said."),
     ("Frank saw John with Emma and Anne; she did her best, she said.", "she",
      "Emma saw Anne with Frank and John; he did his best, he said."),
     ("Frank saw John with Emma and Anne; she tried her utmost, she said.", "she",

@@ -313,3 +313,16 @@ def test_her_case_after_verbs_of_giving_and_judging(words_tags, case):
     pronoun_case(doc)
     her = next(t for t in doc if t.lower_ == "her")
     assert her.tag_ == case, [(t.text, t.tag_) for t in doc]
+
+
+def test_italic_her_before_a_gerund_is_a_possessive():
+    # Pride and Prejudice (read, seed 20261186): "since _her_ coming away", the marks tagged NN
+    # and DT and "her" NFP by the book's parse -> "_him_ coming"
+    from pipeline.lang.gendered_words import pronoun_case
+
+    doc = _tagged([("since", "IN"), ("_", "NN"), ("her", "NFP"), ("_", "DT"), ("coming", "VBG"), ("away", "RB")])
+    pronoun_case(doc)
+    assert doc[2].tag_ == "PRP$"
+    doc = _tagged([("saw", "VBD"), ("_", "NN"), ("her", "NFP"), ("_", "DT"), ("coming", "VBG"), (".", ".")])
+    pronoun_case(doc)
+    assert doc[2].tag_ != "PRP$"            # a verb of seeing: the object

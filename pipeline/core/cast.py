@@ -567,6 +567,16 @@ def _heading_line(doc, m: NameMention) -> bool:
         and bool(re.match(r"^\S+\s+(?:[IVXLCDM]+|\d+|[A-Z][a-z]+)\b", line)) and line.split()[0][:1].isupper()
 
 
+_CLOSING_QUOTES = frozenset({"”", '"', "’", "'"})
+
+
+def _author_of_quoted(doc, m: NameMention) -> bool:
+    """The name right after "by" that follows a closing quote (“History of England” by Lord
+    Macaulay: read, seed 20261186): the author of a quoted work, no character of the window."""
+    i = m.token_start
+    return i >= 2 and doc[i - 1].lower_ == "by" and doc[i - 2].text in _CLOSING_QUOTES
+
+
 def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str | None:
     """Why the person mention ``m`` is an allusion, no character of the story (a short reason),
     or None. A person still (LitBank's gold counts "Napoleon Bonaparte" and "Robin Hood" where
@@ -580,11 +590,13 @@ def allusion(doc, m: NameMention, evidence: BookEvidence | None = None) -> str |
     David"); an untitled name after "no" ("herself no Lillian Russell": a kind); a name after
     "Holy", an oath ("Holy St. Mark! I hear the oars on the canal"); a name titled "Saint"
     written out ("then Saint Joseph"); a name that is all its quotation holds (a song's title:
-    :func:`_quoted_title`)."""
+    :func:`_quoted_title`); the author of a quoted work (:func:`_author_of_quoted`)."""
     if _named_as(doc, m):
         return "a name talked of as a name (called me Daisy)"
     if _quoted_title(doc, m, evidence):
         return "a name quoted as a title (singing “Pretty Bobby Shafto”)"
+    if _author_of_quoted(doc, m):
+        return "a work's author (the “History of England” by Lord Macaulay)"
     nxt = _next(doc, m.token_end)
     if nxt is not None and nxt.text in ("sort", "kind", "type") and not (
             nxt.i + 1 < len(doc) and doc[nxt.i + 1].lower_ == "of"):

@@ -209,6 +209,10 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     # ... not a king of that name the book shows speaking
     ("At least the lily maid and King Arthur had become very real people to them.", "King Arthur",
      BOOK_ALLUSION + '"No," said King Arthur. King Arthur said so. ', False),
+    # the author of a quoted work (read, seed 20261186, Night and Day: "the “History of England”
+    # by Lord Macaulay"); not a character after "by" without the quotation
+    ("She asked where she should find the “History of England” by Lord Macaulay.", "Lord Macaulay", None, True),
+    ("She was taken in by Lord Macaulay at dinner.", "Lord Macaulay", None, False),
     ("He called Mary at once.", "Mary", None, False),
     ("He called on Mrs. Weston yesterday.", "Mrs. Weston", None, False),
     ("Emma called Harriet a fool.", "Harriet", None, False),

@@ -313,6 +313,7 @@ def word_edits(inst: dict, protected: list[tuple[int, int]], words: gw.WordList 
             tag = tags[i]
             if tok.lower() in VOCATIVES and i and toks[i - 1] == "," and (not nxt or not nxt[:1].isalnum()):
                 tag = "NN"              # ", miss." is an address, whatever the tagger says ("miss" a verb)
+            tag = gw.noun_use_tag(tok, tag, tags[i + 1] if i + 1 < len(tags) else None)
             new = words.flip(tok, gw.pronoun_tag(tok, tag, dep))
             if i and toks[i - 1].lower() == "old" and tok.lower() in _OLD_MAID:
                 new = _with_case(_OLD_MAID[tok.lower()], tok)   # "an old maid": a spinster, no servant

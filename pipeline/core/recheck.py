@@ -162,7 +162,8 @@ def kept_gendered_word(inst: dict, row: dict, edits: list[Edit], doc, words: gw.
             texts, tags = [x.text for x in doc], [x.tag_ for x in doc]
         if kept_by_rule(t.i, texts, tags):
             continue                    # "God knows", "mother earth" stay by rule (word_edits)
-        new = words.flip(tok, gw.pronoun_tag(tok, t.tag_, t.dep_))
+        tag = gw.noun_use_tag(tok, t.tag_, doc[t.i + 1].tag_ if t.i + 1 < len(doc) else None)
+        new = words.flip(tok, gw.pronoun_tag(tok, tag, t.dep_))
         if new is not None and new != tok:
             return tok
     return None

@@ -306,6 +306,16 @@ def flip(word: str, tag: str | None = None) -> str | None:
     return builtin().flip(word, tag)
 
 
+def noun_use_tag(word: str, tag: str | None, next_tag: str | None) -> str | None:
+    """The tag to flip ``word`` by: a marked feminine word the tagger reads as an adjective is
+    the noun when no noun or adjective follows ("done her duty as hostess," -> "host"; read,
+    seed 20261186), and stays an adjective before one ("her maiden name")."""
+    if tag and tag.startswith("JJ") and category_of(word) == MARKED_FEMININE \
+            and not (next_tag or "").startswith(("NN", "JJ")):
+        return "NN"
+    return tag
+
+
 def flip_title(word: str, period: bool = True) -> str | None:
     return builtin().flip_title(word, period)
 

@@ -131,6 +131,10 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; he liked the spinsters' quarters, he said."),
     ("Frank saw John with Emma and Anne; she had been there since _her_ coming away, she said.", "she",
      "Emma saw Anne with Frank and John; he had been there since _his_ coming away, he said."),
+    # a marked feminine word tagged an adjective with no noun after it is the noun (read, seed
+    # 20261186: "done her duty as hostess" kept)
+    ("Frank saw John with Emma and Anne; she had done her duty as hostess, she said.", "she",
+     "Emma saw Anne with Frank and John; he had done his duty as host, he said."),
     ("Frank saw John with Emma and Anne; she did her best, she said.", "she",
      "Emma saw Anne with Frank and John; he did his best, he said."),
     ("Frank saw John with Emma and Anne; she tried her utmost, she said.", "she",

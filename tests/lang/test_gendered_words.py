@@ -326,3 +326,12 @@ def test_italic_her_before_a_gerund_is_a_possessive():
     doc = _tagged([("saw", "VBD"), ("_", "NN"), ("her", "NFP"), ("_", "DT"), ("coming", "VBG"), (".", ".")])
     pronoun_case(doc)
     assert doc[2].tag_ != "PRP$"            # a verb of seeing: the object
+
+
+def test_a_marked_feminine_adjective_without_a_noun_after_it_is_the_noun():
+    from pipeline.lang.gendered_words import noun_use_tag
+
+    assert noun_use_tag("hostess", "JJ", ",") == "NN"
+    assert noun_use_tag("maiden", "JJ", "NN") == "JJ"         # "her maiden name"
+    assert noun_use_tag("hostess", "NN", ",") == "NN"
+    assert noun_use_tag("kind", "JJ", ",") == "JJ"            # no gendered word

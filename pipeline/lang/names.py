@@ -512,6 +512,30 @@ def _wife_of(aliases, given, title: str, surname: str) -> bool:
             and any(surname in wives(g) for g in given))
 
 
+def _husbands_name(m_title: str, key_tokens: tuple[str, ...]) -> str | None:
+    """The man's given name a married woman's title stands before, alone ("Mrs Theobald", "Mrs.
+    Joe": his wife), or None."""
+    if not m_title or _title_key(m_title) not in MARRIED_TITLES or len(key_tokens) != 1:
+        return None
+    return key_tokens[0] if guess(key_tokens[0].title())[0] == MASCULINE else None
+
+
+def _wife_by_husbands_name(aliases, t: str, key_tokens, is_titled: bool, ms, p: Person) -> bool:
+    """A wife named by her husband's given name ("Mrs Theobald") and a woman the book names
+    together with him ("Theobald and Christina", :attr:`pipeline.lang.aliases.BookAliases.
+    coordinated`): perhaps one woman, either way round (the form or the person the titled one)."""
+    coordinated = getattr(aliases, "coordinated", None) or set()
+    if not coordinated or p.gender == MASCULINE:
+        return False
+    if is_titled:
+        husband = _husbands_name(ms[0].title, key_tokens)
+        return husband is not None and any(frozenset((husband, w)) in coordinated for w in p.given)
+    if len(key_tokens) != 1:
+        return False
+    husbands = {_husbands_name(m.title, m.key_tokens) for m in p.mentions} - {None}
+    return any(frozenset((h, t)) in coordinated for h in husbands)
+
+
 def _wife_title_of(aliases, given: str, p: Person) -> bool:
     """Person ``p`` (no given name) is named with a married woman's title before one surname
     that the book writes after the given name ``given`` often enough to be hers
@@ -579,6 +603,9 @@ def _fit(toks: frozenset[str], key_tokens: tuple[str, ...], is_titled: bool, ms:
                     #                         Charles Hayter more often: perhaps him
                 if is_titled and len(key_tokens) == 1 and p.gender != MASCULINE and _wife_of(aliases, p.given, ms[0].title, t):
                     return (1, AMBIGUOUS)   # "Mrs. Waule" beside "Jane", once "Jane Waule"
+                if _wife_by_husbands_name(aliases, t, key_tokens, is_titled, ms, p):
+                    return (1, AMBIGUOUS)   # "Mrs Theobald" beside "Christina", "Theobald and
+                    #                         Christina" 17 times in the book (read, seed 20261185)
                 if not is_titled and len(key_tokens) == 1 and not p.given and gender != MASCULINE \
                         and p.gender != MASCULINE and _wife_title_of(aliases, t, p):
                     return (1, AMBIGUOUS)   # "Catherine" beside "Mrs. Linton" (met first): "Catherine

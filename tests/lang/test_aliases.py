@@ -841,3 +841,21 @@ def test_a_surname_with_an_inner_capital_is_one_word():
     ev = book_evidence(book, "b")
     assert ev.mid["McKeith"] and not ev.never_mid_sentence("McKeith")
     assert ev.is_person("McKeith")
+
+
+def test_a_wife_named_by_her_husbands_given_name_beside_the_woman_named_with_him_is_ambiguous():
+    # The Way of All Flesh (read, seed 20261185): "Mrs Theobald" beside "Christina", the book
+    # writing "Theobald and Christina" 17 times: perhaps one woman, whichever comes first
+    book = "Theobald and Christina came. Mrs Theobald smiled. Theobald Pontifex ran. Mr. Pontifex sat. "
+    forms = ["Mrs Theobald", "Christina", "Ernest", "Theobald"]
+    book_gender = {"Theobald": (M, "book:pronouns")}       # his own "he": not "Mrs Theobald"
+    _, ok, _ = grouped("Mrs Theobald loved her child, and Ernest feared Theobald, as he said to Christina.",
+                       forms, book, book_gender)
+    assert not ok
+    _, ok, _ = grouped("Christina loved her child, and Ernest feared Theobald, as he said to Mrs Theobald.",
+                       forms, book, book_gender)
+    assert not ok
+    # a woman the book never names with him: two women
+    got, ok, _ = grouped("Mrs Theobald loved her child, and Ernest feared Theobald, as he said to Alethea.",
+                         ["Mrs Theobald", "Alethea", "Ernest", "Theobald"], book + "Alethea came. ", book_gender)
+    assert ok and ["Alethea"] in got

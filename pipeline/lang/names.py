@@ -512,12 +512,17 @@ def _wife_of(aliases, given, title: str, surname: str) -> bool:
             and any(surname in wives(g) for g in given))
 
 
-def _husbands_name(m_title: str, key_tokens: tuple[str, ...]) -> str | None:
+def _husbands_name(aliases, m_title: str, key_tokens: tuple[str, ...]) -> str | None:
     """The man's given name a married woman's title stands before, alone ("Mrs Theobald", "Mrs.
-    Joe": his wife), or None."""
+    Joe": his wife): a man's name that the book writes first in its full names ("Theobald
+    Pontifex"; not "Mrs. Weston", whose "Weston" gender-guesser also knows as a given name), or
+    None."""
     if not m_title or _title_key(m_title) not in MARRIED_TITLES or len(key_tokens) != 1:
         return None
-    return key_tokens[0] if guess(key_tokens[0].title())[0] == MASCULINE else None
+    w = key_tokens[0]
+    if guess(w.title())[0] != MASCULINE or not aliases.is_given(w):
+        return None
+    return w
 
 
 def _wife_by_husbands_name(aliases, t: str, key_tokens, is_titled: bool, ms, p: Person) -> bool:
@@ -528,11 +533,11 @@ def _wife_by_husbands_name(aliases, t: str, key_tokens, is_titled: bool, ms, p: 
     if not coordinated or p.gender == MASCULINE:
         return False
     if is_titled:
-        husband = _husbands_name(ms[0].title, key_tokens)
+        husband = _husbands_name(aliases, ms[0].title, key_tokens)
         return husband is not None and any(frozenset((husband, w)) in coordinated for w in p.given)
     if len(key_tokens) != 1:
         return False
-    husbands = {_husbands_name(m.title, m.key_tokens) for m in p.mentions} - {None}
+    husbands = {_husbands_name(aliases, m.title, m.key_tokens) for m in p.mentions} - {None}
     return any(frozenset((h, t)) in coordinated for h in husbands)
 
 

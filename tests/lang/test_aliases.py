@@ -859,3 +859,12 @@ def test_a_wife_named_by_her_husbands_given_name_beside_the_woman_named_with_him
     got, ok, _ = grouped("Mrs Theobald loved her child, and Ernest feared Theobald, as he said to Alethea.",
                          ["Mrs Theobald", "Alethea", "Ernest", "Theobald"], book + "Alethea came. ", book_gender)
     assert ok and ["Alethea"] in got
+
+
+def test_a_wifes_title_before_a_surname_gender_guesser_knows_as_a_given_name_is_no_husbands_name():
+    # Emma: "Mrs. Weston" beside Emma, the book writing "Weston and Emma": Weston is the family's
+    # surname (gender-guesser knows it as a man's given name), no husband's given name
+    book = "Mr. Weston and Emma came. Mrs. Weston smiled. Anne Weston ran. Mr. Weston sat. Emma Woodhouse rose. "
+    got, ok, _ = grouped("Mrs. Weston smiled at Emma, and Frank told Mr. Weston so.",
+                         ["Mrs. Weston", "Emma", "Frank", "Mr. Weston"], book)
+    assert ok and ["Emma"] in got and ["Mrs. Weston"] in got

@@ -715,6 +715,13 @@ def pronoun_case(doc) -> int:
         elif low == "her" and nxt is not None and nxt.lower_ in ("best", "utmost", "uttermost", "level", "worst") \
                 and prev is not None and (prev.lower_ in DO_FORMS or prev.lower_ in TRY_FORMS):
             tag, dep = "PRP$", "poss"       # "she did her best" -> "his best", not "him best"
+        elif low == "her" and tok.tag_ == "PRP" and nxt is not None and nxt.tag_ in ("NN", "NNS") \
+                and nxt.text[:1].islower() and gender_of(nxt.text) is None \
+                and (nxt.dep_ in ("nsubj", "nsubjpass") or (tok.head == nxt and tok.dep_ in ("nsubj", "nsubjpass"))):
+            tag, dep = "PRP$", "poss"       # "she made her knees a comfortable rest": the parser made
+            #                                 both subjects, or "her" the subject of the noun as if
+            #                                 a verb; "her" is its possessive (read, seed 20261187:
+            #                                 "made him knees")
         elif low == "her" and nxt is not None and nxt.lower_ in ING_NOUNS:
             tag, dep = "PRP$", "poss"       # "laying her knitting down" -> "his knitting"
         elif low == "her" and prev is not None and prev.tag_ in ("IN", "TO") and nxt is not None \

@@ -135,6 +135,8 @@ from tests.core.test_generate import F, M, swap_1_of_four
     # 20261186: "done her duty as hostess" kept)
     ("Frank saw John with Emma and Anne; she had done her duty as hostess, she said.", "she",
      "Emma saw Anne with Frank and John; he had done his duty as host, he said."),
+    ("Frank saw John with Emma and Anne; she made her knees a comfortable rest for his head, she said.", "she",
+     "Emma saw Anne with Frank and John; he made his knees a comfortable rest for her head, he said."),
     ("Frank saw John with Emma and Anne; she did her best, she said.", "she",
      "Emma saw Anne with Frank and John; he did his best, he said."),
     ("Frank saw John with Emma and Anne; she tried her utmost, she said.", "she",

@@ -335,3 +335,22 @@ def test_a_marked_feminine_adjective_without_a_noun_after_it_is_the_noun():
     assert noun_use_tag("maiden", "JJ", "NN") == "JJ"         # "her maiden name"
     assert noun_use_tag("hostess", "NN", ",") == "NN"
     assert noun_use_tag("kind", "JJ", ",") == "JJ"            # no gendered word
+
+
+def test_her_before_a_noun_the_parser_makes_a_subject_is_its_possessive():
+    # Night and Day (read, seed 20261187): "She made her knees a comfortable rest" -> "him knees"
+    import spacy
+    from spacy.tokens import Doc
+
+    from pipeline.lang.gendered_words import pronoun_case
+
+    words = ["she", "made", "her", "knees", "a", "comfortable", "rest"]
+    doc = Doc(spacy.blank("en").vocab, words=words, tags=["PRP", "VBD", "PRP", "NNS", "DT", "JJ", "NN"],
+              deps=["nsubj", "ROOT", "nsubj", "nsubj", "det", "amod", "ccomp"], heads=[1, 1, 6, 6, 6, 6, 1])
+    pronoun_case(doc)
+    assert doc[2].tag_ == "PRP$"
+    # the noun an object: "gave her flowers" is left to the open-case rule
+    doc = Doc(spacy.blank("en").vocab, words=["he", "gave", "her", "flowers"], tags=["PRP", "VBD", "PRP", "NNS"],
+              deps=["nsubj", "ROOT", "dative", "dobj"], heads=[1, 1, 1, 1])
+    pronoun_case(doc)
+    assert doc[2].tag_ == "PRP"

@@ -683,7 +683,10 @@ def pronoun_case(doc) -> int:
         elif nxt is not None and nxt.lower_ == SAY_IDIOM[0] and prev is not None \
                 and prev.lower_ in SAY_FORMS and low == "her":
             tag, dep = "PRP$", "poss"       # "ere the bride had said her say"
-        elif low == "his" and nxt is not None and nxt.lower_ in _NOT_AFTER_DETERMINER:
+        elif low == "his" and nxt is not None and (nxt.lower_ in _NOT_AFTER_DETERMINER or (
+                nxt.text in (",", ";", ":", ".", "!", "?") and prev is not None and prev.tag_ == "IN")):
+            # "among his the handwriting"; "among his, the brother only" -> "hers" (read, seed
+            # 20261187: "among her, the sister")
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
         elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
                 and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):

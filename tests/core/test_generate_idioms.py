@@ -137,6 +137,8 @@ from tests.core.test_generate import F, M, swap_1_of_four
      "Emma saw Anne with Frank and John; he had done his duty as host, he said."),
     ("Frank saw John with Emma and Anne; she made her knees a comfortable rest for his head, she said.", "she",
      "Emma saw Anne with Frank and John; he made his knees a comfortable rest for her head, he said."),
+    ("Emma saw Anne with Frank and John, and among his, the brother only had heard of it.", "his",
+     "Frank saw John with Emma and Anne, and among hers, the sister only had heard of it."),
     ("Frank saw John with Emma and Anne; she did her best, she said.", "she",
      "Emma saw Anne with Frank and John; he did his best, he said."),
     ("Frank saw John with Emma and Anne; she tried her utmost, she said.", "she",

@@ -354,3 +354,15 @@ def test_her_before_a_noun_the_parser_makes_a_subject_is_its_possessive():
               deps=["nsubj", "ROOT", "dative", "dobj"], heads=[1, 1, 1, 1])
     pronoun_case(doc)
     assert doc[2].tag_ == "PRP"
+
+
+def test_an_independent_his_before_punctuation_is_hers():
+    # Persuasion (read, seed 20261187): "among his, the brother only" -> "among her, the sister"
+    from pipeline.lang.gendered_words import pronoun_case
+
+    doc = _tagged([("among", "IN"), ("his", "PRP$"), (",", ","), ("the", "DT"), ("brother", "NN")])
+    pronoun_case(doc)
+    assert doc[1].tag_ == "PRP"
+    doc = _tagged([("among", "IN"), ("his", "PRP$"), ("friends", "NNS"), (",", ",")])
+    pronoun_case(doc)
+    assert doc[1].tag_ == "PRP$"

@@ -556,9 +556,7 @@ def _state_after(doc, nxt) -> bool:
     while j < len(doc):
         t = doc[j]
         word = t.text.rstrip("-—–")
-        if not word:
-            break
-        if not word[:1].islower() or not word.isalpha():
+        if not (word.isalpha() and word[:1].islower()):
             break
         if word.lower() in NOMINAL_ADJECTIVES:
             return False
@@ -567,7 +565,7 @@ def _state_after(doc, nxt) -> bool:
             if word != t.text:
                 break
             continue
-        if t.tag_ in ("JJ", "JJR", "JJS") or (word != t.text and t.tag_ in ("NN", "JJ")):
+        if t.tag_ in ("JJ", "JJR", "JJS") or (word != t.text and t.tag_ == "NN"):
             adjective = True
             j += 1
             break

@@ -140,9 +140,19 @@ _HEADING_FIRST = re.compile(r"^(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|P
                             r"|ADVENTURE|Adventure|SECTION|Section|[IVXLCDM]+\.?|\d{1,3}\.?|[A-Z][A-Z'’\-]+)$")
 
 
-# a chapter's break: a heading line that starts with a division word or is a numeral alone
+# a chapter's break: a heading line that is a division word and its number, or a numeral alone,
+# and nothing more: "CHAPTER XI", "Book Eighth", "CHAPTER THE FIRST", "XIV."; a title on the same
+# line is the story's text a reader would meet inside the window ("CHAPTER VII THE SECRET
+# ORCHARD", read of seed 20261188)
+_NUMBER_WORD = (r"(?:the\s+)?(?:(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[-\s]?)?"
+                r"(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth"
+                r"|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth"
+                r"|thirtieth|fortieth|fiftieth|sixtieth|seventieth|eightieth|ninetieth|last|one|two|three"
+                r"|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen"
+                r"|seventeen|eighteen|nineteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)")
 _CHAPTER_BREAK = re.compile(r"^(?:(?:CHAPTER|Chapter|BOOK|Book|VOLUME|Volume|PART|Part|STAVE|Stave|CANTO|Canto"
-                            r"|SECTION|Section)\b|[IVXLCDM]+\.?$|\d{1,3}\.?$)")
+                            r"|SECTION|Section)\s+(?:[IVXLCDM]+|[ivxlcdm]+|\d{1,3}|(?i:" + _NUMBER_WORD + r"))"
+                            r"|[IVXLCDM]+|\d{1,3})[.:]?$")
 
 
 def chapter_break(doc, start: int, end: int) -> bool:

@@ -80,6 +80,10 @@ def test_a_pronoun_capitalised_inside_a_sentence_refuses_the_window(nlp, window,
 @pytest.mark.parametrize("tail,refused", [
     (", in her matronly days.", True),          # read of seeds 20261176 and 20261177: "his matronly days"
     (", and she was pregnant.", True),
+    (", a matron among matrons.", True),        # read of seed 20261188: "a matron among matrons, Erik"
+    (", like the village coquette.", True),
+    (", and she was the housewife.", True),
+    (", and she was the hostess.", False),      # a pair the swap turns: "the host"
     (", in her motherly way.", False),          # a pair the swap turns: "his fatherly way"
     (", in her later days.", False),
 ])

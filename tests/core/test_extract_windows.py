@@ -155,16 +155,21 @@ def test_a_window_reads_across_a_chapter_break_when_the_chapter_holds_none(nlp):
     inst = insts[0]
     assert inst["text"].startswith("Clara") and "CHAPTER XI" in inst["text"]
     assert {inst["a"], inst["b"]} == {"Thomas", "William"}
+    for head in ("Chapter xi.", "XIV."):   # Tom Jones's lower-case numerals; a numeral alone
+        insts, _, _ = instances_from_doc(nlp(text.replace("CHAPTER XI", head)), 0, META)
+        assert [i["pronoun"] for i in insts] == ["his"], head
     # a window inside the chapter comes first when one fits
     inside = text.replace("Thomas had", "Clara saw Eleanor. Thomas had")
     insts, _, _ = instances_from_doc(nlp(inside), 0, META)
     assert insts and "CHAPTER" not in insts[0]["text"]
 
 
-@pytest.mark.parametrize("head", ["THE BALL AT RANDALLS", "JAMES BEATTIE"])
+@pytest.mark.parametrize("head", ["THE BALL AT RANDALLS", "JAMES BEATTIE",
+                                  "CHAPTER VII THE SECRET ORCHARD", "CHAPTER XII Quite a Sentimental Chapter"])
 def test_no_window_reads_across_a_title_line(nlp, head):
     """Only a chapter's break ("CHAPTER XI", "XIV.") is crossed: a line of capitals is a title or
-    the poet of an epigraph, not the story."""
+    the poet of an epigraph, not the story; a chapter's number with its title on the same line
+    puts the title inside the window (read of seed 20261188)."""
     text = ("Clara and Eleanor walked home together.\n\n" + head + "\n\n"
             "Thomas had danced once, and William was glad to see his friend so merry.")
     insts, _, _ = instances_from_doc(nlp(text), 0, META)

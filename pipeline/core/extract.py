@@ -49,7 +49,7 @@ from pipeline.lang.names import (MARRIED_TITLES, MISS_TITLES, NameMention, any_t
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
-from pipeline.lang.sentence_starts import chapter_break, heading, heading_lead, real_start
+from pipeline.lang.sentence_starts import chapter_break, chapter_title_end, heading, heading_lead, real_start
 from pipeline.vocab import MAX_SENTENCES
 
 CHUNK_CHARS = 10_000
@@ -1165,6 +1165,12 @@ def instances_from_doc(doc, chunk_offset: int, meta: BookMeta,
     arrays = DocArrays(doc)
     headings = [heading(doc, s.start, s.end, arrays) for s in sents]      # no window reads across one ...
     breaks = [h and chapter_break(doc, s.start, s.end) for h, s in zip(headings, sents)]  # ... but these
+    for k in range(1, len(sents)):      # ... and the title on its own line after a break is a heading
+        if breaks[k - 1] and not headings[k]:
+            title_end, j = chapter_title_end(doc, sents[k].start), k
+            while title_end is not None and j < len(sents) and sents[j].start_char < title_end:
+                headings[j] = True
+                j += 1
     by_sent: list[list[NameMention]] = [[] for _ in sents]
     for m in mentions:
         k = sent_of_token.get(m.token_start, sent_of_token.get(m.token_end - 1))

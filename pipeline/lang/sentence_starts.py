@@ -165,6 +165,37 @@ def chapter_break(doc, start: int, end: int) -> bool:
     return bool(_CHAPTER_BREAK.match(doc[start:end].text.strip()))
 
 
+_BLANK_BEFORE = re.compile(r"\n[ \t]*\n[ \t]*$")
+_BLANK_AFTER = re.compile(r"^[ \t]*(?:\n[ \t]*\n|$)")
+_TITLE_WORDS = 30
+# how the older novels' chapter titles start ("In which ...", "Containing ...", "Wherein ...")
+_OLD_TITLE_START = re.compile(r"(?:In which|In Which|Containing|Wherein|Which|Shewing|Showing|Treating|Being)\b")
+
+
+def chapter_title_end(doc, start: int) -> int | None:
+    """The character offset where a chapter's title ends when token ``start`` of ``doc`` begins
+    a paragraph of its own that reads as one: at most 30 words set off by blank lines, no
+    quotation, no final stop unless it starts as the older titles do ("In which", "Containing")
+    or is in title case ("The Pequod Meets The Albatross."), as the line after a chapter's break ("CHAPTER XII" / "Quite a Sentimental
+    Chapter"; *Tom Jones*' "Chapter vii." / "In which Mr Allworthy appears on a sick-bed."); else
+    None. :func:`heading` reads no such line (it is no line of capitals); a window reading across
+    the break would hold it (read of seed 20261188)."""
+    text = doc.text
+    begin = doc[start].idx
+    if not _BLANK_BEFORE.search(text[max(0, begin - 40):begin]) and begin > 0:
+        return None
+    stop = text.find("\n\n", begin)
+    stop = len(text) if stop < 0 else stop
+    para = text[begin:stop]
+    if len(para.split()) > _TITLE_WORDS or re.search(r"[\"“”‘]|(?:^|\s)'", para):
+        return None
+    long_words = re.findall(r"[^\W\d_]{4,}", para)
+    title_case = len(long_words) >= 2 and all(w[0].isupper() for w in long_words)
+    if re.search(r"[.!?]\s*$", para) and not (_OLD_TITLE_START.match(para) or title_case):
+        return None                 # a short first paragraph of the story, no title
+    return stop if _BLANK_AFTER.match(text[stop:]) else None
+
+
 def heading_lead(doc, start: int, end: int) -> int | None:
     """Where the rest of a sentence starts when the parser glued a heading line to it
     ("V" on a line of its own, then '"How do I look to-night, Liddy?" said Bathsheba'): the

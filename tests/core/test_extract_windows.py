@@ -176,6 +176,22 @@ def test_no_window_reads_across_a_title_line(nlp, head):
     assert insts == []
 
 
+@pytest.mark.parametrize("title", ["Quite a Sentimental Chapter",
+                                   "In which Mr Allworthy appears on a sick-bed.",
+                                   "The Pequod Meets The Albatross."])
+def test_no_window_reads_across_a_chapter_title_on_its_own_line(nlp, title):
+    """Read of seed 20261188: *Vanity Fair*'s "CHAPTER XII" / "Quite a Sentimental Chapter" and
+    *Tom Jones*' titles on the line after the number are no lines of capitals, but a window
+    across the break would hold them; a chapter's first paragraph is no title."""
+    text = ("Clara and Eleanor walked home together.\n\nCHAPTER XII\n\n" + title + "\n\n"
+            "Thomas had danced once, and William was glad to see his friend so merry.")
+    insts, _, _ = instances_from_doc(nlp(text), 0, META)
+    assert insts == []
+    for first in ("", "It rained.\n\n"):    # the chapter's own first paragraph, however short
+        insts, _, _ = instances_from_doc(nlp(text.replace(title + "\n\n", first)), 0, META)
+        assert [i["pronoun"] for i in insts] == ["his"], first
+
+
 def test_no_window_reads_across_the_poet_of_an_epigraph(nlp):
     """Read, seed 20261144: "BEATTIE", the poet named under a chapter's epigraph, was a man of
     the window ("[[O1:BEATTIE]] ¶ [[C1:Emily]], mean while, ..."), and swap-1 read "EMILY

@@ -8,7 +8,11 @@
   ``COREF<TAB>T<n><TAB>entity id`` gives a mention's cluster; ``COP`` / ``APPOS`` relation
   lines are read past.
 
-May import: :mod:`pipeline.errors`, the standard library.
+LitBank's coreference of the same openings (``reference/litbank-coref``, CoNLL-2012 layout, no
+types or categories) reads into the same record through :func:`read_litbank_coref`: each
+mention with an empty type and category and its cluster's number as entity.
+
+May import: :mod:`pipeline.errors`, :mod:`pipeline.formats.conll`, the standard library.
 """
 
 from __future__ import annotations
@@ -70,6 +74,30 @@ def read_litbank_entities(ann: Path) -> LitBankDocument:
             coref[f[1]] = f[2]
     mentions = [GoldMention(mid, s, e, text, typ, cat, coref.get(mid, "")) for mid, s, e, text, typ, cat in raw]
     return LitBankDocument(ann.name.removesuffix("_brat.ann").removesuffix(".ann"), sentences, mentions)
+
+
+def read_litbank_coref(path: Path) -> LitBankDocument:
+    """One opening of LitBank's coreference in CoNLL-2012 layout (one document a file): its
+    sentences and its mentions, with no type or category (the layout has none), the cluster's
+    number as ``entity``."""
+    from pipeline.formats.conll import document_clusters, read_documents
+
+    docs = list(read_documents(path))
+    if len(docs) != 1:
+        raise InputError(f"expected one document, found {len(docs)}", path)
+    doc = docs[0]
+    starts = list(doc.sentence_starts) + [doc.n_tokens]
+    where = {}
+    sentences = []
+    for s, (a, b) in enumerate(zip(starts, starts[1:])):
+        sentences.append(doc.words[a:b])
+        for i in range(a, b):
+            where[i] = (s, i - a)
+    mentions = []
+    for c, spans in enumerate(document_clusters(doc)):
+        for k, (i, j) in enumerate(spans):
+            mentions.append(GoldMention(f"C{c}.{k}", where[i], where[j], " ".join(doc.words[i:j + 1]), "", "", str(c)))
+    return LitBankDocument(doc.doc_id.removesuffix("_brat"), sentences, mentions)
 
 
 def litbank_documents(directory: Path) -> list[Path]:

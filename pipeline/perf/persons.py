@@ -5,6 +5,7 @@ and the training of the learned person decision.
     python -m pipeline.perf.persons [--shared DIR] [--entities DIR] [--examples N]
     python -m pipeline.perf.persons --folds 5 [--grid]
     python -m pipeline.perf.persons --train --out resources/person_model.json
+    python -m pipeline.perf.persons --coref held-out|dev [--examples N]
 
 For every annotated opening: the full book of ``corpus/litbank`` is read as extract reads it
 (:mod:`pipeline.formats.books`), the book's evidence is gathered over the whole text
@@ -24,6 +25,13 @@ folds cost one pass. ``--folds K``: the books are split into K folds by a hash o
 trained on the other folds' books (:mod:`pipeline.core.person_training`) and the fold is scored
 with the rules alone and with the rules and that model (the shipped thresholds; ``--grid``: a
 few thresholds each). ``--train``: trains on every book and writes the model file.
+
+``--coref held-out``: the openings of the half whose gold entities are held out, scored against
+LitBank's coreference of them (``reference/litbank-coref``, which ../shared gives for all 100)
+with types and categories inferred from its pronouns and capitals
+(:func:`pipeline.core.person_eval.typed_from_coref`): a proxy of the held-out figures, not
+them (it sees only named persons a pronoun of the opening refers to). ``--coref dev`` scores the
+development half the same way, so the proxy can be read beside the true figures.
 
 May import: the standard library; inside the functions: :mod:`pipeline.formats.books`,
 :mod:`pipeline.formats.litbank`, :mod:`pipeline.formats.cast`, :mod:`pipeline.lang.book_evidence`,
@@ -110,9 +118,29 @@ def _parsed(nlp, nlp_mod, chunks: list[tuple[int, str]], cache: Path | None, cod
     return docs
 
 
+def coref_documents(coref: Path, entities: Path, held_out: bool) -> list:
+    """``(file name, reader)`` of LitBank's coreference openings read as gold entities by
+    :func:`pipeline.core.person_eval.typed_from_coref`: those with no file in ``entities`` (the
+    held-out half) or, ``held_out`` False, those with one (the development half, whose true
+    figures say how far the proxy is from them)."""
+    from pipeline.core.person_eval import typed_from_coref
+    from pipeline.formats.litbank import litbank_documents, read_litbank_coref
+
+    have = {p.name.removesuffix(".ann") for p in litbank_documents(entities)}
+    out = []
+    for path in sorted(coref.glob("*.conll")):
+        if (path.stem in have) is held_out:
+            continue
+        out.append((path.name, lambda path=path: typed_from_coref(read_litbank_coref(path))))
+    return out
+
+
 def prepare(entities: Path, corpus: Path, model: str | None = None, overrides: dict | None = None,
-            books: list[str] | None = None, cache: Path | None = CACHE) -> tuple[list[Case], int]:
-    """Every annotated book's :class:`Case`, and the gold tokens that could not be aligned."""
+            books: list[str] | None = None, cache: Path | None = CACHE,
+            gold_documents: list | None = None) -> tuple[list[Case], int]:
+    """Every annotated book's :class:`Case`, and the gold tokens that could not be aligned.
+    ``gold_documents``: ``(file name, reader)`` pairs read instead of ``entities``' files
+    (:func:`coref_documents`)."""
     from pipeline.core import person_eval as pe
     from pipeline.core.extract import CHUNK_CHARS, chunk_paragraphs
     from pipeline.core.person_training import form_labels
@@ -124,10 +152,12 @@ def prepare(entities: Path, corpus: Path, model: str | None = None, overrides: d
     nlp = nlp_mod.load(model)
     code_key, model_name = _code_key(), "/".join(nlp_mod.model_id(nlp))
     cases, unaligned = [], 0
-    for ann in litbank_documents(entities):
-        if books and not any(ann.name.startswith(b + "_") for b in books):
+    golds = (gold_documents if gold_documents is not None
+             else ((ann.name, lambda ann=ann: read_litbank_entities(ann)) for ann in litbank_documents(entities)))
+    for name, read_gold in golds:
+        if books and not any(name.startswith(b + "_") for b in books):
             continue
-        gold_doc = read_litbank_entities(ann)
+        gold_doc = read_gold()
         path = book_for(gold_doc.doc_id, corpus)
         if path is None:
             print(f"no book for {gold_doc.doc_id}")
@@ -296,6 +326,10 @@ def main(argv=None) -> int:
         opt.option("--gender-threshold", type=float, default=None, help="with --train: the shipped threshold"),
         opt.option("--veto-threshold", type=float, default=None, help="with --train: the shipped threshold"),
         opt.option("--no-cache", is_flag=True, help="parse again, ignoring outputs/.cache/persons"),
+        opt.option("--coref", type=opt.choice(["held-out", "dev"]), default=None,
+                   help="score against LitBank's coreference (SHARED/reference/litbank-coref) with types "
+                        "inferred from its pronouns and capitals, not the gold entities: the openings "
+                        "of the held-out half, or the development half to compare the proxy with the truth"),
     ])
     entities = args.entities or args.shared / "reference" / "litbank-entities"
     corpus = args.shared / "corpus" / "litbank"
@@ -307,8 +341,18 @@ def main(argv=None) -> int:
     if args.cast is not None:
         from pipeline.formats.cast import read_cast_overrides
         overrides = read_cast_overrides(args.cast)
+    golds = None
+    if args.coref:
+        coref = args.shared / "reference" / "litbank-coref"
+        if not coref.is_dir():
+            print(f"{coref} is absent: nothing to measure")
+            return 0
+        golds = coref_documents(coref, entities, args.coref == "held-out")
+        if args.train:
+            print("--train learns from the gold entities, not from --coref's proxy")
+            return 2
     cases, unaligned = prepare(entities, corpus, args.model, overrides, args.books,
-                               None if args.no_cache else CACHE)
+                               None if args.no_cache else CACHE, golds)
     print(f"prepared {len(cases)} books in {time.perf_counter() - t0:.0f} s")
     if args.train:
         return _train(args, cases)

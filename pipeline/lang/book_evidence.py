@@ -57,7 +57,7 @@ from pipeline.lang.aliases import book_aliases
 from pipeline.lang.frequency import zipf
 from pipeline.lang.gendered_words import gender_of as gendered_word
 from pipeline.lang.names import (NAME_LOWER, NAME_UPPER, NAME_WORD, THE_TITLES, any_title, at_word_start, given_name_partners,
-                                  guess, profession_title, title_gender)
+                                  SAINT_PLACE_WORDS, guess, profession_title, title_gender)
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED
 
 NOT_A_PERSON = "not-a-person"
@@ -72,6 +72,10 @@ PRONOUN_SHARE = 0.75
 APPOSITION_WEIGHT = 3
 LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
 PERSON_MIN = 2          # person uses that make a form a person wherever it stands
+TITLED_WORD_MIN = 3     # gendered titles before a common word that make it a surname ("Captain Good")
+# offices a gendered title stands before, which are no surnames ("Mr. President", "Lord Mayor")
+_OFFICE_WORDS = frozenset("""president mayor chancellor speaker secretary governor chairman treasurer
+justice provost warden sheriff""".split())
 # a first name gender-guesser knows that the book writes in lower case this often ("tea": The
 # Story Girl's "Mexican Tea") may be vetoed by the model like a word no name list knows
 KNOWN_NAME_LOWER_MIN = 10
@@ -453,7 +457,7 @@ class BookEvidence:
         if o:
             return o != NOT_A_PERSON
         ev = self.forms.get(form)
-        if title_gender(form) or len(form) < 2 or not self.proper(form):
+        if title_gender(form) or len(form) < 2 or not (self.proper(form) or self.titled_word(form)):
             return False
         if ev is None and self._professional_titles(form):
             ev = FormEvidence()             # "Dr. Watson": no other evidence of the word
@@ -462,6 +466,18 @@ class BookEvidence:
             if strong >= PERSON_MIN and strong >= PLACE_RATIO * ev.place:
                 return True
         return self.model_person(form)
+
+    def titled_word(self, form: str) -> bool:
+        """A common word the book makes a surname: written after a gendered title at least
+        ``TITLED_WORD_MIN`` times ("Captain Good", "Mr. Dance", "Mrs. Hill") and capitalised
+        inside sentences at least as often as in lower case ("good" is no name, but "Good"
+        after a lower-case word or a comma says one); no title or office itself ("Mr.
+        President", "the Lord Mayor") and no word of a place's name ("Henry Street"). Such a
+        word fails :meth:`proper`, which keeps "Well" and "There" out."""
+        ev = self.forms.get(form)
+        if ev is None or sum(ev.titled.values()) < TITLED_WORD_MIN or self.mid[form] < self.lower[form.lower()]:
+            return False
+        return not (any_title(form) or form.lower() in _OFFICE_WORDS or form.lower() in SAINT_PLACE_WORDS)
 
     def is_person_inside_sentence(self, form: str) -> bool:
         """:meth:`is_person`, or a first name that is also a common word ("Rose", "Will",

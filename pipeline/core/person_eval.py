@@ -75,7 +75,8 @@ def coref_category(text: str) -> str:
     if len(words) == 1 and words[0].lower() in _PERSONAL:
         return "PRON"
     caps = [k for k, w in enumerate(words) if w[:1].isupper() and w[:1].isalpha()]
-    if not caps or not words[-1][:1].isupper() and words[-1].lower() not in _PARTICLES and words[-1][:1].isalpha():
+    if not caps or not words[-1][:1].isupper() and words[-1].lower() not in _PARTICLES and words[-1][:1].isalpha() \
+            and not _PREFIXED.match(words[-1]):
         return "NOM"
     if words[0].lower() in _ARTICLES and not any(w.lower() in _COREF_TITLES for w in words[caps[0]:-1]):
         return "NOM"                    # "the Doctor", "the Mem Sahib"; not "the second Sir Walter"

@@ -142,3 +142,21 @@ def test_a_possessive_her_after_the_subject_votes_feminine(sentence, votes):
     form = "Tom" if sentence.startswith("Tom") else "Marian"
     fe = book_evidence(sentence * 3, "b", model=None).forms.get(form, FormEvidence())
     assert {g: n // 3 for g, n in fe.pronouns.items() if n} == votes
+
+
+def test_a_common_word_the_book_titles_as_a_surname_is_a_person():
+    """*King Solomon's Mines* writes "good" in lower case often enough that "Good" fails
+    :meth:`proper`, but "Captain Good" again and again and "Good" inside sentences: a surname
+    (the dev half's Mr. Dance, Mrs. Hill, Captain Sleet are the same)."""
+    text = ("Captain Good came in. We spoke with Captain Good. I saw that Good was tired, and "
+            "Captain Good sat down. It was a good day and a good dinner. ") * 3
+    ev = book_evidence(text)
+    assert not ev.proper("Good")
+    assert ev.titled_word("Good") and ev.is_person("Good")
+    # a common word never titled, or more often in lower case inside sentences, stays no name
+    plain = ("It was a good day, and Good luck came. A good dinner, a good bed, a good friend. "
+             "Captain Good came in. ") * 3
+    assert not book_evidence(plain).titled_word("Good")
+    # offices and places' words after a title are no surnames
+    office = "Mr. President spoke. We heard that President said no. Mr. President sat. " * 3
+    assert not book_evidence(office).titled_word("President")

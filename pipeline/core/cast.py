@@ -332,6 +332,10 @@ def not_a_person(doc, m: NameMention, evidence: BookEvidence | None) -> str | No
         if nxt is not None and nxt.text == "," and (after := _next(doc, nxt.i + 1)) is not None \
                 and after.text == word.lower():
             return "call"               # "Kitty, kitty, kitty": calling an animal
+        if nxt is not None and nxt.text in ("!", "?") and (after := _next(doc, nxt.i + 1)) is not None \
+                and after.text == word.lower():
+            return "interjection"       # "_Hee! hee! hee!_" cackled old Gagool: a name is not echoed in
+            #                             lower case (read of seed 20261189's run: "Hee" a woman)
         if word in DATE_WORDS:
             if evidence is not None and (_titled_in_book(evidence, word) or evidence.is_person(word)):
                 # a name that is also a month ("Mrs. March"): a date only where it reads as one

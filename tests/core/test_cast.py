@@ -144,6 +144,10 @@ BOOK_KENT = ("They lived in Kent for years. She was in Kent again in May. "
     ("Bart came in and sat down.", "Bart", "A short text. ", True),
     ("She held out her arms, crying, \"Kitty, kitty, kitty,\" softly.", "Kitty", "A short text. ", False),
     ("She held out her arms, crying, \"Kitty, come here,\" softly.", "Kitty", "A short text. ", True),
+    # a laugh echoed in lower case (run of the eighteenth session: "_Hee! hee! hee!_" cackled old
+    # Gagool, as she flitted: "Hee" a woman)
+    ("\"Hee! hee! hee!\" cackled Gagool, as she flitted about.", "Hee", "A short text. ", False),
+    ("\"Hee! Come here!\" cried Gagool.", "Hee", "A short text. ", True),
     ("Their souls were again in Eden at last.", "Eden", "A short text. ", False),
     ("Eden sat down at the desk.", "Eden", "Martin Eden came. Eden said so. Eden said it. ", True),
     # a well-known place the text puts after "to" and a verb of motion, and never shows as a person

@@ -22,7 +22,8 @@ character spans of that text.
   types or categories, only clusters. A cluster is taken for a person (``PER``) when it has a
   he/she pronoun at least as often as an "it", or a first-person pronoun and no "it", or a
   titled name ("Mr. Grey") and no "it"; a mention is a name (``PROP``) when its last word is
-  capitalised, no article starts it unless a title follows ("the Doctor", not "the second Sir
+  capitalised and it is no kin or address word alone ("Mother", "Sir": LitBank's NOM), no
+  article starts it unless a title follows ("the Doctor", not "the second Sir
   Walter"), no possessive starts it ("her Ayah"), no preposition comes before its first
   capitalised word ("mistress of Kellynch Hall") and no lower-case word after it (particles aside: "the second Sir Walter", "Catherine
   de Bourgh", "Sir John d'Urberville"), a pronoun (``PRON``) when it is one, else ``NOM``;
@@ -62,6 +63,9 @@ _PARTICLES = frozenset({"de", "van", "von", "der", "la", "le", "du", "of", "da",
                         "’", "the"})
 
 
+_ADDRESS_WORDS = frozenset("""mother father papa pa mamma mama ma mammy mummy daddy dad sir madam madame
+ma'am monsieur mademoiselle signor signora uncle aunt auntie son daughter boy girl brother sister
+grandmother grandfather granny grandpa cousin nurse doctor judge boss master mistress miss mister""".split())
 _ARTICLES = frozenset({"the", "a", "an", "this", "that"})
 _POSSESSIVES = frozenset({"my", "his", "her", "our", "your", "their", "its"})   # "her Ayah"
 _BEFORE_HEAD = frozenset({"of", "o'", "in", "at", "from", "for", "to", "with", "by"})
@@ -74,6 +78,8 @@ def coref_category(text: str) -> str:
     words = text.split()
     if len(words) == 1 and words[0].lower() in _PERSONAL:
         return "PRON"
+    if len(words) == 1 and words[0].lower().replace("’", "'") in _ADDRESS_WORDS:
+        return "NOM"                    # "Mother", "Papa", "Sir": LitBank's NOM, a kin or address word
     caps = [k for k, w in enumerate(words) if w[:1].isupper() and w[:1].isalpha()]
     if not caps or not words[-1][:1].isupper() and words[-1].lower() not in _PARTICLES and words[-1][:1].isalpha() \
             and not _PREFIXED.match(words[-1]):

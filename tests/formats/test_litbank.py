@@ -85,7 +85,7 @@ def test_coreference_in_conll_layout_reads_as_mentions_by_cluster(tmp_path):
     ("Sir Walter Elliot", "PROP"), ("the second Sir Walter", "PROP"), ("Catherine de Bourgh", "PROP"),
     ("Sir John d'Urberville", "PROP"), ("OLIVER TWIST", "PROP"), ("her", "PRON"),
     ("the Doctor", "NOM"), ("her Ayah", "NOM"), ("mistress of Kellynch Hall", "NOM"),
-    ("a man", "NOM"), ("the county of Gloucester", "NOM")])
+    ("a man", "NOM"), ("the county of Gloucester", "NOM"), ("Mother", "NOM"), ("Ma’am", "NOM")])
 def test_a_coreference_mention_s_category_from_its_words(text, category):
     assert pe.coref_category(text) == category
 

@@ -364,10 +364,15 @@ REJECT_ONE_SEX = "a word of one sex that no swap can turn (his matronly days, a 
 REJECT_RARE = "a person of the four the book names at most twice (Isaac Johnson, Boston's founder, in passing)"
 RARE_MAX = 2
 RARE_MIN_WORDS = 20000      # only in a book this long (a short text names its persons rarely)
+# a kin or rank noun of the other gender right before a name of the four: "her aunt Western"
+# (Mrs Western) beside the squire Western, one surname for two people of a family
+REJECT_KIN_GENDER = "a name after a kin word of the other gender (her aunt Western beside the squire Western)"
+KIN_GENDER_WORDS = frozenset("""aunt uncle mother father brother sister son daughter niece nephew
+cousin wife husband grandmother grandfather grandson granddaughter widow""".split())
 WINDOW_REJECTIONS = (REJECT_TITLE_CLASH, REJECT_GENERATIONS, REJECT_ARTICLE, REJECT_ALLUSION, REJECT_GLUED, REJECT_RANK, REJECT_NICKNAME, REJECT_PERSON_LEFT, REJECT_TITLED, REJECT_COUPLE, REJECT_FIRST_NAME,
                      REJECT_FAMILY, REJECT_PROPER, REJECT_BOOK_PERSON, REJECT_KIN_NAME, REJECT_UNMARKED, REJECT_CUT,
                      REJECT_APPOSITION, REJECT_CONTRAST, REJECT_DIALECT, REJECT_SPOKEN, REJECT_RESPELT,
-                     REJECT_NOT_PERSON_NAME, REJECT_RARE, REJECT_DEITY, REJECT_ONE_SEX)
+                     REJECT_NOT_PERSON_NAME, REJECT_RARE, REJECT_DEITY, REJECT_ONE_SEX, REJECT_KIN_GENDER)
 # A proper noun outside every entity is person-like in these roles ("Wickham said", "saw
 # Wickham", "Wickham's"), and as the object of a preposition other than one of place or "of"
 # ("with Wickham"; "at Longbourn", "to Netherfield", "the master of Pemberley" are places).
@@ -470,6 +475,11 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             # a kin word is nobody's name (sixteenth session: once a possessive "her" voted,
             # the NER's PERSON "Mamma" had a gender and made windows)
             found.setdefault(REJECT_KIN_NAME, p.mentions[0].text)
+        other = next((m for m in p.mentions if _kin_of_other_gender(doc, m, p.gender)), None)
+        if other is not None:
+            # "her aunt Western" beside Squire Western (read, seed 20261190): a kin word of the
+            # other gender right before the name says another person of the family
+            found.setdefault(REJECT_KIN_GENDER, f"{doc[other.token_start - 1].text} {other.text}")
         titles = {m.title for m in p.mentions if m.title}
         plural = next((m.text for m in p.mentions if m.title.rstrip(".").lower() in PLURAL_TITLES
                        or _plural_titled(doc, m, evidence if evidence is not None else doc.user_data.get(EVIDENCE_KEY))),
@@ -672,6 +682,19 @@ def _title_word(title: str) -> str:
 # at the fire", "Yes, Papa"): the person is a character of the window, none of the four
 KIN_NAMES = frozenset("""mother father mamma mama papa pa ma mammy mummy daddy granny grandma grandpa
 grandmother grandfather auntie aunty uncle aunt nurse""".split())
+
+
+def _kin_of_other_gender(doc, m: NameMention, gender: str | None) -> bool:
+    """Mention ``m`` comes right after a lower-case gendered noun of kin or rank whose gender is
+    not ``gender``, its person's ("her aunt Western" for the squire Western, "his brother
+    Maria"): the name there is another person's."""
+    if m.title or gender not in (MASCULINE, FEMININE) or m.token_start == 0:
+        return False
+    prev = doc[m.token_start - 1]
+    if not prev.text.islower() or prev.lower_ not in KIN_GENDER_WORDS:
+        return False
+    said = gw.gender_of(prev.text)
+    return said in (MASCULINE, FEMININE) and said != gender
 
 
 def _kin_name(doc, tok) -> bool:

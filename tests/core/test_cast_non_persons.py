@@ -116,6 +116,8 @@ BOOK_HAWDON = "Hawdon came and he sat. Hawdon said he would. Mr. Hawdon left. Ha
     ("Some one mentioned that Annette Kellerman had been there one day.", "Annette Kellerman", BOOK_ALLUSION, True),
     # read, seed 20261145: "laughing over Mrs. Piozzi's recollections of Johnson"
     ("Mrs. Piozzi's recollections of Johnson made her laugh.", "Mrs. Piozzi", BOOK_ALLUSION, True),
+    # read, seed 20261190: an author of the canon named in full, never shown as a person
+    ("The post broke in upon the periods of Henry Fielding.", "Henry Fielding", BOOK_ALLUSION, True),
     # ... and one it does ("Guy Fawkes said"), or a plain name after a kin word
     ("He met Guy Fawkes at the gate.", "Guy Fawkes",
      BOOK_ALLUSION + "Guy Fawkes said no. Guy Fawkes said yes. Mr. Fawkes left. Mr. Fawkes came. ", False),

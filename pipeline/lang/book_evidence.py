@@ -73,6 +73,7 @@ APPOSITION_WEIGHT = 3
 LOWER_RATIO = 5         # a name is written in lower case at most a fifth as often as capitalised
 PERSON_MIN = 2          # person uses that make a form a person wherever it stands
 TITLED_WORD_MIN = 3     # gendered titles before a common word that make it a surname ("Captain Good")
+TITLED_WORD_MANY = 10   # ... this many let its lower-case uses be twice its capitals inside sentences
 # offices a gendered title stands before, which are no surnames ("Mr. President", "Lord Mayor")
 _OFFICE_WORDS = frozenset("""president mayor chancellor speaker secretary governor chairman treasurer
 justice provost warden sheriff""".split())
@@ -470,12 +471,18 @@ class BookEvidence:
     def titled_word(self, form: str) -> bool:
         """A common word the book makes a surname: written after a gendered title at least
         ``TITLED_WORD_MIN`` times ("Captain Good", "Mr. Dance", "Mrs. Hill") and capitalised
-        inside sentences at least as often as in lower case ("good" is no name, but "Good"
+        inside sentences at least as often as in lower case (half as often when titled
+        ``TITLED_WORD_MANY`` times: "Mrs Honour", "Mr. Pocket") ("good" is no name, but "Good"
         after a lower-case word or a comma says one); no title or office itself ("Mr.
         President", "the Lord Mayor") and no word of a place's name ("Henry Street"). Such a
         word fails :meth:`proper`, which keeps "Well" and "There" out."""
         ev = self.forms.get(form)
-        if ev is None or sum(ev.titled.values()) < TITLED_WORD_MIN or self.mid[form] < self.lower[form.lower()]:
+        titled = sum(ev.titled.values()) if ev is not None else 0
+        # titled often, the name may be outnumbered by the word up to twice ("Mrs Honour" 90
+        # times in *Tom Jones*, "honour" 298 times; "Mr. Pocket" and "Mrs. Pocket" 107 times in
+        # *Great Expectations*)
+        share = 2 if titled >= TITLED_WORD_MANY else 1
+        if titled < TITLED_WORD_MIN or share * self.mid[form] < self.lower[form.lower()]:
             return False
         return not (any_title(form) or form.lower() in _OFFICE_WORDS or form.lower() in SAINT_PLACE_WORDS)
 

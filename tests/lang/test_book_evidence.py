@@ -157,6 +157,12 @@ def test_a_common_word_the_book_titles_as_a_surname_is_a_person():
     plain = ("It was a good day, and Good luck came. A good dinner, a good bed, a good friend. "
              "Captain Good came in. ") * 3
     assert not book_evidence(plain).titled_word("Good")
+    # titled many times, the word may outnumber the name up to twice (Tom Jones's "Mrs Honour")
+    honour = ("Mrs Honour came in, and we saw that Honour was tired. " * 10
+              + "It was an honour, a great honour, and his honour was safe. " * 6)
+    ev = book_evidence(honour)
+    assert ev.titled_word("Honour") and ev.is_person("Honour")
+    assert not book_evidence(honour + "It was an honour, his honour, her honour. " * 12).titled_word("Honour")
     # offices and places' words after a title are no surnames
     office = "Mr. President spoke. We heard that President said no. Mr. President sat. " * 3
     assert not book_evidence(office).titled_word("President")

@@ -23,14 +23,14 @@ character spans of that text.
   he/she pronoun at least as often as an "it", or a first-person pronoun and no "it", or a
   titled name ("Mr. Grey") and no "it"; a mention is a name (``PROP``) when its last word is
   capitalised and it is no kin or address word alone ("Mother", "Sir": LitBank's NOM), no
-  article starts it unless a title follows ("the Doctor", not "the second Sir
-  Walter"), no possessive starts it ("her Ayah"), no preposition comes before its first
-  capitalised word ("mistress of Kellynch Hall") and no lower-case word after it (particles aside: "the second Sir Walter", "Catherine
-  de Bourgh", "Sir John d'Urberville"), a pronoun (``PRON``) when it is one, else ``NOM``;
-  the other clusters' type is ``UNK``. This scores books whose gold entities one does not have
-  (the held-out half's openings) by the same :func:`score`: it misses named persons that no
-  pronoun of the opening refers to, so its figures are read beside the same proxy on the
-  development half, whose true figures are known.
+  article starts it unless a title follows ("the Doctor", not "the second Sir Walter"), no
+  possessive starts it ("her Ayah"), no preposition comes before its first capitalised word
+  ("mistress of Kellynch Hall") and no lower-case word after it (particles aside: "the second
+  Sir Walter", "Catherine de Bourgh", "Sir John d'Urberville"), a pronoun (``PRON``) when it is
+  one, else ``NOM``; the other clusters' type is ``UNK``. This scores books whose gold entities
+  one does not have (the held-out half's openings) by the same :func:`score`: it misses named
+  persons that no pronoun of the opening refers to, so its figures are read beside the same
+  proxy on the development half, whose true figures are known.
 
 May import: :mod:`pipeline.lang.pronouns`, :mod:`pipeline.formats.litbank` (record types only),
 the standard library.

@@ -176,10 +176,10 @@ def chapter_title_end(doc, start: int) -> int | None:
     """The character offset where a chapter's title ends when token ``start`` of ``doc`` begins
     a paragraph of its own that reads as one: at most 30 words set off by blank lines, no
     quotation, no final stop unless it starts as the older titles do ("In which", "Containing")
-    or is in title case ("The Pequod Meets The Albatross."), as the line after a chapter's break ("CHAPTER XII" / "Quite a Sentimental
-    Chapter"; *Tom Jones*' "Chapter vii." / "In which Mr Allworthy appears on a sick-bed."); else
-    None. :func:`heading` reads no such line (it is no line of capitals); a window reading across
-    the break would hold it (read of seed 20261188)."""
+    or is in title case ("The Pequod Meets The Albatross."), as the line after a chapter's break
+    ("CHAPTER XII" / "Quite a Sentimental Chapter"; *Tom Jones*' "Chapter vii." / "In which Mr
+    Allworthy appears on a sick-bed."); else None. :func:`heading` reads no such line (it is no
+    line of capitals); a window reading across the break would hold it (read of seed 20261188)."""
     text = doc.text
     begin = doc[start].idx
     if not _BLANK_BEFORE.search(text[max(0, begin - 40):begin]) and begin > 0:

@@ -363,7 +363,9 @@ class BookEvidence:
         ``APPOSITION_WEIGHT``) and pronoun votes together, at least ``PRONOUN_MIN`` votes with
         ``PRONOUN_SHARE`` of them for one gender. ``titles=False``: leave titled uses out (a
         given name: "Mrs. Newland Archer" says nothing of Newland). ``bare=False``: the mention
-        has a title of its own ("Dr Marjoribanks"), so a family's bare uses say nothing of it."""
+        has a title of its own ("Dr Marjoribanks"), so a family's bare uses say nothing of it.
+        A form in capitals: as the book writes it otherwise (:meth:`cased`)."""
+        form = self.cased(form)
         o = self.overrides.get(form)
         if o in (MASCULINE, FEMININE):
             return o, "cast"
@@ -457,8 +459,21 @@ class BookEvidence:
             return g, "book:pronouns"
         return None
 
+    def cased(self, form: str) -> str:
+        """``form`` as the book writes it elsewhere when it is written here in capitals ("TOMMY,
+        old thing!", "WILKINS MICAWBER" signing a letter: "Tommy", "Wilkins Micawber"), so that
+        what the book shows of the name holds for its capitals; ``form`` itself when a cast file
+        speaks of it, when it is not in capitals or when the book never writes it otherwise."""
+        if not form.isupper() or len(form) < 2 or form in self.overrides:
+            return form
+        cased = " ".join(w[:1] + w[1:].lower() for w in form.split())
+        words = cased.split()
+        return cased if words and all(self.capital[w] for w in words) else form
+
     def is_person(self, form: str) -> bool:
-        """The book shows ``form`` to be a person (it may be added where NER missed it)."""
+        """The book shows ``form`` to be a person (it may be added where NER missed it; a form in
+        capitals: as the book writes it otherwise, :meth:`cased`)."""
+        form = self.cased(form)
         o = self.overrides.get(form)
         if o:
             return o != NOT_A_PERSON

@@ -404,6 +404,34 @@ def test_many_votes_for_a_name_no_list_knows_decide_at_a_lower_share():
     assert ev.gender("Bles", titles=False) is None
 
 
+def test_a_name_in_capitals_is_what_the_book_shows_of_it_otherwise():
+    # "TOMMY, old thing!" (The Secret Adversary), "WILKINS MICAWBER" signing a letter
+    book = "Tommy said so. Tommy laughed, and he went out. " * 3 + "Lena Kyle said so. She was tall. " * 3
+    ev = book_evidence(book + "“TOMMY, old thing!” she cried. “LENA KYLE!”", "b", model=None)
+    assert ev.cased("TOMMY") == "Tommy" and ev.cased("LENA KYLE") == "Lena Kyle"
+    assert ev.is_person("TOMMY") and ev.gender("TOMMY") == ev.gender("Tommy") == ("masculine", "book:pronouns")
+    # a word the book writes only in capitals, a roman numeral, a heading's word: no person
+    ev = book_evidence(book + "CHAPTER LIV. THE DIAMOND\n\nELSA: Go.", "b", model=None)
+    for form in ("CHAPTER", "LIV", "DIAMOND", "ELSA"):
+        assert ev.cased(form) == form and not ev.is_person(form), form
+    # a cast file's word on the capitals stands
+    ev = book_evidence(book + "TOMMY", "b", {"b": {"TOMMY": "not-a-person"}}, model=None)
+    assert ev.cased("TOMMY") == "TOMMY" and not ev.is_person("TOMMY")
+
+
+def test_a_name_in_capitals_the_ner_calls_an_organisation_is_the_books_person(nlp):
+    book = "Tommy said so. Tommy laughed, and he went out. " * 3
+    text = "“TOMMY, old thing!” cried Tuppence."
+    ev = book_evidence(book + text, "b")
+    doc = nlp(text)
+    from spacy.tokens import Span
+    doc.ents = [Span(doc, t.i, t.i + 1, label="ORG") if t.text == "TOMMY" else Span(doc, t.i, t.i + 1, label="PERSON")
+                for t in doc if t.text in ("TOMMY", "Tuppence")]
+    found = {m.text: m.gender for m in doc_mentions(doc, ev)}
+    assert found.get("TOMMY") == "masculine"
+    assert "TOMMY" not in {m.text for m in doc_mentions(doc, book_evidence("Tuppence said so. " * 3 + text, "b"))}
+
+
 def test_a_bare_name_titled_one_way_throughout_the_book_beats_gender_guesser(nlp):
     ev = book_evidence("Mrs. Griffin came in. Mrs. Griffin sat down. Mrs. Griffin left.", "b")
     m = doc_mentions(person_doc(nlp, "Griffin looked at the fire.", "Griffin"), ev)[0]

@@ -217,7 +217,11 @@ _ANIMAL = "|".join(ANIMAL_NOUNS)
 _OWNER = rf"(?:the|a|an|my|our|his|her|their|your|(?:{_WORD}\s+)?{_WORD}['’]s)"
 _ANIMAL_END = r"(?=[,.;:!?)]|\s+(?:who|which|that|of)\b)"
 _ANIMAL_USES = (
-    re.compile(at_word_start(rf"\b({_WORD})\s+(?:was|is)\s+{_OWNER}\s+(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL}){_ANIMAL_END}")),
+    # (a modal or perfect copula too, and a place or company after: "Rusty would be the nicest
+    # cat in the world", "Diablo was the only horse in the field": Anne of the Island's cats had
+    # become two men of a window)
+    re.compile(at_word_start(rf"\b({_WORD})\s+(?:was|is|(?:would|will|must)\s+be|(?:had|has)\s+been)\s+{_OWNER}\s+"
+                             rf"(?:[\w-]+\s+){{0,2}}?(?:{_ANIMAL})(?:{_ANIMAL_END}|(?=\s+(?:in|on|at|with)\b))")),
     re.compile(at_word_start(rf"\b({_WORD})(?:,|--)\s*{_OWNER}\s+(?:[\w-]+\s+){{0,3}}?(?:{_ANIMAL}){_ANIMAL_END}")),
     re.compile(rf"\b(?:{_ANIMAL}),?\s+(?:(?:who|which|that)\s+(?:was|is)\s+)?(?:called|named)\s+({_WORD})\b"),
     # what only an animal does: "Jip barked madly" (Dora's dog in David Copperfield)

@@ -715,6 +715,24 @@ def test_an_ape_the_book_calls_one_is_an_animal():
     assert not book_evidence("Kala said yes. Kala said no. Kala said so. Kala went home. ", "b").is_animal("Kala")
 
 
+@pytest.mark.parametrize("text", [
+    "Rusty would be the nicest cat in the world if he had no ears. Rusty slept. ",
+    "Diablo was the only horse in the field that was not afraid. Diablo ran. ",
+    "Bess has been a good mare in her way. Bess ran. ",
+])
+def test_a_name_the_book_calls_an_animal_after_a_modal_or_perfect_copula_is_an_animal(text):
+    # Anne of the Island: the cats Rusty and Joseph had become the two men of a window
+    assert book_evidence(text, "b", model=None).is_animal(text.split()[0])
+
+
+def test_a_girl_the_book_once_calls_a_horse_in_a_game_is_no_animal():
+    book = "Nan was the best horse in the team. " + '"Come," said Nan. "No," said Nan. "Yes," said Nan. Nan said so. '
+    assert not book_evidence(book, "b", model=None).is_animal("Nan")
+    # a person's "dog" after a copula, with nothing after it that says an animal: no use
+    assert not book_evidence("Tom is a lucky dog to have it. Tom ran. ", "b", model=None).forms.get("Tom", None) \
+        or not book_evidence("Tom is a lucky dog to have it. Tom ran. ", "b", model=None).forms["Tom"].animal
+
+
 # read, seed 20261149: names a whole book writes once, untitled and never shown as persons
 FILLER = "The house was quiet and the garden was long. " * 2300        # over ONCE_MIN_WORDS words
 

@@ -88,6 +88,15 @@ def _is_upper(s: str) -> bool:
     return len(letters) > 1 and all(c.isupper() for c in letters)
 
 
+def _uncapitalised(s: str) -> str:
+    """A name written in capitals as it stands in running text: each word (and each part of a
+    hyphenated one) with its first letter alone a capital ("CHARLOTTE" -> "Charlotte", "MRS.
+    BEAUCHAMP" -> "Mrs. Beauchamp"); a name not in capitals as it is."""
+    if not _is_upper(s):
+        return s
+    return " ".join("-".join(p[:1] + p[1:].lower() for p in w.split("-")) for w in s.split(" "))
+
+
 def _shape(mention: dict, canonical: str) -> tuple[bool, str, bool]:
     """(has title, which part of the canonical name: full|first|last|other, all capitals).
     A person's aliases (docs/persons.md, "Aliases") take the part they stand for: a pet form of
@@ -152,14 +161,17 @@ class PersonForms:
         """
         if style == "person":
             text, title = self.person_form
-            return (text.upper(), title.upper(), False) if shape[2] else (text, title, False)
+            # (a person the window writes only in capitals, a chapter's first word "CHARLOTTE
+            # had now been left ...", is written as running text elsewhere: "a letter from
+            # Charlotte", not "from CHARLOTTE")
+            return (text.upper(), title.upper(), False) if shape[2] else (_uncapitalised(text), _uncapitalised(title), False)
         if shape in self.literal:
             text, title = self.literal[shape]
             return text, title, False
         has_title, part, upper = shape
         if (has_title, part, not upper) in self.literal:
             text, title = self.literal[(has_title, part, not upper)]
-            return (text.upper() if upper else text), title, False
+            return (text.upper() if upper else _uncapitalised(text)), (title if upper else _uncapitalised(title)), False
         canon = self.name.split() or [self.name]
         if part == "first" and len(canon) > 1:
             rest = canon[0]

@@ -357,6 +357,21 @@ def test_a_person_in_capitals_is_written_in_capitals_only_there(nlp):
     assert t["control"] == "TOM met Emma, Anne and Tom's friend John. Later Tom told Emma that he was late."
 
 
+def test_a_person_written_only_in_capitals_is_written_as_running_text_elsewhere(nlp):
+    # Charlotte Temple: a chapter's first word in capitals, "CHARLOTTE had now been left ...";
+    # in the control variant "a letter from Mrs. Beauchamp" had become "a letter from CHARLOTTE"
+    text = "CHARLOTTE met Belcour, Montraville and Mrs. Beauchamp, and she had a letter from Mrs. Beauchamp."
+    inst = build_instance(
+        nlp, text,
+        {"C1": ("Charlotte", F, ["CHARLOTTE"]), "C2": ("Mrs. Beauchamp", F, ["Mrs. Beauchamp", "Mrs. Beauchamp"]),
+         "O1": ("Belcour", M, ["Belcour"]), "O2": ("Montraville", M, ["Montraville"])},
+        ("she", 0), ("C1", 0), ("C2", 0))
+    t, _ = texts(inst)
+    assert t["control"] == ("MRS. BEAUCHAMP met Montraville, Belcour and Charlotte, and she had a letter from "
+                            "Charlotte.")
+    assert t["swap-1"] == "BELCOUR met Charlotte, Mrs. Beauchamp and Montraville, and he had a letter from Montraville."
+
+
 def test_her_stepmother_and_the_governess(nlp):
     text = "Polly met Fanny, Tom and Ned, and she went home with her stepmother and the governess."
     inst = build_instance(

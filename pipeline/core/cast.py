@@ -131,6 +131,11 @@ def _words(m: NameMention) -> list[str]:
     return m.name.split()
 
 
+def _initial(word: str) -> bool:
+    """A given name's initial: one capital letter and its period ("J.")."""
+    return len(word) == 2 and word[0].isupper() and word[0].isalpha() and word[1] == "."
+
+
 def _prev(doc, i: int):
     j = i - 1
     while j >= 0 and doc[j].is_space:
@@ -1164,8 +1169,11 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         own = not (m.title and profession_title(m.title))
         tries = [(m.name, own)] + ([(words[0], False), (words[-1], own)] if len(words) > 1 else [])
         lean = _votes_lean(evidence, words[0]) if not m.title else None
+        # a given name's initial ("J. Durbeyfield", Joan signing her letter) says which of a
+        # family it is no more than a title does: the family's bare uses say nothing of it
+        bare = not m.title and not (len(words) > 1 and _initial(words[0]))
         for form, titled in tries:
-            found = evidence.gender(form, titled, bare=not m.title)
+            found = evidence.gender(form, titled, bare=bare)
             if found and not own and found[1] == "book:model":
                 found = None            # the convention below before the model's guess for a Judge
             if found and found[1] == "book:model" and lean is not None and lean != found[0]:
@@ -1530,8 +1538,10 @@ def _missed_persons(doc, found: list[NameMention], evidence: BookEvidence) -> li
                 continue
             if tok.ent_type_ and _entity_goes_on(doc, tok.i):
                 continue                # part of a longer entity of another kind
-        span = doc[tok.i:tok.i + 1]
-        m = mention_from_span(span)
+        start = tok.i
+        while start > 0 and start - 1 not in taken and _initial(doc[start - 1].text):
+            start -= 1                  # "J. DURBEYFIELD" signing a letter: the initial is the name's
+        m = mention_from_span(doc[start:tok.i + 1])
         if m is None or not_a_person(doc, m, evidence):
             continue
         out.append(gender_from_book(m, evidence))

@@ -432,6 +432,34 @@ def test_a_name_in_capitals_the_ner_calls_an_organisation_is_the_books_person(nl
     assert "TOMMY" not in {m.text for m in doc_mentions(doc, book_evidence("Tuppence said so. " * 3 + text, "b"))}
 
 
+DURBEYFIELDS = ("Mr Durbeyfield came in. Mr Durbeyfield sat. Mrs Durbeyfield laughed. Mr Durbeyfield said so. "
+                + "Durbeyfield rose, and he went out. " * 3 + "Tess said so. Tess laughed. ")
+
+
+def test_an_initial_before_a_familys_surname_says_no_gender(nlp):
+    # Tess of the d'Urbervilles: Joan signs "J. DURBEYFIELD"; the bare "Durbeyfield" is John's
+    text = "Your mother,\n\nJ. Durbeyfield\n\nIt was such a relief to Tess."
+    doc = person_doc(nlp, text, "J. Durbeyfield")
+    m = doc_mentions(doc, book_evidence(DURBEYFIELDS + text, "b"))[0]
+    assert (m.text, m.gender) == ("J. Durbeyfield", "ungendered")
+    # the bare surname keeps the family head's gender; a surname titled one way keeps its titles'
+    doc = person_doc(nlp, "It was such a relief to Durbeyfield.", "Durbeyfield")
+    assert doc_mentions(doc, book_evidence(DURBEYFIELDS, "b"))[0].gender == "masculine"
+    book = "Mr. Holmes came. Mr. Holmes sat. Mr. Holmes left. "
+    doc = person_doc(nlp, "It was signed S. Holmes, and that was all.", "S. Holmes")
+    assert doc_mentions(doc, book_evidence(book + "It was signed S. Holmes.", "b"))[0].gender == "masculine"
+
+
+def test_a_person_the_ner_missed_keeps_the_initial_before_it(nlp):
+    from spacy.tokens import Span
+
+    text = "Your mother,\n\nJ. DURBEYFIELD\n\nIt was such a relief to Tess."
+    doc = nlp(text)
+    doc.ents = [Span(doc, t.i, t.i + 1, label="PERSON") for t in doc if t.text == "Tess"]
+    found = {m.text: m.gender for m in doc_mentions(doc, book_evidence(DURBEYFIELDS + text, "b"))}
+    assert found == {"J. DURBEYFIELD": "ungendered", "Tess": "feminine"}
+
+
 def test_a_bare_name_titled_one_way_throughout_the_book_beats_gender_guesser(nlp):
     ev = book_evidence("Mrs. Griffin came in. Mrs. Griffin sat down. Mrs. Griffin left.", "b")
     m = doc_mentions(person_doc(nlp, "Griffin looked at the fire.", "Griffin"), ev)[0]

@@ -176,6 +176,13 @@ _MID = re.compile(rf"(?<=[{_LO},;] )([{_UP}][{_LO}]+(?:[{_UP}][{_LO}]+)?)")
 _APPOSITION_AFTER = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir)\s+(?:[{_LO}][{_LO}-]*\s+){{0,2}}?"
                                rf"({_NOUNS}),\s+({_WORD})\b(?!['’-])(?!\s+{_WORD})(?!,\s+(?:my|dear)\b)"
                                rf"(?=\s*[,.;:!?)]|\s+[{_LO}])")
+# a kin noun of one sex right before the name, after a possessive: "Her son Tonie had", "his
+# sister Mary came" (the name alone, before punctuation or a lower-case word)
+KIN_NOUNS = ("son", "daughter", "brother", "sister", "husband", "wife", "nephew", "niece",
+             "grandson", "granddaughter", "stepson", "stepdaughter")
+_KIN_BEFORE = re.compile(rf"\b(?:[Mm]y|[Hh]is|[Hh]er|[Oo]ur|[Tt]heir)\s+(?:(?:elder|eldest|younger|youngest|little|only|"
+                         rf"dear|own|second|third|big|baby|twin)\s+)?({'|'.join(KIN_NOUNS)})\s+({_WORD})\b(?!['’-])"
+                         rf"(?!\s+{_WORD})(?=\s*[,.;:!?)]|\s+[{_LO}])")
 # an address in speech: "Take your hands away, Huckleberry;", "Come here, Jo!" (after a comma,
 # before "!", "?", ";", a dash or a closing quote; one word)
 _VOCATIVE = re.compile(rf",\s+({_WORD})\b(?!['’]|-[^-])(?=[!?;]|--|—|[.,]?[”\"])")
@@ -740,6 +747,10 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
                 _ev(forms, words[-1]).titled_after_the += _after_the(text, m.start())
     for m in _APPOSITION.finditer(text):
         _ev(forms, m.group(1)).appositions[_APPOSITION_GENDER[m.group(2)]] += 1
+    for m in _KIN_BEFORE.finditer(text):
+        if m.group(2).lower() not in FUNCTION_WORDS and not title_gender(m.group(2)) \
+                and not any(q in m.group(2) for q in "'’"):     # "my brother Gardiner's drawing up"
+            _ev(forms, m.group(2)).appositions[_APPOSITION_GENDER[m.group(1)]] += 1
     for m in _APPOSITION_AFTER.finditer(text):
         if m.group(2).lower() not in FUNCTION_WORDS:
             _ev(forms, m.group(2)).appositions[_APPOSITION_GENDER[m.group(1)]] += 1

@@ -460,6 +460,21 @@ def test_a_person_the_ner_missed_keeps_the_initial_before_it(nlp):
     assert found == {"J. DURBEYFIELD": "ungendered", "Tess": "feminine"}
 
 
+def test_a_kin_noun_right_before_a_name_says_its_gender():
+    # The Awakening's "Her son Tonie had" (gender-guesser: mostly female): the book says a son,
+    # weighed as an apposition ("Tonie, a fisherman")
+    book = "Her son Tonie had gone. " + "Tonie came, and he laughed. "
+    ev = book_evidence(book, "b", model=None)
+    assert ev.forms["Tonie"].appositions == {"masculine": 1}
+    assert ev.gender("Tonie") == ("masculine", "book:appositions")
+    assert book_evidence("Her friend Tonie had gone. Tonie came, and he laughed. ", "b", model=None).gender("Tonie") is None
+    ev = book_evidence("His sister Mary came. Her little brother Percy was ill. My brother Gardiner's drawing. "
+                       "My brother Mr. Suckling came. Her son John Smith came.", "b", model=None)
+    assert ev.forms["Mary"].appositions == {"feminine": 1} and ev.forms["Percy"].appositions == {"masculine": 1}
+    for form in ("Gardiner's", "Gardiner", "Mr", "John", "Smith"):
+        assert form not in ev.forms or not sum(ev.forms[form].appositions.values()), form
+
+
 def test_a_bare_name_titled_one_way_throughout_the_book_beats_gender_guesser(nlp):
     ev = book_evidence("Mrs. Griffin came in. Mrs. Griffin sat down. Mrs. Griffin left.", "b")
     m = doc_mentions(person_doc(nlp, "Griffin looked at the fire.", "Griffin"), ev)[0]

@@ -332,7 +332,10 @@ GENERATION_WORDS = {"late", "elder", "younger", "senior", "junior"}
 RANK_WORDS = {"prince", "princess", "duke", "duchess", "countess", "baron", "baroness", "baronet", "marquis",
               "marquise", "marchioness", "earl", "viscount", "viscountess", "emperor", "empress",
               "king", "queen", "tsar", "tsarina", "czar", "czarina", "archduke", "archduchess",
-              "comte", "comtesse", "vicomte", "vicomtesse", "duc", "duchesse", "baronne", "chevalier"}
+              "comte", "comtesse", "vicomte", "vicomtesse", "duc", "duchesse", "baronne", "chevalier",
+              # the gentry's squire has no counterpart: "the squire stripped him" beside Squire
+              # Allworthy stayed "the squire" while his pronouns flipped (read, seed 20261193)
+              "squire"}
 # one person's two names set against each other ("He was not Raymie; he was Major Wutherspoon"):
 # a swap gives both the same name ("She was not Carol; she was Carol")
 REJECT_CONTRAST = "two names of one person set against each other (he was not Raymie; he was Major Wutherspoon)"

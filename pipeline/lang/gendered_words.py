@@ -697,6 +697,10 @@ def pronoun_case(doc) -> int:
             # "among his the handwriting"; "among his, the brother only" -> "hers" (read, seed
             # 20261187: "among her, the sister")
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
+        elif low == "his" and nxt is not None and nxt.lower_ == "back" and (tok.tag_ == "PRP" or tok.dep_ != "poss"):
+            tag, dep = "PRP$", "poss"       # "turning his back to them" -> "her back", not "hers back"
+            #                                 (read, seed 20261193: the parser makes "back" an adverb
+            #                                 and "his" the verb's object)
         elif low == "her" and prev is not None and prev.lower_ in ESCORT_FORMS and nxt is not None \
                 and nxt.lower_ == "home" and (after is None or after.is_punct or after.tag_ in ("IN", "CC", "TO")):
             tag, dep = "PRP", "dobj"        # "accompany her home" -> "him home", not "his home"

@@ -441,6 +441,25 @@ def test_a_kin_word_or_a_title_used_as_a_name_is_a_fifth_person(nlp, tail, reaso
 
 
 @pytest.mark.parametrize("text,refused", [
+    # read, seed 20261193 (Tom Jones): "the squire stripped him" stayed "the squire" while his
+    # pronouns flipped; the squire has no counterpart, in either case, beside any pronoun
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William, and the squire laughed at him.", True),
+    ("Although he admired Thomas, William would not say so to Clara or to Eleanor, and the Squire laughed.", True),
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William, and the squire's dog barked.", True),
+    # a title before a name is no rank standing for a person
+    ("Although she admired Clara, Eleanor would not say so to Thomas or to William Squire.", False),
+])
+def test_the_squire_standing_for_a_person_refuses_the_window(nlp, text, refused):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    assert (insts == [] and rejected[core.REJECT_RANK] >= 1) is refused, rejected
+
+
+@pytest.mark.parametrize("text,refused", [
     # read, seed 20261128: "said the Doctor" (Doctor Strong, none of the four) beside a "him":
     # a fifth man the pronoun may mean
     ("Although he admired Thomas, William would not say so to Clara or to Eleanor, and the Doctor smiled.", True),

@@ -165,6 +165,12 @@ def test_a_gendered_noun_the_tagger_calls_a_verb_flips_when_no_verb_has_its_form
     ("He had rarely seen her shy or dry, her marked thin-lipped smile, intense without brightness.", "her", 1, "his"),
     ("He had rarely seen her shy or dry, her marked thin-lipped smile, intense without brightness.", "her", 0, "him"),
     ("It made her very happy.", "her", 0, "him"),
+    # "his back": a determiner before the noun the parser read as an adverb (read, seed
+    # 20261193: "nearly turning hers back to them all")
+    ('Two minutes after her entering the room, Captain Wentworth said--\n\n"We will write the letter we were '
+     'talking of, Harville, now, if you will give me materials."\n\nMaterials were at hand, on a separate table; '
+     'he went to it, and nearly turning his back to them all, was engrossed by writing.', "his", 0, "her"),
+    ("He turned his back on her.", "his", 0, "her"),
     # an independent "his" before a determiner: never "her the"
     ("I found among his the handwriting of his wife.", "his", 0, "hers"),
     ("I found among his the handwriting of his wife.", "his", 1, "her"),

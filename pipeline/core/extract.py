@@ -303,7 +303,7 @@ REJECT_FIRST_NAME = "a first name tagged NNP that is not one of the four persons
 REJECT_FAMILY = "a plural proper noun outside every entity (a family: the Lucases)"
 REJECT_PROPER = "a proper noun outside every entity used as a person (subject, object, possessive)"
 REJECT_GENERATIONS = "one name for two generations (old Wickham, the late Mr. Darcy)"
-REJECT_GLUED = "a name glued to another word by a dash (congratulations.--Harriet)"
+REJECT_GLUED = "a name glued to another word by a dash or a footnote mark (congratulations.--Harriet, Lydia[1])"
 REJECT_RANK = "a rank or title used as a name (the little princess, the Colonel)"
 REJECT_NICKNAME = "a nickname made of a gendered noun (the Story Girl)"
 REJECT_ARTICLE = "a name after an article (the Emperor Paul, a mere Mrs Smith)"
@@ -742,15 +742,26 @@ def _as_name(doc, tok) -> bool:
 GLUED_NAME_ZIPF = 5.5
 
 
+# a word with an edition's footnote mark glued to it: "Lydia[1]" (the tokenizer keeps "Lydia[1")
+_FOOTNOTED = re.compile(r"^([A-Z][^\W\d_]+)\[\d+\]?$")
+
+
+def _footnoted(token: str) -> list[tuple[int, str]]:
+    """[(0, word)] for a token made of a word and a footnote mark ("Lydia[1"), else []."""
+    m = _FOOTNOTED.match(token)
+    return [(0, m.group(1))] if m else []
+
+
 def _glued_name(tokens, mentions: list[NameMention], words: set[str], evidence=None) -> str | None:
     """The first name word the tokenizer left glued to another word by a dash
-    (:func:`pipeline.lang.names.glued_pieces`), outside every mention: a word of one of the
+    (:func:`pipeline.lang.names.glued_pieces`) or to a footnote mark ("between Lydia[1] and John",
+    read of seed 20261193: a fifth person nobody counted), outside every mention: a word of one of the
     four persons ("congratulations.--Harriet", which no swap would reach), a title, or a word
     gender-guesser calls a first name that is a name in this book (``evidence``: the book's
     :class:`pipeline.lang.book_evidence.BookEvidence`; see ``GLUED_NAME_ZIPF``); else None."""
     spans = [(m.start, m.end) for m in mentions]
     for tok in tokens:
-        for off, piece in glued_pieces(tok.text):
+        for off, piece in glued_pieces(tok.text) or _footnoted(tok.text):
             at = tok.idx + off
             if not piece[:1].isupper() or any(s <= at < e for s, e in spans):
                 continue

@@ -440,6 +440,27 @@ def test_a_kin_word_or_a_title_used_as_a_name_is_a_fifth_person(nlp, tail, reaso
 
 
 
+@pytest.mark.parametrize("tail,glued", [
+    # read, seed 20261193 (Miss Marjoribanks): "the engagement between Lydia[1] and John", the
+    # tokenizer's "Lydia[1": a fifth person nobody counted
+    ("and she said so to Lydia[1] at once.", True),
+    ("and she laughed at Ned[2] and left.", True),
+    ("and she said so at once.[1]", False),
+    ("and she said so at once.", False),
+])
+def test_a_name_glued_to_a_footnote_mark_refuses_the_window(nlp, tail, glued):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    text = "Although she admired Clara, Eleanor would not say so to Thomas or to William, " + tail
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    assert (insts == [] and rejected[core.REJECT_GLUED] >= 1) is glued, rejected
+    if not glued:
+        assert insts
+
+
 @pytest.mark.parametrize("text,refused", [
     # read, seed 20261193 (Tom Jones): "the squire stripped him" stayed "the squire" while his
     # pronouns flipped; the squire has no counterpart, in either case, beside any pronoun

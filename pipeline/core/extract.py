@@ -552,7 +552,7 @@ def person_like(doc, tokens, mentions: list[NameMention], persons,
             found.setdefault(REJECT_NICKNAME, f"{doc[tok.i - 1].text} {tok.text}")
             break
     for tok in tokens:
-        if tok.i not in covered and _as_name(doc, tok):
+        if tok.i not in covered and (_as_name(doc, tok) or _borne_title(doc, tok, ranks)):
             low = tok.lower_
             if _title_word(low) in {_title_word(r) for r in ranks}:
                 low = next(r for r in ranks if _title_word(r) == _title_word(low))
@@ -729,6 +729,21 @@ def _as_name(doc, tok) -> bool:
     if not tok.tag_.startswith("NN"):
         return False
     if not (low in RANK_WORDS or low == "count" or (tok.text[:1].isupper() and any_title(tok.text))):
+        return False
+    nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
+    if nxt is not None and (nxt.text[:1].isupper() or nxt.lower_ == "of"):
+        return False
+    return any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+
+
+def _borne_title(doc, tok, ranks: set[str]) -> bool:
+    """A title in lower case standing for a person after "the" ("the captain"), as
+    :func:`_as_name` takes a capitalised one, when one of the four persons bears it (``ranks``:
+    their titles, lower case): "Captain Blifil, whether he resented the captain's behaviour"
+    after a swap had put Captain Blifil's name where Mrs Wilkins stood (read, seed 20261193)."""
+    low = tok.lower_
+    if not tok.text.islower() or not tok.tag_.startswith("NN") or not any_title(tok.text.capitalize()) \
+            or _title_word(low) not in {_title_word(r) for r in ranks}:
         return False
     nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
     if nxt is not None and (nxt.text[:1].isupper() or nxt.lower_ == "of"):

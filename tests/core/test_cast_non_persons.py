@@ -440,6 +440,29 @@ def test_a_kin_word_or_a_title_used_as_a_name_is_a_fifth_person(nlp, tail, reaso
 
 
 
+@pytest.mark.parametrize("text,refused", [
+    # read, seed 20261193 (Tom Jones): "the captain" for Captain Blifil, unmarked beside his name,
+    # stayed "the captain" when his name moved to another's place
+    ("Captain Blifil would not say so to Clara, and Eleanor told William; the captain laughed at her.", True),
+    ("Colonel Brandon would not say so to Clara, and Eleanor told William; the colonel laughed at her.", True),
+    # no one of the four bears it: a common noun, as "the sailor" is
+    ("Mr. Blifil would not say so to Clara, and Eleanor told William; the captain laughed at her.", False),
+    ("Captain Blifil would not say so to Clara, and Eleanor told William; the sailor laughed at her.", False),
+    # before a name or "of": a title, not a person standing alone
+    ("Captain Blifil would not say so to Clara, and Eleanor told William; the captain of the ship laughed at her.", False),
+])
+def test_a_lower_case_title_one_of_the_four_bears_refuses_the_window(nlp, text, refused):
+    from collections import Counter
+
+    from pipeline.core import extract as core
+
+    rejected = Counter()
+    insts, _, _ = core.instances_from_doc(nlp(text), 0, core.BookMeta("t", "T", "A"), rejected=rejected)
+    assert (insts == [] and rejected[core.REJECT_RANK] >= 1) is refused, rejected
+    if not refused:
+        assert insts, rejected
+
+
 @pytest.mark.parametrize("tail,glued", [
     # read, seed 20261193 (Miss Marjoribanks): "the engagement between Lydia[1] and John", the
     # tokenizer's "Lydia[1": a fifth person nobody counted

@@ -490,6 +490,9 @@ BID_FORMS = _forms_of({"bid", "wish"}) | {"bade", "bidden"}
 # "her" that the parser reads as a noun yet makes the verb's clausal complement is that state
 SMALL_CLAUSE_FORMS = _forms_of({"make", "render", "leave", "keep", "get", "drive", "turn"}) \
     | {"made", "left", "kept", "got", "gotten", "drove", "driven"}
+# verbs of making and letting whose object does what the bare verb after it says ("made her
+# regret that she had said so much", "made her promise to write")
+CAUSATIVE_FORMS = _forms_of({"make", "let"}) | {"made"}
 # words in -ing that after "her" are things she has, not what she is doing ("laying her knitting
 # down" -> "his knitting"; read, seed 20261146: "laying him knitting down")
 ING_NOUNS = frozenset("""knitting sewing netting stocking stockings wedding pudding earring earrings clothing
@@ -697,6 +700,12 @@ def pronoun_case(doc) -> int:
             # "among his the handwriting"; "among his, the brother only" -> "hers" (read, seed
             # 20261187: "among her, the sister")
             tag, dep = "PRP", "pobj" if prev is not None and prev.tag_ == "IN" else "dobj"
+        elif low == "her" and prev is not None and prev.lower_ in CAUSATIVE_FORMS and nxt is not None \
+                and nxt.text.isalpha() and nxt.text.islower() and may_be_verb(nxt.text) and after is not None \
+                and ((after.lower_ == "that" and after.dep_ == "mark") or (after.lower_ == "to" and after.dep_ == "aux")):
+            tag, dep = "PRP", "nsubj"       # "made her regret that she had said" -> "him regret", not
+            #                                 "his regret" (read, seed 20261193); "made her way to the
+            #                                 door" keeps the determiner ("to" a preposition there)
         elif low == "his" and nxt is not None and nxt.lower_ == "back" and (tok.tag_ == "PRP" or tok.dep_ != "poss"):
             tag, dep = "PRP$", "poss"       # "turning his back to them" -> "her back", not "hers back"
             #                                 (read, seed 20261193: the parser makes "back" an adverb

@@ -165,6 +165,13 @@ def test_a_gendered_noun_the_tagger_calls_a_verb_flips_when_no_verb_has_its_form
     ("He had rarely seen her shy or dry, her marked thin-lipped smile, intense without brightness.", "her", 1, "his"),
     ("He had rarely seen her shy or dry, her marked thin-lipped smile, intense without brightness.", "her", 0, "him"),
     ("It made her very happy.", "her", 0, "him"),
+    # a verb of making, "her" and a bare verb before a clause or "to": an object (read, seed
+    # 20261193: "made his regret that he had said so much")
+    ("As she spoke, she felt that Captain Wentworth was looking at her, the consciousness of which vexed and "
+     "embarrassed her, and made her regret that she had said so much, simple as it was.", "her", 2, "him"),
+    ("He made her promise to write every week.", "her", 0, "him"),
+    ("She made her way to the door.", "her", 0, "his"),
+    ("He made her fortune that year.", "her", 0, "his"),
     # "his back": a determiner before the noun the parser read as an adverb (read, seed
     # 20261193: "nearly turning hers back to them all")
     ('Two minutes after her entering the room, Captain Wentworth said--\n\n"We will write the letter we were '

@@ -635,6 +635,11 @@ def pronoun_case(doc) -> int:
     * an idiom of "do" with a noun: "to do her justice", "it does her credit" -> "her" is an
       object (PRP, ``dative``): "to do him justice", not "his justice";
     * an independent "his" before a determiner ("among his the handwriting"): PRP -> "hers";
+    * "his" before "back" ("turning his back to them all"): a determiner, whatever the parse;
+    * "her" after a verb of making or letting, before a word that may be a verb and a clause's
+      "that" or an infinitive's "to" ("made her regret that she had said", "made her promise to
+      write"): an object, the subject of that verb ("made her way to the door" keeps the
+      determiner);
     * "her" between a verb of taking someone somewhere and the adverb "home" ("accompany her
       home.", "saw her home and left"): an object (PRP, ``dobj``);
     * "her" between "bid" / "wish" and a farewell ("bade her farewell", "bid her adieu",

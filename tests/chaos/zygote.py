@@ -41,8 +41,23 @@ ROOT = Path(__file__).resolve().parents[2]
 WARM = ("pipeline.cli", "spacy", "pyarrow.parquet", "pyarrow.dataset", "pandas", "scipy.stats", "datasets")
 
 
+def _quiet_tqdm() -> None:
+    """tqdm's default lock is a process-shared semaphore: a forked run killed while it held it (a
+    progress bar being made) left this process waiting on it forever at its next bar (seen: a
+    clean-clone CI hung in the zygote's ``SemLock.acquire`` under ``tqdm.__new__``). A lock of
+    this process alone, and no monitor thread that could hold it across a fork."""
+    import threading
+
+    import tqdm
+
+    tqdm.tqdm.monitor_interval = 0
+    tqdm.tqdm.set_lock(threading.RLock())
+
+
 def _warm() -> None:
     import importlib
+
+    _quiet_tqdm()
 
     for name in WARM:
         try:

@@ -730,6 +730,12 @@ def _as_name(doc, tok) -> bool:
         return False
     if not (low in RANK_WORDS or low == "count" or (tok.text[:1].isupper() and any_title(tok.text))):
         return False
+    return _alone_after_the(doc, tok)
+
+
+def _alone_after_the(doc, tok) -> bool:
+    """``tok``'s determiner is "the", and no capitalised word (then it is a title: "the Prince
+    Andrew") nor "of" ("the Prince of Wales") follows it: a word standing for a person."""
     nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
     if nxt is not None and (nxt.text[:1].isupper() or nxt.lower_ == "of"):
         return False
@@ -745,10 +751,7 @@ def _borne_title(doc, tok, ranks: set[str]) -> bool:
     if not tok.text.islower() or not tok.tag_.startswith("NN") or not any_title(tok.text.capitalize()) \
             or _title_word(low) not in {_title_word(r) for r in ranks}:
         return False
-    nxt = doc[tok.i + 1] if tok.i + 1 < len(doc) else None
-    if nxt is not None and (nxt.text[:1].isupper() or nxt.lower_ == "of"):
-        return False
-    return any(c.dep_ == "det" and c.lower_ == "the" for c in tok.children)
+    return _alone_after_the(doc, tok)
 
 
 # gender-guesser lists "The", "My", "Just", "Go" as names: a glued word it calls one counts as a

@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from pipeline.core.instances import GenerateError, split_title as _split_title
 from pipeline.formats.records import QuadrupleRow
 from pipeline.lang import gendered_words as gw
-from pipeline.lang.names import glued_pieces, guess, one_given_name
+from pipeline.lang.names import glued_pieces, guess, one_given_name, title_case
 from pipeline.lang.pronouns import PRONOUNS, UNGENDERED, opposite
 from pipeline.vocab import ID_SUFFIX, ROLES, VARIANTS
 
@@ -92,9 +92,7 @@ def _uncapitalised(s: str) -> str:
     """A name written in capitals as it stands in running text: each word (and each part of a
     hyphenated one) with its first letter alone a capital ("CHARLOTTE" -> "Charlotte", "MRS.
     BEAUCHAMP" -> "Mrs. Beauchamp"); a name not in capitals as it is."""
-    if not _is_upper(s):
-        return s
-    return " ".join("-".join(p[:1] + p[1:].lower() for p in w.split("-")) for w in s.split(" "))
+    return " ".join(title_case(w) for w in s.split(" ")) if _is_upper(s) else s
 
 
 def _shape(mention: dict, canonical: str) -> tuple[bool, str, bool]:

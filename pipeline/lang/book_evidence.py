@@ -208,6 +208,12 @@ one ones something nothing anything everything everybody nobody anybody someone"
 _OWN_PRONOUN = re.compile(r"\b(he|she|his|himself|herself|her(?=\s+(?!(?:%s)\b)(?-i:[a-z])))\b"
                           % "|".join(_NOT_AFTER_POSSESSIVE), re.IGNORECASE)
 _OWN_GENDER = {"he": "he", "his": "he", "himself": "he", "she": "she", "herself": "she", "her": "she"}
+# a pronoun of the voted gender between the name and the voting pronoun (an object: the
+# subject and possessive forms would have been the voting pronoun; a "her" that _OWN_PRONOUN
+# left is an object) or before the name
+_OBJECT_BEFORE = {"he": re.compile(r"\bhim\b", re.IGNORECASE), "she": re.compile(r"\bher\b", re.IGNORECASE)}
+_ANY_BEFORE = {"he": re.compile(r"\b(?:he|him|his|himself)\b", re.IGNORECASE),
+               "she": re.compile(r"\b(?:she|her|hers|herself)\b", re.IGNORECASE)}
 _APPOSITION_GENDER = {w: g for g, ws in APPOSITION_NOUNS.items() for w in ws}
 
 # animals a book names; words said as often of people ("goose", "pig", "dog" in "the old
@@ -870,8 +876,13 @@ def _pronoun_votes(text: str, forms: dict, proper) -> None:
         if p.group(1).lower() in ("her", "his") and not sent[end:p.start()].strip(" \t\n,"):
             continue                # an apposition's possessive is someone else's: "Tom
             #                         Marjoribanks, her cousin, was at sea"
+        own = _OWN_GENDER[p.group(1).lower()]
+        if _OBJECT_BEFORE[own].search(sent, end, p.start()) or _ANY_BEFORE[own].search(sent, 0, start):
+            continue                # another person of that gender, between them or before the
+            #                         name, has the pronoun as likely: "Mary gave him a basin, ...
+            #                         turned up his sleeves", "He hoped that Mary would forget his shoes"
         if not _after_title(text, sm.start() + start, run):
-            _vote(forms, words, _OWN_GENDER[p.group(1).lower()])
+            _vote(forms, words, own)
 
 
 def overrides_only(book_id: str, overrides: dict | None) -> BookEvidence:

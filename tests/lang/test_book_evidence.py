@@ -135,6 +135,16 @@ def test_a_name_inside_single_quoted_speech_gives_no_pronoun_vote():
     ("My dear Marian, she is the only starry spot. ", {}),
     # the first pronoun after the name decides, as before
     ("Marian took his arm at the gate. ", {"masculine": 1}),
+    # an object of the voted gender between them may own the pronoun as well (read of
+    # unseen books: *Tom Sawyer*'s "Mary gave him a tin basin ... turned up his sleeves" had
+    # voted Mary a man): no vote; an object of the other gender does not stand in the way
+    ("Marian gave him a basin, and he turned up his sleeves. ", {}),
+    ("Marian told her the news, and she wept. ", {}),
+    ("Marian gave him a look, and she went out. ", {"feminine": 1}),
+    # ... and so does a pronoun of that gender before the name ("He hoped that Mary would
+    # forget his shoes")
+    ("So he hoped that Marian would forget his shoes, and so it was. ", {}),
+    ("So he hoped that Marian would forget her shoes, and so it was. ", {"feminine": 1}),
 ])
 def test_a_possessive_her_after_the_subject_votes_feminine(sentence, votes):
     from pipeline.lang.book_evidence import book_evidence

@@ -23,6 +23,9 @@ def _doc(nlp, words, persons):
     ("Miz", "feminine"), ("Marse", "masculine"), ("Massa", "masculine"),
     # a Scots landowner's style ("The Laird o' Cockpen he's proud": read, seed 20261130)
     ("Laird", "masculine"),
+    # a title printed without its accent, as "Senor" beside "Señor"; a Puritan's "Goodwife"
+    # beside "Goody" (read of unseen books: "Fraulein Wundermacher", "Goodwife Allen" had no gender)
+    ("Fraulein", "feminine"), ("Fräulein", "feminine"), ("Goodwife", "feminine"),
 ])
 def test_title_genders(title, gender):
     assert title_gender(title) == gender

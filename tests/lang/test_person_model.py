@@ -162,6 +162,25 @@ def test_the_learned_gender_never_contradicts_the_books_few_unanimous_votes():
     assert one.gender("Tana") == ("feminine", "book:model")        # one vote: the model decides
 
 
+
+def test_a_learned_gender_short_of_its_threshold_decides_when_the_books_few_votes_agree():
+    # read of unseen books: Herland's Somel ("Somel went on, her firm shapely hands", one vote;
+    # the model feminine 0.81 against its 0.9) had no gender
+    import math
+
+    n = len(pm.FEATURES)
+    leaning = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": math.log(0.85 / 0.15)}
+    model = pm.PersonModel(_spec(person=leaning, gender=leaning, thresholds={"person": 0.5, "gender": 0.9}))
+    g, p = pm.BookScores(model, book_evidence("Tana grinned.", model=None)).gender("Tana")
+    assert g == "feminine" and 0.8 < p < 0.9
+    for text, expected in [("Tana came in her white coat. Tana grinned.", ("feminine", "book:model")),
+                           ("Tana grinned. Tana laughed.", None),            # no vote: no gender
+                           ("Tana came in his white coat. Tana grinned.", None)]:   # against
+        ev = book_evidence(text, model=None)
+        ev.model = pm.BookScores(model, ev)
+        assert ev.gender("Tana") == expected, text
+
+
 ROSE_BOOK = ("'No,' observed Rose; 'I think not.' Rose said so. Rose smiled as she spoke. "
              "Rose cried out. She rose from her chair. The rose was red. He rose early. "
              "They rose at six. The sun rose. A rose grew. Roses rose. She rose again. ") * 2

@@ -145,6 +145,14 @@ _LAST_ANY_WORD = re.compile(rf"([{_UP}{_LO}]+)\s*$")
 MOTION_WORDS = frozenset("""go goes going gone went come comes coming came return returns returned returning
 removed moved travelled traveled journeyed journey summons summoned sailed fled drove rode walked way road
 back off""".split())
+# a place the book calls one: "the island of Luggnagg", "a place called Whitcross" (counted as
+# uses after a place preposition are); not "the village of Mbonga", "the town of ...": a
+# settlement may take its chief's or founder's name; not "the kingdom of God", "the empire of
+# Christ"
+PLACE_NOUNS = frozenset("island isle county country province duchy principality republic colony".split())
+_PLACE_NOUN_OF = re.compile(rf"\b(?:{'|'.join(sorted(PLACE_NOUNS))})\s+of\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
+_PLACE_CALLED = re.compile(rf"\b(?:place|spot|island|town|village|hamlet|farm|station)\s+(?:called|named)\s+"
+                           rf"({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 _MOTION_TO = re.compile(rf"\b(?:{'|'.join(sorted(MOTION_WORDS))})\s+to\s+({_WORD})\b(?!['’]s)(?!\s+{_WORD})")
 # a capitalised word after a determiner (across up to two lower-case words) and before no other
 # capitalised word: "the Diamond", "the Colonel's unlucky Diamond", "a Hercules" (core.cast
@@ -733,6 +741,9 @@ def book_evidence(text: str, book_id: str = "", overrides: dict | None = None, m
             if before and before.group(1) in NOT_PLACE_BEFORE_AT:
                 continue
         _ev(forms, m.group(2)).place += 1
+    for rx in (_PLACE_NOUN_OF, _PLACE_CALLED):
+        for m in rx.finditer(text):
+            _ev(forms, m.group(1)).place += 1
     for m in _MOTION_TO.finditer(text):
         _ev(forms, m.group(1)).motion += 1
     for m in _DETERMINED.finditer(text):

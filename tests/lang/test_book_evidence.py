@@ -38,6 +38,19 @@ def test_a_place_after_to_and_a_verb_of_motion():
     assert not ev.shown_place_only("Emma")          # "wrote to": no motion
 
 
+def test_a_place_the_book_calls_an_island_a_country_or_a_place_called():
+    # read of unseen books: Gulliver's "this island of Luggnagg", Jane Eyre's "a place called
+    # Whitcross" were persons of the cast
+    ev = book_evidence("This island of Luggnagg stands south-eastward of Japan. He sailed for the island of "
+                       "Luggnagg. The coachman set me down at a place called Whitcross. Whitcross is no town. "
+                       "The coach came to a spot named Whitcross at last.", model=None)
+    assert ev.is_place("Luggnagg") and ev.is_place("Whitcross")
+    # a settlement may bear its chief's name, and a kingdom its god's: no place
+    ev = book_evidence("They came to the village of Mbonga. The village of Mbonga slept. Mbonga, the chief, "
+                       "rose. They prayed for the kingdom of God. The kingdom of God is near.", model=None)
+    assert not ev.is_place("Mbonga") and not ev.is_place("God")
+
+
 def test_accented_names_are_seen_like_any_other():
     """Translations that mark stress ("Dólokhov", "Natásha") and French names ("Hélène") are
     capitalised words of the book like any other: counted, spoken, titled, voted."""

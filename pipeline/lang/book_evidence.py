@@ -87,6 +87,7 @@ SUBJECT_REACH = 4       # words before the name run: a subject near the sentence
 PRONOUN_REACH = 80      # characters after the name run
 STRONG_PRONOUNS = 8     # votes against gender-guesser that make the book win (Demi)
 STRONG_SHARE = 0.85
+AGAINST_TITLES_SHARE = 0.8  # ... and that a bare name's own votes must reach against its titles of the other sex
 ANIMAL_PERSON_RATIO = 3     # person uses (speech, possessives of the body) per animal use an animal may have
 
 PLACE_PREPS = ("in", "at", "near", "into", "within", "through", "across")
@@ -411,9 +412,9 @@ class BookEvidence:
             if ev.titled_both_ways():       # a family name ("Mr. Bennet", "Mrs. Bennet", "Dr. Kennicott")
                 found = self._votes(ev.alone) if bare else None
                 return found or (self.model_gender(form) if bare else None)
-            against = self._votes(ev.pronouns, STRONG_SHARE)
+            against = self._votes(ev.pronouns, AGAINST_TITLES_SHARE)
             if against and against[0] != g and (sum(ev.pronouns.values()) > n_t or (
-                    bare and self._votes(ev.alone, STRONG_SHARE) == against)):
+                    bare and self._votes(ev.alone, AGAINST_TITLES_SHARE) == against)):
                 return against              # "Mrs. Newland" (his wife) vs Newland's own "he";
                 #                             the bare "Boucher" of his own "he", only his wife titled
             if n_t >= TITLE_MIN:

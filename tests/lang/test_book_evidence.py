@@ -189,3 +189,16 @@ def test_a_common_word_the_book_titles_as_a_surname_is_a_person():
     # offices and places' words after a title are no surnames
     office = "Mr. President spoke. We heard that President said no. Mr. President sat. " * 3
     assert not book_evidence(office).titled_word("President")
+
+
+def test_a_bare_surname_with_its_own_pronouns_against_the_wifes_titles():
+    """*North and South*'s Boucher: "Mrs. Boucher" ten times, the bare "Boucher" with his own
+    "he" five times to one "she"; the man, not his wife (a 0.85 share had made him a woman once
+    the votes of other men's pronouns were dropped)."""
+    book = ("Mrs. Boucher came in. " * 10 + "Boucher stood, and he looked at the fire. " * 5
+            + "Boucher was not the one she saw. ")
+    ev = book_evidence(book, "b", model=None)
+    assert dict(ev.forms["Boucher"].pronouns) == {"masculine": 5, "feminine": 1}
+    assert ev.gender("Boucher") == ("masculine", "book:pronouns")
+    even = book.replace("Boucher stood, and he looked at the fire. " * 5, "Boucher stood, and he looked at the fire. " * 3)
+    assert book_evidence(even, "b", model=None).gender("Boucher") == ("feminine", "book:titles")   # 3 to 1: the titles

@@ -1084,16 +1084,20 @@ def _article_before(doc, m: NameMention) -> str:
     if j >= 0 and (doc[j].lower_ in ("the", "a", "an", "any", "another") or doc[j].text in _FOREIGN_ARTICLES):
         return doc[j].text
     k = m.token_start - 1
-    if not m.title and k >= 1 and doc[k].lower_ == "of" and (
+    if k >= 2 and doc[k].text in _SAINT_WORDS:
+        k -= 1                          # "the Duke of St. Austrey", the NER's name without "St."
+    if k >= 1 and doc[k].lower_ == "of" and (
             (doc[k - 1].text[:1].isupper() and doc[k - 1].lower_ in RANK_WORDS)
-            or doc[k - 1].lower_ in _ESTATE_HOLDERS):
+            or (not m.title and doc[k - 1].lower_ in _ESTATE_HOLDERS)):
         # a peerage's name: "the Marquis of Steyne" (Lord Steyne) swapped with Rebecca was "the
-        # Marchioness of Rebecca" (read, seed 20261176); an estate: "the lady of Crawley" (Queen's
-        # Crawley) was "the gentleman of Miss Crawley" (read, seed 20261177)
+        # Marchioness of Rebecca" (read, seed 20261176), a saint's place in it too: "the Duke of
+        # St. Austrey" was "the Duchess of Louisa" (twentieth session); an estate: "the lady of
+        # Crawley" (Queen's Crawley) was "the gentleman of Miss Crawley" (read, seed 20261177)
         return f"{doc[k - 1].text} of"
     return ""
 
 
+_SAINT_WORDS = frozenset({"St.", "St", "Saint", "Ste.", "Ste"})
 # who holds an estate or a peerage "of" a name ("the lady of Crawley", "the master of Thornfield")
 _ESTATE_HOLDERS = frozenset({"lord", "lady", "master", "mistress"})
 # lower-case articles of French, Spanish and Italian before a titled name ("M. le Général

@@ -291,6 +291,16 @@ def test_a_name_after_an_article_refuses_the_window(nlp, text, refused):
     check_refusal(nlp(text), core.REJECT_ARTICLE, refused)
 
 
+@pytest.mark.parametrize("word,width", [("St.", 2), ("William", 1)])
+def test_a_peerage_of_a_saints_name_refuses_the_window(nlp, word, width):
+    # The Age of Innocence: "the Duke of St. Austrey" swapped to "the Duchess of Louisa"; the
+    # NER's person with "St." or without it
+    text = "Although she admired Clara, Eleanor saw the Duke of St. William's carriage and Thomas."
+    check_refusal(_relabel(nlp(text), word, "PERSON", width), core.REJECT_ARTICLE, True)
+    plain = "Although she admired Clara, Eleanor saw St. William's carriage and Thomas."
+    check_refusal(_relabel(nlp(plain), word, "PERSON", width), core.REJECT_ARTICLE, False)
+
+
 def test_a_place_entity_coordinated_with_a_person_is_person_like(nlp):
     # the small NER makes "Beaumont" a GPE in "Beaumont and Fletcher were everywhere"
     text = "Although she admired Clara, Eleanor would not say so to Thomas or to Beaumont and William."

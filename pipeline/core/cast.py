@@ -1173,7 +1173,8 @@ def gender_from_book(m: NameMention, evidence: BookEvidence | None) -> NameMenti
         # family it is no more than a title does: the family's bare uses say nothing of it
         bare = not m.title and not (len(words) > 1 and _initial(words[0]))
         for form, titled in tries:
-            found = evidence.gender(form, titled, bare=bare)
+            # (a full name's surname: not the learned gender the few votes only lean to)
+            found = evidence.gender(form, titled, bare=bare, agree=len(words) == 1 or form != words[-1])
             if found and not own and found[1] == "book:model":
                 found = None            # the convention below before the model's guess for a Judge
             if found and found[1] == "book:model" and lean is not None and lean != found[0]:

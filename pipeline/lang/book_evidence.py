@@ -383,7 +383,7 @@ class BookEvidence:
         return bool(ev and ev.place and not (ev.person or sum(ev.titled.values()) or sum(ev.appositions.values())
                                              or sum(ev.pronouns.values())))
 
-    def gender(self, form: str, titles: bool = True, bare: bool = True) -> tuple[str, str] | None:
+    def gender(self, form: str, titles: bool = True, bare: bool = True, agree: bool = True) -> tuple[str, str] | None:
         """(gender, source) the book gives ``form``, or None. Titles decide when the form
         has at least ``TITLE_MIN`` titled uses (all of one gender; a surname titled both ways,
         "Mr. Bennet" and "Mrs. Bennet", has none); otherwise appositions (weight
@@ -391,7 +391,9 @@ class BookEvidence:
         ``PRONOUN_SHARE`` of them for one gender. ``titles=False``: leave titled uses out (a
         given name: "Mrs. Newland Archer" says nothing of Newland). ``bare=False``: the mention
         has a title of its own ("Dr Marjoribanks"), so a family's bare uses say nothing of it.
-        A form in capitals: as the book writes it otherwise (:meth:`cased`)."""
+        A form in capitals: as the book writes it otherwise (:meth:`cased`). ``agree=False``:
+        not the learned gender below its threshold with the votes (a surname asked for a full
+        name's gender: "Mary Denson" is no man for the Densons' one vote)."""
         form = self.cased(form)
         o = self.overrides.get(form)
         if o in (MASCULINE, FEMININE):
@@ -434,7 +436,7 @@ class BookEvidence:
                 return g, "book:appositions" if ev.appositions.get(g) else "book:pronouns"
         found = self.model_gender(form)
         said = {x for x, k in votes.items() if k and x in (MASCULINE, FEMININE)}
-        if found is None and len(said) == 1:
+        if found is None and len(said) == 1 and agree:
             # the learned gender a little short of its threshold, and the book's few votes, all
             # one way, the same ("“Men?” Somel answered" ... "Somel went on, her firm shapely
             # hands": one vote, the model 0.81; the leave-books-out folds' gender right +0.1)

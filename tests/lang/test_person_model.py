@@ -181,6 +181,33 @@ def test_a_learned_gender_short_of_its_threshold_decides_when_the_books_few_vote
         assert ev.gender("Tana") == expected, text
 
 
+
+def test_a_full_names_surname_takes_no_learned_gender_the_few_votes_only_lean_to(nlp):
+    # The Flying U Ranch: "Mary Denson" became a man through "Denson", the Densons' one vote and
+    # the model's 0.895; a bare "Denson" may take it, the full name keeps its given name's gender
+    import math
+
+    from spacy.tokens import Span
+
+    from pipeline.core.cast import doc_mentions
+
+    n = len(pm.FEATURES)
+    leaning = {"mean": [0.0] * n, "scale": [1.0] * n, "coef": [0.0] * n, "intercept": math.log(0.85 / 0.15)}
+    model = pm.PersonModel(_spec(person=leaning, gender=leaning, thresholds={"person": 0.5, "gender": 0.9}))
+    ev = book_evidence("Denson came in her white coat. Denson grinned.", model=None)
+    ev.model = pm.BookScores(model, ev)
+
+    def mention(text, words):
+        doc = nlp(text)
+        i = next(t.i for t in doc if t.text == words[0])
+        doc.ents = [Span(doc, i, i + len(words), label="PERSON")]
+        return doc_mentions(doc, ev)[0]
+
+    assert ev.gender("Denson") == ("feminine", "book:model")           # the bare surname: the rule
+    m = mention("Edy Denson looked at the fire.", ["Edy", "Denson"])    # Edy: gender-guesser's "mostly male"
+    assert (m.gender, m.gender_source) == ("masculine", "gender-guesser:mostly_male")
+
+
 ROSE_BOOK = ("'No,' observed Rose; 'I think not.' Rose said so. Rose smiled as she spoke. "
              "Rose cried out. She rose from her chair. The rose was red. He rose early. "
              "They rose at six. The sun rose. A rose grew. Roses rose. She rose again. ") * 2

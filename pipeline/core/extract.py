@@ -45,7 +45,7 @@ from pipeline.lang import gendered_words as gw
 from pipeline.lang.doc_arrays import count_words as doc_count_words
 from pipeline.lang.doc_arrays import DocArrays, pronoun_indices
 from pipeline.lang.names import (MARRIED_TITLES, MISS_TITLES, NameMention, any_title, confusable_persons, glued_pieces, group_persons, guess, saint_place,
-                                  title_gender, ungendered_title)
+                                  saint_title, title_gender, ungendered_title)
 from pipeline.lang.patterns import initial_clause_kind, match_pattern
 from pipeline.lang.places import known_place
 from pipeline.lang.pronouns import FEMININE, MASCULINE, UNGENDERED, target_pronoun_gender
@@ -1084,7 +1084,7 @@ def _article_before(doc, m: NameMention) -> str:
     if j >= 0 and (doc[j].lower_ in ("the", "a", "an", "any", "another") or doc[j].text in _FOREIGN_ARTICLES):
         return doc[j].text
     k = m.token_start - 1
-    if k >= 2 and doc[k].text in _SAINT_WORDS:
+    if k >= 2 and saint_title(doc[k].text):
         k -= 1                          # "the Duke of St. Austrey", the NER's name without "St."
     if k >= 1 and doc[k].lower_ == "of" and (
             (doc[k - 1].text[:1].isupper() and doc[k - 1].lower_ in RANK_WORDS)
@@ -1097,7 +1097,6 @@ def _article_before(doc, m: NameMention) -> str:
     return ""
 
 
-_SAINT_WORDS = frozenset({"St.", "St", "Saint", "Ste.", "Ste"})
 # who holds an estate or a peerage "of" a name ("the lady of Crawley", "the master of Thornfield")
 _ESTATE_HOLDERS = frozenset({"lord", "lady", "master", "mistress"})
 # lower-case articles of French, Spanish and Italian before a titled name ("M. le Général

@@ -127,6 +127,11 @@ hall college school hospital parish abbey cathedral mount bay night mass tide to
 lane court palace priory""".split())
 
 
+def saint_title(token: str) -> bool:
+    """A saint's title ("St.", "St", "Saint", "Ste.": kind "saint" of resources/ungendered_titles.tsv)."""
+    return ungendered_titles().get(_title_key(token)) == "saint"
+
+
 def saint_place(doc, title_i: int, name_end: int) -> bool:
     """True when ``doc[title_i]`` is a saint's title (St., Saint) and the name ending before
     token ``name_end`` is followed by a possessive that stands alone ("at St. James's", "St.
@@ -135,7 +140,7 @@ def saint_place(doc, title_i: int, name_end: int) -> bool:
     a place or a feast, not a person (so is one that "modifies" a date: "at St. James's last
     week"). "St. John's eyes" and "St. John said" are the person.
     Without a parse the word after the possessive decides the same way."""
-    if ungendered_titles().get(_title_key(doc[title_i].text)) != "saint":
+    if not saint_title(doc[title_i].text):
         return False
     if name_end >= len(doc) or doc[name_end].text not in ("'s", "’s"):
         return False
